@@ -1,0 +1,33 @@
+/**
+ * Exit codes: a contract that scripts rely on. Documented in
+ * `docs/reference/exit-codes.md`; change both together.
+ *
+ * @module
+ */
+
+export const Exit = {
+  /** Done, and nothing to do. */
+  OK: 0,
+  /** An error: something failed that is not one of the cases below. */
+  ERROR: 1,
+  /** Changes planned, or drift found: a result, not a failure. */
+  CHANGES: 2,
+  /** The specification is invalid: see the diagnostics. */
+  INVALID: 3,
+  /** A lock or a reservation is held by someone else. */
+  LOCKED: 4,
+  /** Refused by a policy, or a policy could not be used. */
+  POLICY: 5,
+  /** The saved plan is stale: the state moved since it was made. */
+  STALE: 6,
+  /** The plan file is damaged, truncated or not a plan file. */
+  PLAN_CORRUPT: 7,
+  /** The plan file was made for another root. */
+  PLAN_OTHER_ROOT: 8,
+  /** The plan file has a newer format than this pravo reads. */
+  PLAN_NEWER: 9,
+  /** The command line is wrong: an unknown command, flag or value. */
+  USAGE: 64,
+} as const;
+
+export type ExitCode = (typeof Exit)[keyof typeof Exit];

@@ -1,0 +1,86 @@
+/**
+ * Writing to the terminal: JSON documents, colour, diagnostics.
+ *
+ * @module
+ */
+
+import type { Diagnostic } from "../diag/diag.ts";
+
+/**
+ * JSON with keys sorted at every level and two-space indentation: the one
+ * document that `--json` prints.
+ */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value), null, 2);
+}
+
+/** A copy of a JSON value with object keys sorted. */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value as object).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** ANSI styles, or plain text when colour is off. */
+export class Style {
+  readonly enabled: boolean;
+  constructor(enabled: boolean) {
+    this.enabled = enabled;
+  }
+  #wrap(code: string, s: string): string {
+    return this.enabled ? `\x1b[${code}m${s}\x1b[0m` : s;
+  }
+  bold(s: string): string {
+    return this.#wrap("1", s);
+  }
+  dim(s: string): string {
+    return this.#wrap("2", s);
+  }
+  red(s: string): string {
+    return this.#wrap("31", s);
+  }
+  green(s: string): string {
+    return this.#wrap("32", s);
+  }
+  yellow(s: string): string {
+    return this.#wrap("33", s);
+  }
+  cyan(s: string): string {
+    return this.#wrap("36", s);
+  }
+}
+
+/** Renders diagnostics for a human, in the manner of OpenTofu. */
+export function renderDiagnostics(
+  diags: readonly Diagnostic[],
+  style: Style,
+): string {
+  const parts: string[] = [];
+  for (const d of diags) {
+    const head = d.severity === "error"
+      ? style.red(style.bold("Error: "))
+      : style.yellow(style.bold("Warning: "));
+    let s = head + style.bold(d.summary) + "\n";
+    if (d.range) {
+      s += `\n  on ${d.range.file} line ${d.range.line}, column ${d.range.column}`;
+      s += d.address ? `, in ${d.address}:\n` : ":\n";
+    } else if (d.address) {
+      s += `\n  with ${d.address}:\n`;
+    }
+    if (d.detail) s += `\n${d.detail}\n`;
+    parts.push(s);
+  }
+  return parts.join("\n");
+}
+
+/** The JSON form of diagnostics, as carried in `--json` documents. */
+export function diagnosticsJson(diags: readonly Diagnostic[]): unknown[] {
+  return diags.map((d) => ({ ...d }));
+}

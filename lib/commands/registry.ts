@@ -1,0 +1,95 @@
+/**
+ * Every command's light half: name, synopsis, flags. The implementation of
+ * each is loaded only when it runs, so `--help`, `--version` and commands that
+ * need no CUE never load cue-wasm or the MCP SDK.
+ *
+ * @module
+ */
+
+import type { CommandSpec, OptionSpec } from "../cli/command.ts";
+
+/** Flags that every command accepts. */
+export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  json: { type: "boolean", description: "Print one JSON document (keys sorted, two-space indent)" },
+  "no-color": {
+    type: "boolean",
+    description: "No colour, also when stdout is a terminal (or set NO_COLOR)",
+  },
+  C: {
+    type: "string",
+    valueName: "DIR",
+    description: "The root directory (default: the current directory)",
+  },
+  t: {
+    type: "string",
+    multiple: true,
+    valueName: "KEY=VALUE",
+    description: "Fill the field marked @tag(KEY) with VALUE; repeatable",
+  },
+  actor: {
+    type: "string",
+    valueName: "LABEL",
+    description: "Who is acting (default: $PRAVO_ACTOR, then the user name)",
+  },
+  reason: { type: "string", valueName: "TEXT", description: "Why (default: $PRAVO_REASON)" },
+  state: {
+    type: "string",
+    valueName: "URL",
+    description: "Where the state lives (default: $PRAVO_STATE, then SQLite in .pravo/)",
+  },
+  help: { type: "boolean", short: "h", description: "Show help for the command" },
+};
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: "init",
+    summary: "Prepare the root: the state store and the provider lock",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {},
+    load: () => import("./init.ts"),
+  },
+  {
+    name: "validate",
+    summary: "Check the specification and count what it declares",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {},
+    load: () => import("./validate.ts"),
+  },
+  {
+    name: "schema",
+    summary: "Show the attributes of one or more types",
+    args: "TYPE...",
+    minArgs: 1,
+    maxArgs: Infinity,
+    options: {
+      required: {
+        type: "boolean",
+        description: "Show only the attributes the configuration must set",
+      },
+    },
+    load: () => import("./schema.ts"),
+  },
+  {
+    name: "providers",
+    summary: "List the providers, their versions and their types",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {},
+    load: () => import("./providers.ts"),
+  },
+];
+
+/** The command with this name (one word, or two for `state show`). */
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** Names of commands that have subcommands (`state`). */
+export function groups(): Set<string> {
+  return new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]));
+}
