@@ -1,0 +1,184 @@
+/**
+ * The schema of `hashicorp/local`: Terraform's local provider 2.5, files on
+ * the machine that runs pravo.
+ *
+ * Refresh age: a managed file lives in the real world, where someone may
+ * change or delete it, so a plan reads it again when its last read is older
+ * than an hour ("1h"): often enough to notice drift, rarely enough that an
+ * unchanged root plans without touching the disk. The data sources are read on
+ * every plan ("0s"), as Terraform reads data sources on every plan.
+ *
+ * @module
+ */
+
+import type { Attribute, ProviderSchema, TypeSchema } from "../schema.ts";
+
+/** Checksums of the content, computed by managed files and data sources alike. */
+const CHECKSUMS: Record<string, Attribute> = {
+  content_md5: {
+    type: "string",
+    description: "The MD5 checksum of the file content, in hexadecimal.",
+    computed: true,
+  },
+  content_sha1: {
+    type: "string",
+    description: "The SHA1 checksum of the file content, in hexadecimal.",
+    computed: true,
+  },
+  content_sha256: {
+    type: "string",
+    description: "The SHA256 checksum of the file content, in hexadecimal.",
+    computed: true,
+  },
+  content_base64sha256: {
+    type: "string",
+    description: "The SHA256 checksum of the file content, in base64.",
+    computed: true,
+  },
+  content_sha512: {
+    type: "string",
+    description: "The SHA512 checksum of the file content, in hexadecimal.",
+    computed: true,
+  },
+  content_base64sha512: {
+    type: "string",
+    description: "The SHA512 checksum of the file content, in base64.",
+    computed: true,
+  },
+  id: {
+    type: "string",
+    description: "The SHA1 checksum of the file content, in hexadecimal.",
+    computed: true,
+  },
+};
+
+/**
+ * The inputs of `local_file` and `local_sensitive_file`. A file is never
+ * updated in place: every input forces replacement, as in Terraform.
+ */
+function fileInputs(sensitive: boolean): Record<string, Attribute> {
+  const perm = sensitive ? "0700" : "0777";
+  const s = sensitive ? { sensitive: true } : {};
+  const one = "exactly one content attribute or source must be set";
+  const inputs: Record<string, Attribute> = {
+    filename: {
+      type: "string",
+      description: "The path of the file to write; missing parent directories are created and " +
+        "an existing file is overwritten.",
+      required: true,
+      forceNew: true,
+    },
+    content: {
+      type: "string",
+      description: `The content to write, as UTF-8 text; ${one}.`,
+      optional: true,
+      forceNew: true,
+      ...s,
+    },
+    content_base64: {
+      type: "string",
+      description: `The content to write, as binary data encoded in base64; ${one}.`,
+      optional: true,
+      forceNew: true,
+      ...s,
+    },
+    source: {
+      type: "string",
+      description: `The path of a file whose content is copied; ${one}.`,
+      optional: true,
+      forceNew: true,
+    },
+    file_permission: {
+      type: "string",
+      description: "The permissions of the file in octal notation, before the umask.",
+      optional: true,
+      default: perm,
+      forceNew: true,
+    },
+    directory_permission: {
+      type: "string",
+      description: "The permissions of the directories created in octal notation, before the " +
+        "umask.",
+      optional: true,
+      default: perm,
+      forceNew: true,
+    },
+  };
+  if (!sensitive) {
+    inputs.sensitive_content = {
+      type: "string",
+      description: "Deprecated: content to write that is never shown (use local_sensitive_file " +
+        `instead); ${one}.`,
+      optional: true,
+      sensitive: true,
+      forceNew: true,
+    };
+  }
+  return inputs;
+}
+
+/** The attributes of the `local_file` and `local_sensitive_file` data sources. */
+function readAttributes(sensitive: boolean): Record<string, Attribute> {
+  const s = sensitive ? { sensitive: true } : {};
+  return {
+    filename: {
+      type: "string",
+      description: "The path of the file to read; reading fails when it does not exist.",
+      required: true,
+    },
+    content: {
+      type: "string",
+      description: "The content of the file as UTF-8 text, with invalid sequences replaced by " +
+        "U+FFFD.",
+      computed: true,
+      ...s,
+    },
+    content_base64: {
+      type: "string",
+      description: "The content of the file in base64, for binary data.",
+      computed: true,
+      ...s,
+    },
+    ...CHECKSUMS,
+  };
+}
+
+const localFile: TypeSchema = {
+  name: "local_file",
+  mode: "managed",
+  description: "A file on the local machine with the given content.",
+  refreshAge: "1h",
+  attributes: { ...fileInputs(false), ...CHECKSUMS },
+};
+
+const localSensitiveFile: TypeSchema = {
+  name: "local_sensitive_file",
+  mode: "managed",
+  description: "A file on the local machine whose content is sensitive and never shown.",
+  refreshAge: "1h",
+  attributes: { ...fileInputs(true), ...CHECKSUMS },
+};
+
+const localFileData: TypeSchema = {
+  name: "local_file",
+  mode: "data",
+  description: "Reads a file on the local machine.",
+  refreshAge: "0s",
+  attributes: readAttributes(false),
+};
+
+const localSensitiveFileData: TypeSchema = {
+  name: "local_sensitive_file",
+  mode: "data",
+  description: "Reads a file on the local machine whose content is sensitive and never shown.",
+  refreshAge: "0s",
+  attributes: readAttributes(true),
+};
+
+export const LOCAL: ProviderSchema = {
+  source: "hashicorp/local",
+  version: "0.1.0",
+  description: "Files on the machine that runs pravo.",
+  config: {},
+  types: [localFile, localFileData, localSensitiveFile, localSensitiveFileData],
+};

@@ -1,0 +1,193 @@
+/**
+ * The schema of `hashicorp/time`: Terraform's time provider 0.12, timestamps
+ * kept in the state and delays.
+ *
+ * Refresh age: none for any type. time_static, time_offset and time_sleep
+ * live only in the state and have nothing in the real world to read again.
+ * time_rotating expires by its own rotation time: the planner compares
+ * rotation_rfc3339 with the clock and replaces it once passed, which a
+ * refresh age would not express.
+ *
+ * @module
+ */
+
+import type { Attribute, ProviderSchema, TypeSchema } from "../schema.ts";
+
+/** The parts of a timestamp, computed by every timestamp type. */
+function parts(of: string): Record<string, Attribute> {
+  const part = (unit: string): Attribute => ({
+    type: "int",
+    description: `The ${unit} of the ${of}, in UTC.`,
+    computed: true,
+  });
+  return {
+    year: part("year"),
+    month: part("month (1 to 12)"),
+    day: part("day of the month"),
+    hour: part("hour (0 to 23)"),
+    minute: part("minute"),
+    second: part("second"),
+    unix: {
+      type: "int",
+      description: `The ${of} as seconds since the Unix epoch.`,
+      computed: true,
+    },
+  };
+}
+
+function triggers(what: string): Attribute {
+  return {
+    type: { map: "string" },
+    description:
+      `Arbitrary values that, when any of them changes, replace the resource and ${what}.`,
+    optional: true,
+    forceNew: true,
+  };
+}
+
+const timeStatic: TypeSchema = {
+  name: "time_static",
+  mode: "managed",
+  description: "A timestamp taken once at creation and kept in the state, so that plans do not " +
+    "change with the clock.",
+  attributes: {
+    rfc3339: {
+      type: "string",
+      description: "The timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the time " +
+        "of creation.",
+      optional: true,
+      computed: true,
+      forceNew: true,
+    },
+    triggers: triggers("so save a new timestamp"),
+    ...parts("timestamp"),
+    id: {
+      type: "string",
+      description: "The timestamp in RFC 3339 form.",
+      computed: true,
+    },
+  },
+};
+
+function offsetInput(unit: string): Attribute {
+  return {
+    type: "int",
+    description: `The number of ${unit} to add to the base timestamp; at least one offset_* ` +
+      "attribute must be set.",
+    optional: true,
+  };
+}
+
+const timeOffset: TypeSchema = {
+  name: "time_offset",
+  mode: "managed",
+  description: "A timestamp kept in the state that is offset from a base timestamp taken at " +
+    "creation.",
+  attributes: {
+    base_rfc3339: {
+      type: "string",
+      description: "The base timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the " +
+        "time of creation.",
+      optional: true,
+      computed: true,
+    },
+    offset_years: offsetInput("years"),
+    offset_months: offsetInput("months"),
+    offset_days: offsetInput("days"),
+    offset_hours: offsetInput("hours"),
+    offset_minutes: offsetInput("minutes"),
+    offset_seconds: offsetInput("seconds"),
+    triggers: triggers("so save a new base timestamp"),
+    rfc3339: {
+      type: "string",
+      description: "The offset timestamp in RFC 3339 form.",
+      computed: true,
+    },
+    ...parts("offset timestamp"),
+    id: {
+      type: "string",
+      description: "The base timestamp in RFC 3339 form.",
+      computed: true,
+    },
+  },
+};
+
+function rotationInput(unit: string): Attribute {
+  return {
+    type: "int",
+    description: `The number of ${unit} after the base timestamp at which the resource rotates; ` +
+      "at least one rotation_* attribute must be set.",
+    optional: true,
+  };
+}
+
+const timeRotating: TypeSchema = {
+  name: "time_rotating",
+  mode: "managed",
+  description: "A timestamp kept in the state that is replaced by a new one at the first plan " +
+    "after its rotation time.",
+  attributes: {
+    rfc3339: {
+      type: "string",
+      description: "The base timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the " +
+        "time of creation.",
+      optional: true,
+      computed: true,
+      forceNew: true,
+    },
+    rotation_years: rotationInput("years"),
+    rotation_months: rotationInput("months"),
+    rotation_days: rotationInput("days"),
+    rotation_hours: rotationInput("hours"),
+    rotation_minutes: rotationInput("minutes"),
+    rotation_rfc3339: {
+      type: "string",
+      description: "The rotation time in RFC 3339 form, set directly or computed from the " +
+        "rotation_* attributes; once it has passed, the resource is replaced.",
+      optional: true,
+      computed: true,
+    },
+    triggers: triggers("so save a new base timestamp"),
+    ...parts("base timestamp"),
+    id: {
+      type: "string",
+      description: "The base timestamp in RFC 3339 form.",
+      computed: true,
+    },
+  },
+};
+
+const timeSleep: TypeSchema = {
+  name: "time_sleep",
+  mode: "managed",
+  description: "A resource that waits when it is created or destroyed, to delay the nodes " +
+    "that depend on it.",
+  attributes: {
+    create_duration: {
+      type: "string",
+      description: "How long to wait on creation (30s, 5m, 1h); changing it alone does not wait " +
+        "again.",
+      optional: true,
+    },
+    destroy_duration: {
+      type: "string",
+      description: "How long to wait on destruction (30s, 5m, 1h); it must be applied before the " +
+        "destroy to take effect.",
+      optional: true,
+    },
+    triggers: triggers("so wait again"),
+    id: {
+      type: "string",
+      description: "The time of creation in RFC 3339 form.",
+      computed: true,
+    },
+  },
+};
+
+export const TIME: ProviderSchema = {
+  source: "hashicorp/time",
+  version: "0.1.0",
+  description: "Timestamps kept in the state, rotations and delays.",
+  config: {},
+  types: [timeOffset, timeRotating, timeSleep, timeStatic],
+};
