@@ -1,0 +1,54 @@
+/**
+ * `pravo validate`: checks the specification and counts what it declares.
+ *
+ * @module
+ */
+
+import { type CommandRun, emit } from "../cli/command.ts";
+import { Exit } from "../cli/exit.ts";
+import { diagnosticsJson, renderDiagnostics, stableJson } from "../cli/output.ts";
+import { loadRoot, type Spec } from "../cue/loader.ts";
+
+/** The counts document of `validate --json`. */
+export function counts(spec: Spec) {
+  const by = (mode: string) => spec.nodes.filter((n) => n.mode === mode).length;
+  return {
+    calls: by("call"),
+    data_sources: by("data"),
+    ephemeral: by("ephemeral"),
+    outputs: Object.keys(spec.outputs).length,
+    providers: spec.providers.length,
+    resources: by("managed"),
+    valid: true,
+  };
+}
+
+function plural(n: number, one: string, many = one + "s"): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export const run: CommandRun = async (ctx) => {
+  const res = await loadRoot(ctx.root, { tags: ctx.tags });
+  if (!res.ok) {
+    if (ctx.json) {
+      ctx.streams.stdout(
+        stableJson({ diagnostics: diagnosticsJson(res.diagnostics), valid: false }) + "\n",
+      );
+    } else {
+      ctx.streams.stderr(renderDiagnostics(res.diagnostics, ctx.style) + "\n");
+    }
+    return Exit.INVALID;
+  }
+  const doc = counts(res.value);
+  emit(ctx, doc, () =>
+    ctx.style.green("The specification is valid: ") +
+    [
+      plural(doc.providers, "provider"),
+      plural(doc.resources, "resource"),
+      plural(doc.data_sources, "data source"),
+      `${doc.ephemeral} ephemeral`,
+      plural(doc.calls, "call"),
+      plural(doc.outputs, "output"),
+    ].join(", ") + ".");
+  return Exit.OK;
+};

@@ -1,0 +1,200 @@
+/**
+ * Turning cue-wasm's error strings into diagnostics with positions.
+ *
+ * cue-wasm throws the first error as a string with a field path and no
+ * position (`_p.base.min: conflicting values 2 and 1`). The path is mapped
+ * back to the declaration that the parser found for it.
+ *
+ * @module
+ */
+
+import { type Diagnostic, error, nearest, type SourcePos } from "../diag/diag.ts";
+import type { Site } from "./parser.ts";
+import { WRAP } from "./program.ts";
+import { NODE_MARKER } from "./provider_cue.ts";
+
+/** Where declarations are, by path, and where references are, by name. */
+export interface SourceIndex {
+  /** Sites by path joined with "\u0000". */
+  sites: Map<string, Site[]>;
+  /** Positions of references by their first identifier. */
+  refs: Map<string, SourcePos[]>;
+  /** `let` declarations by name. */
+  lets: Map<string, SourcePos[]>;
+  /** The attribute names of a node's type, by node path, when known. */
+  attributesOf?: (path: string[]) => { type: string; names: string[] } | undefined;
+}
+
+export function pathKey(path: readonly string[]): string {
+  return path.join("\u0000");
+}
+
+/** The declaration of the longest prefix of `path` that has one. */
+export function locate(
+  index: SourceIndex,
+  path: string[],
+): { pos: SourcePos; exact: boolean } | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const sites = index.sites.get(pathKey(path.slice(0, n)));
+    if (sites && sites.length) {
+      const s = sites[sites.length - 1];
+      return { pos: { file: s.file, line: s.line, column: s.column }, exact: n === path.length };
+    }
+  }
+  return undefined;
+}
+
+/** Splits `a.b."c d".e` into its labels. */
+export function splitPath(p: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < p.length) {
+    if (p[i] === '"') {
+      let j = i + 1;
+      while (j < p.length && p[j] !== '"') j += p[j] === "\\" ? 2 : 1;
+      out.push(JSON.parse(p.slice(i, j + 1)));
+      i = j + 2;
+    } else {
+      let j = p.indexOf(".", i);
+      if (j < 0) j = p.length;
+      out.push(p.slice(i, j));
+      i = j + 1;
+    }
+  }
+  return out;
+}
+
+/** Writes a path as CUE does: labels joined by dots, quoted where needed. */
+export function formatPath(path: readonly string[]): string {
+  return path.map((l) => (/^[A-Za-z_$#][A-Za-z0-9_$#]*$/.test(l) ? l : JSON.stringify(l))).join(
+    ".",
+  );
+}
+
+/** The diagnostic for one error that cue-wasm reported. */
+export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnostic {
+  let msg = message.replace(/^cue: marshal error: /, "");
+  let more = "";
+  const m = /^(.*) \(and (\d+) more errors?\)$/s.exec(msg);
+  if (m) {
+    msg = m[1];
+    more = ` CUE found ${m[2]} more error${
+      m[2] === "1" ? "" : "s"
+    } after this one; fix this one and validate again to see them.`;
+  }
+  let path: string[] = [];
+  const pm =
+    /^((?:[A-Za-z_$#][\w$#]*|"(?:[^"\\]|\\.)*")(?:\.(?:[A-Za-z_$#][\w$#]*|"(?:[^"\\]|\\.)*"|\d+))*): (.*)$/s
+      .exec(msg);
+  if (pm) {
+    path = splitPath(pm[1]);
+    msg = pm[2];
+  }
+  if (path[0] === WRAP) path = path.slice(1);
+  else if (path.length && path[0].startsWith("_pkg_")) path = [];
+  const where = formatPath(path);
+  const loc = path.length ? locate(index, path) : undefined;
+  const range = loc?.pos;
+  const address = where || undefined;
+
+  let r: RegExpExecArray | null;
+  if (
+    (r = /^conflicting values (.+?) and (.+?)(?: \(mismatched types (\S+) and (\S+)\))?$/s.exec(
+      msg,
+    ))
+  ) {
+    return error(
+      "Conflicting values",
+      `${where || "A value"} cannot be both ${r[1]} and ${r[2]}${
+        r[3] ? ` (a ${r[3]} and a ${r[4]})` : ""
+      }.${more} Change one of the declarations so that they agree.`,
+      { address, range },
+    );
+  }
+  if ((r = /^field not allowed: (\S+)$/.exec(msg)) || (r = /^field (\S+) not allowed/.exec(msg))) {
+    const field = r[1].replace(/^"|"$/g, "");
+    const attrs = index.attributesOf?.(path);
+    const fieldLoc = locate(index, [...path, field]);
+    if (attrs) {
+      const names = attrs.names.filter((n) => n !== NODE_MARKER);
+      const hint = nearest(field, names);
+      return error(
+        `Unsupported attribute "${field}"`,
+        `${attrs.type} has no attribute "${field}"${
+          hint ? `; did you mean "${hint}"?` : "."
+        }${more} Remove it or correct its name; run \`pravo schema ${attrs.type}\` for the attributes of the type.`,
+        { address: formatPath([...path, field]), range: fieldLoc?.pos ?? range },
+      );
+    }
+    return error(
+      `Field "${field}" not allowed`,
+      `${
+        where || "This struct"
+      } is closed (a definition) and does not declare "${field}".${more} Remove the field or declare it in the definition.`,
+      { address, range: fieldLoc?.pos ?? range },
+    );
+  }
+  if ((r = /^invalid value (.+) \(out of bound (.+)\)$/s.exec(msg))) {
+    return error(
+      "Value out of range",
+      `${where || "A value"} is ${r[1]}, which is not ${
+        r[2]
+      }.${more} Change the value so that it is ${r[2]}.`,
+      { address, range },
+    );
+  }
+  if (
+    (r = /^reference "([^"]+)" not found$/.exec(msg)) ||
+    (r = /^reference "([^"]+)" not found/.exec(msg))
+  ) {
+    const name = r[1];
+    const pos = index.refs.get(name)?.[0];
+    const candidates = [...index.sites.keys()].filter((k) => !k.includes("\u0000"));
+    const hint = nearest(name, candidates);
+    return error(
+      "Reference to an undeclared name",
+      `"${name}" is not declared in this package${
+        hint ? `; did you mean "${hint}"?` : "."
+      }${more} Declare it, import it, or correct the name.`,
+      { address, range: pos ?? range },
+    );
+  }
+  if ((r = /^undefined field:? (\S+)$/.exec(msg))) {
+    return error(
+      "Reference to an undefined field",
+      `${where || "A value"} refers to "${
+        r[1]
+      }", which is not defined there.${more} Correct the reference, or run \`pravo schema TYPE\` to see what a node's type offers.`,
+      { address, range },
+    );
+  }
+  if ((r = /^unreferenced alias or let clause (\S+)$/.exec(msg))) {
+    const pos = index.lets.get(r[1])?.[0];
+    return error(
+      `Unused let "${r[1]}"`,
+      `CUE refuses a let that nothing refers to.${more} Use "${r[1]}" or remove its let clause.`,
+      { range: pos },
+    );
+  }
+  if ((r = /^cannot use (.+)$/s.exec(msg))) {
+    return error(
+      "Wrong type",
+      `${where ? where + ": " : ""}cannot use ${r[1]}.${more} Give a value of the type it expects.`,
+      { address, range },
+    );
+  }
+  if (/structural cycle|cycle/.test(msg)) {
+    return error(
+      "Cycle in the values",
+      `${
+        where ? where + ": " : ""
+      }${msg}.${more} A value cannot depend on itself; break the cycle.`,
+      { address, range },
+    );
+  }
+  return error(
+    "Invalid specification",
+    `${where ? where + ": " : ""}${msg}.${more} Correct the value at this place.`,
+    { address, range },
+  );
+}

@@ -1,0 +1,797 @@
+/**
+ * Loading a root: its `.cue` files, the provider packages they import, tags,
+ * and the nodes the evaluated package declares, with their dependencies.
+ *
+ * `readRoot` reads and checks the sources without CUE; `evaluateRoot` runs
+ * cue-wasm on them, with tags and with values known from the state unified
+ * in, and returns the nodes. Every problem comes back as a diagnostic with a
+ * file, line and column.
+ *
+ * @module
+ */
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
+import { findProvider, PROVIDERS } from "../providers/registry.ts";
+import type { Mode, ProviderSchema, TypeSchema } from "../providers/schema.ts";
+import { importPath, typeString } from "../providers/schema.ts";
+import {
+  newTopScope,
+  type ParsedFile,
+  parseFile,
+  resolve,
+  type Site,
+  SyntaxError,
+} from "./parser.ts";
+import { buildProgram, rebuild, UNKNOWN, type Value } from "./program.ts";
+import { LIFECYCLE, NODE_MARKER, PROVIDER_MARKER, providerPackage } from "./provider_cue.ts";
+import { cueErrorDiagnostic, formatPath, locate, pathKey, type SourceIndex } from "./errors.ts";
+import { evaluate } from "./engine.ts";
+
+/** The builtin packages of CUE v0.4.3 that a specification may import. */
+export const BUILTIN_PACKAGES = [
+  "crypto/ed25519",
+  "crypto/hmac",
+  "crypto/md5",
+  "crypto/sha1",
+  "crypto/sha256",
+  "crypto/sha512",
+  "encoding/base64",
+  "encoding/csv",
+  "encoding/hex",
+  "encoding/json",
+  "encoding/yaml",
+  "html",
+  "list",
+  "math",
+  "math/bits",
+  "net",
+  "path",
+  "regexp",
+  "strconv",
+  "strings",
+  "struct",
+  "text/tabwriter",
+  "text/template",
+  "time",
+  "uuid",
+];
+
+const PROVIDER_PREFIX = "pravo.dev/providers/";
+
+export interface TagDecl {
+  name: string;
+  type: "string" | "int" | "number" | "bool";
+  path: string[];
+  pos: SourcePos;
+}
+
+/** A root's sources, read and checked; no CUE evaluated yet. */
+export interface Sources {
+  root: string;
+  packageName: string;
+  files: { name: string; src: string; parsed: ParsedFile }[];
+  /** Provider sources imported by any file. */
+  providers: string[];
+  tags: TagDecl[];
+  index: SourceIndex;
+  /** A digest of every file's name and content. */
+  digest: string;
+}
+
+export interface LifecycleSettings {
+  prevent_destroy?: boolean;
+  create_before_destroy?: boolean;
+  ignore_changes?: string[];
+  refresh_age?: string;
+}
+
+/** A node: a field whose value is a provider's resource, data source, ephemeral value or call. */
+export interface Node {
+  address: string;
+  path: string[];
+  mode: Mode;
+  type: string;
+  /** The last label of the path. */
+  name: string;
+  /** The provider's source: `hashicorp/random`. */
+  provider: string;
+  /** The field that holds the provider instance (`$random`), when found. */
+  providerInstance?: string;
+  /** The configuration: attributes as evaluated; UNKNOWN where known only after apply. */
+  config: Record<string, Value>;
+  lifecycle: LifecycleSettings;
+  /** Addresses of the nodes this one refers to, sorted. */
+  dependencies: string[];
+  range?: SourcePos;
+  schema: TypeSchema;
+}
+
+export interface ProviderInstance {
+  /** The field's path: `$random`. */
+  address: string;
+  source: string;
+  config: Record<string, Value>;
+}
+
+/** A root, evaluated. */
+export interface Spec {
+  root: string;
+  packageName: string;
+  nodes: Node[];
+  providers: ProviderInstance[];
+  outputs: Record<string, Value>;
+  /** A digest of the sources and the tags: what the evaluation depends on. */
+  configDigest: string;
+}
+
+export type Result<T> = { ok: true; value: T; diagnostics: Diagnostic[] } | {
+  ok: false;
+  diagnostics: Diagnostic[];
+};
+
+function sha256(s: string): string {
+  return createHash("sha256").update(s).digest("hex");
+}
+
+function pos(file: string, line: number, column: number): SourcePos {
+  return { file, line, column };
+}
+
+/** Reads the root's `.cue` files and checks what can be checked without CUE. */
+export function readRoot(root: string): Result<Sources> {
+  const diags: Diagnostic[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root).filter((n) => n.endsWith(".cue") && statSync(join(root, n)).isFile())
+      .sort();
+  } catch (e) {
+    return {
+      ok: false,
+      diagnostics: [
+        error(
+          "Cannot read the root",
+          `Reading the directory "${root}" failed: ${
+            (e as Error).message
+          }. Check the path given with -C, or run pravo in the root.`,
+        ),
+      ],
+    };
+  }
+  if (names.length === 0) {
+    return {
+      ok: false,
+      diagnostics: [
+        error(
+          "No .cue files in the root",
+          `"${root}" holds no .cue file. Write the specification in a file such as main.cue that starts with a package clause, or give the root with -C DIR.`,
+        ),
+      ],
+    };
+  }
+  const top = newTopScope();
+  const files: Sources["files"] = [];
+  for (const name of names) {
+    const src = readFileSync(join(root, name), "utf8");
+    try {
+      files.push({ name, src, parsed: parseFile(name, src, top) });
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      diags.push(
+        error("Syntax error", `${e.message}. Correct the syntax at this place.`, {
+          range: pos(e.file, e.line, e.column),
+        }),
+      );
+    }
+  }
+  if (diags.length) return { ok: false, diagnostics: diags };
+
+  // One package: the first file's name, unless most files agree on another.
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    if (f.parsed.packageName) {
+      counts.set(f.parsed.packageName, (counts.get(f.parsed.packageName) ?? 0) + 1);
+    }
+  }
+  const packageName = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  for (const f of files) {
+    if (!f.parsed.packageName) {
+      diags.push(
+        error(
+          "File without a package clause",
+          `${f.name} does not say which package it belongs to. Add "package ${
+            packageName ?? "main"
+          }" as its first line.`,
+          { range: pos(f.name, 1, 1) },
+        ),
+      );
+    } else if (packageName && f.parsed.packageName !== packageName) {
+      diags.push(
+        error(
+          "File of another package",
+          `${f.name} is in package "${f.parsed.packageName}", but the root's files are in package "${packageName}". A root holds one package: change its package clause to "package ${packageName}", or move the file out of the root.`,
+          { range: pos(f.name, f.parsed.packageLine ?? 1, 1) },
+        ),
+      );
+    }
+  }
+
+  // Imports: providers that pravo ships, or CUE's builtin packages; each used.
+  const providers = new Set<string>();
+  for (const f of files) {
+    for (const imp of f.parsed.imports) {
+      const where = { range: pos(f.name, imp.line, imp.column) };
+      if (imp.path.startsWith(PROVIDER_PREFIX)) {
+        const source = imp.path.slice(PROVIDER_PREFIX.length);
+        if (!findProvider(source)) {
+          const known = PROVIDERS.map((p) => importPath(p.source));
+          const hint = didYouMean(imp.path, known);
+          diags.push(
+            error(
+              "Unknown provider",
+              `No provider is imported as "${imp.path}"${
+                hint ? `; ${hint}` : ""
+              }. The providers are: ${
+                known.join(", ")
+              }. Import one of them (run \`pravo providers\` for their types).`,
+              where,
+            ),
+          );
+          continue;
+        }
+        providers.add(source);
+      } else if (!BUILTIN_PACKAGES.includes(imp.path)) {
+        const hint = didYouMean(imp.path, BUILTIN_PACKAGES);
+        diags.push(
+          error(
+            "Unknown import",
+            `"${imp.path}" is neither one of CUE's builtin packages nor a pravo provider${
+              hint ? `; ${hint}` : ""
+            }. Import a builtin package (such as "strings") or a provider as "${PROVIDER_PREFIX}<namespace>/<name>".`,
+            where,
+          ),
+        );
+        continue;
+      }
+      const used = f.parsed.sites.some((s) =>
+        s.refs.some((r) => r.name === imp.name && !resolve(r))
+      ) ||
+        f.parsed.topRefs.some((r) => r.name === imp.name && !resolve(r));
+      if (!used) {
+        diags.push(
+          error(
+            `Import "${imp.path}" is not used`,
+            `CUE refuses an import that nothing refers to. Use "${imp.name}" in ${f.name}, or remove the import.`,
+            where,
+          ),
+        );
+      }
+    }
+  }
+
+  // Tags: @tag(name) and @tag(name,type=int|number|bool) on regular fields.
+  const tags: TagDecl[] = [];
+  for (const f of files) {
+    for (const s of f.parsed.sites) {
+      for (const a of s.attrs) {
+        const m = /^@tag\((.*)\)$/s.exec(a.text);
+        if (!m) continue;
+        const args = m[1].split(",").map((x) => x.trim());
+        const name = args[0];
+        const where = { range: pos(f.name, a.line, a.column) };
+        let type: TagDecl["type"] = "string";
+        let bad = !/^[A-Za-z_][\w.-]*$/.test(name ?? "");
+        for (const arg of args.slice(1)) {
+          const t = /^type=(string|int|number|bool)$/.exec(arg);
+          if (t) type = t[1] as TagDecl["type"];
+          else if (!/^short=/.test(arg)) bad = true;
+        }
+        if (bad) {
+          diags.push(
+            error(
+              "Malformed tag attribute",
+              `${a.text} is not @tag(NAME) or @tag(NAME,type=int|number|bool). Write it in one of those forms.`,
+              where,
+            ),
+          );
+          continue;
+        }
+        if (s.nonRegular || !s.path) {
+          diags.push(
+            error(
+              "Tag in an unsupported place",
+              `@tag(${name}) is on a field inside a definition, hidden field, let or comprehension, which -t cannot reach. Put the tag on a regular field and refer to that field.`,
+              where,
+            ),
+          );
+          continue;
+        }
+        tags.push({ name, type, path: s.path, pos: where.range });
+      }
+    }
+  }
+  if (diags.length) return { ok: false, diagnostics: diags };
+
+  const index: SourceIndex = { sites: new Map(), refs: new Map(), lets: new Map() };
+  for (const f of files) {
+    for (const s of f.parsed.sites) {
+      if (!s.path) continue;
+      const k = pathKey(s.path);
+      index.sites.set(k, [...(index.sites.get(k) ?? []), s]);
+      for (const r of s.refs) {
+        index.refs.set(r.name, [...(index.refs.get(r.name) ?? []), pos(f.name, r.line, r.column)]);
+      }
+    }
+    for (const l of f.parsed.lets) {
+      index.lets.set(l.label, [...(index.lets.get(l.label) ?? []), pos(f.name, l.line, l.column)]);
+    }
+  }
+  index.attributesOf = (path) => {
+    const MODES: Record<string, Mode> = {
+      "#Resource": "managed",
+      "#Data": "data",
+      "#Ephemeral": "ephemeral",
+      "#Call": "call",
+    };
+    for (const site of index.sites.get(pathKey(path)) ?? []) {
+      for (const r of site.refs) {
+        const i = r.selectors.findIndex((x) => x in MODES);
+        if (i < 0 || i + 1 >= r.selectors.length) continue;
+        const typeName = r.selectors[i + 1];
+        for (const p of PROVIDERS) {
+          const t = p.types.find((t) => t.name === typeName && t.mode === MODES[r.selectors[i]]);
+          if (t) return { type: t.name, names: [...Object.keys(t.attributes), LIFECYCLE] };
+        }
+      }
+    }
+    return undefined;
+  };
+  const digest = sha256(files.map((f) => `${f.name}\u0000${f.src}`).join("\u0001"));
+  return {
+    ok: true,
+    value: {
+      root,
+      packageName: packageName!,
+      files,
+      providers: [...providers].sort(),
+      tags,
+      index,
+      digest,
+    },
+    diagnostics: [],
+  };
+}
+
+export interface EvaluateOptions {
+  /** `-t KEY=VALUE` values. */
+  tags?: Record<string, string>;
+  /**
+   * Values known from the state, by node address: computed attributes that
+   * are unified in so that references to them are concrete.
+   */
+  known?: Map<string, Record<string, unknown>>;
+}
+
+/** Turns the `-t` values into CUE declarations; wrong names or types are diagnostics. */
+function tagDeclarations(sources: Sources, given: Record<string, string>): Result<string[]> {
+  const diags: Diagnostic[] = [];
+  const out: string[] = [];
+  const declared = new Set(sources.tags.map((t) => t.name));
+  for (const [name, raw] of Object.entries(given)) {
+    if (!declared.has(name)) {
+      const hint = didYouMean(name, declared);
+      diags.push(
+        error(
+          `No field declares the tag "${name}"`,
+          `-t ${name}=${raw} names a tag that no field declares with @tag(${name})${
+            hint ? `; ${hint}` : ""
+          }. ${
+            declared.size
+              ? `The tags declared are: ${[...declared].sort().join(", ")}.`
+              : "The root declares no tags."
+          } Correct the name, or add @tag(${name}) to the field it should fill.`,
+        ),
+      );
+      continue;
+    }
+    for (const t of sources.tags.filter((t) => t.name === name)) {
+      let lit: string | undefined;
+      if (t.type === "string") lit = JSON.stringify(raw);
+      else if (t.type === "int" && /^[+-]?\d+$/.test(raw)) lit = String(BigInt(raw));
+      else if (t.type === "number" && raw.trim() !== "" && Number.isFinite(Number(raw))) {
+        lit = String(Number(raw));
+      } else if (t.type === "bool" && (raw === "true" || raw === "false")) lit = raw;
+      if (lit === undefined) {
+        diags.push(
+          error(
+            `Tag "${name}" needs a value of type ${t.type}`,
+            `-t ${name}=${raw} gives "${raw}", which is not ${
+              t.type === "int" ? "an int" : `a ${t.type}`
+            }. Pass a value such as ${
+              { int: "3", number: "1.5", bool: "true", string: "x" }[t.type]
+            }.`,
+            { range: t.pos },
+          ),
+        );
+        continue;
+      }
+      out.push(nested(t.path, lit));
+    }
+  }
+  return diags.length
+    ? { ok: false, diagnostics: diags }
+    : { ok: true, value: out, diagnostics: [] };
+}
+
+/** `"a": "b": value` for a path. */
+function nested(path: string[], lit: string): string {
+  return path.map((l) => JSON.stringify(l)).join(": ") + ": " + lit;
+}
+
+/** A placeholder of the type, for telling "known after apply" from "not set". */
+function placeholder(t: TypeSchema["attributes"][string]["type"]): string {
+  if (t === "string") return JSON.stringify("pravo-placeholder");
+  if (t === "int" || t === "number") return "0";
+  if (t === "bool") return "false";
+  if ("map" in t) return "{}";
+  return "[]";
+}
+
+function isObject(v: Value | undefined): v is { [k: string]: Value } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function hasUnknown(v: Value): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (isObject(v)) return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+interface Found {
+  nodes: { path: string[]; value: Record<string, Value> }[];
+  providers: { path: string[]; value: Record<string, Value> }[];
+  inLists: string[][];
+}
+
+function walk(v: Value, path: string[], found: Found, inList = false): void {
+  if (Array.isArray(v)) {
+    v.forEach((e, i) => walk(e, [...path, String(i)], found, true));
+    return;
+  }
+  if (!isObject(v)) return;
+  if (NODE_MARKER in v) {
+    if (inList) found.inLists.push(path);
+    else found.nodes.push({ path, value: v });
+    return;
+  }
+  if (PROVIDER_MARKER in v) {
+    found.providers.push({ path, value: v });
+    return;
+  }
+  for (const [k, c] of Object.entries(v)) walk(c, [...path, k], found, inList);
+}
+
+/** Evaluates the sources with cue-wasm and returns the nodes. */
+export async function evaluateRoot(
+  sources: Sources,
+  opts: EvaluateOptions = {},
+): Promise<Result<Spec>> {
+  const tagged = tagDeclarations(sources, opts.tags ?? {});
+  if (!tagged.ok) return tagged;
+  const known = opts.known ?? new Map();
+  const providerBodies = new Map<string, string>();
+  for (const s of sources.providers) providerBodies.set(s, providerPackage(findProvider(s)!));
+  const files = sources.files.map((f) => ({ parsed: f.parsed, src: f.src }));
+  const knownDecls: string[] = [];
+  for (const [address, attrs] of known) {
+    const path = addressPath(address);
+    for (const [k, v] of Object.entries(attrs)) {
+      knownDecls.push(nested([...path, k], JSON.stringify(v)));
+    }
+  }
+  const program = buildProgram({
+    files,
+    providers: providerBodies,
+    extra: [...tagged.value, ...knownDecls],
+  });
+  const index: SourceIndex = { ...sources.index };
+  const res = await evaluate(program.source);
+  if (!res.ok) {
+    return { ok: false, diagnostics: [cueErrorDiagnostic(res.message, index)] };
+  }
+  const tree = rebuild(res.json);
+  const found: Found = { nodes: [], providers: [], inLists: [] };
+  walk(tree, [], found);
+  const diags: Diagnostic[] = [];
+  for (const p of found.inLists) {
+    diags.push(
+      error(
+        "Node inside a list",
+        `${
+          formatPath(p)
+        } is a node inside a list, which has no stable address. Put nodes in structs, keyed by name.`,
+        { range: locate(index, p)?.pos },
+      ),
+    );
+  }
+
+  const schemaOf = (v: Record<string, Value>) => {
+    const m = v[NODE_MARKER] as { mode: Mode; type: string; provider: string };
+    const provider = findProvider(m.provider)!;
+    const type = provider.types.find((t) => t.name === m.type && t.mode === m.mode)!;
+    return { m, provider, type };
+  };
+
+  // Tell values known after apply from values never set: evaluate again with
+  // placeholders for the computed attributes that are not known; what stays
+  // unknown then was never set.
+  const unsetCandidates: { node: string[]; attr: string }[] = [];
+  for (const n of found.nodes) {
+    const { type } = schemaOf(n.value);
+    for (const [name, a] of Object.entries(type.attributes)) {
+      const v = n.value[name];
+      if (v === undefined) continue;
+      if (a.required || a.optional) {
+        if (hasUnknown(v)) unsetCandidates.push({ node: n.path, attr: name });
+      }
+    }
+  }
+  let unset = new Set<string>();
+  if (unsetCandidates.length) {
+    const holders: string[] = [];
+    for (const n of found.nodes) {
+      const { type } = schemaOf(n.value);
+      const addr = formatPath(n.path);
+      for (const [name, a] of Object.entries(type.attributes)) {
+        if (a.required || a.optional) continue;
+        if (known.get(addr)?.[name] !== undefined) continue;
+        holders.push(nested([...n.path, name], placeholder(a.type)));
+      }
+    }
+    const programB = buildProgram({
+      files,
+      providers: providerBodies,
+      extra: [...tagged.value, ...knownDecls, ...holders],
+    });
+    const resB = await evaluate(programB.source);
+    if (resB.ok) {
+      const treeB = rebuild(resB.json);
+      unset = new Set(
+        unsetCandidates.filter((c) => {
+          let v: Value | undefined = treeB;
+          for (const k of [...c.node, c.attr]) v = isObject(v) ? v[k] : undefined;
+          return v === undefined || hasUnknown(v);
+        }).map((c) => pathKey([...c.node, c.attr])),
+      );
+    }
+  }
+
+  const nodes: Node[] = [];
+  for (const n of found.nodes) {
+    const { m, provider, type } = schemaOf(n.value);
+    const address = formatPath(n.path);
+    const range = locate(index, n.path)?.pos;
+    const config: Record<string, Value> = {};
+    for (const [k, v] of Object.entries(n.value)) {
+      if (k === NODE_MARKER || k === LIFECYCLE) continue;
+      config[k] = v;
+    }
+    for (const [name, a] of Object.entries(type.attributes)) {
+      const v = config[name];
+      const attrRange = locate(index, [...n.path, name]);
+      if (a.required && (v === undefined || unset.has(pathKey([...n.path, name])))) {
+        diags.push(
+          error(
+            `Missing required attribute "${name}"`,
+            `${type.name} needs "${name}" (${
+              typeString(a.type)
+            }): ${a.description} Set it in the value of ${address}; run \`pravo schema ${type.name}\` for every attribute.`,
+            { address, range: attrRange?.exact ? attrRange.pos : range },
+          ),
+        );
+      } else if (!a.required && unset.has(pathKey([...n.path, name]))) {
+        diags.push(
+          error(
+            `Attribute "${name}" has no concrete value`,
+            `${address}.${name} is declared as ${
+              typeString(a.type)
+            } but never given a value, and it does not depend on a value known only after apply. Give it a value, or remove it to leave it unset.`,
+            { address, range: attrRange?.pos ?? range },
+          ),
+        );
+      }
+      if (
+        !a.required && !a.optional && v !== undefined && v !== UNKNOWN &&
+        known.get(address)?.[name] === undefined
+      ) {
+        diags.push(
+          error(
+            `Computed attribute "${name}" is set`,
+            `${type.name}.${name} is computed by the provider and cannot be set in the configuration. Remove it from ${address}.`,
+            { address, range: attrRange?.pos ?? range },
+          ),
+        );
+      }
+    }
+    const instance = found.providers.find((p) => p.value[PROVIDER_MARKER] === provider.source);
+    nodes.push({
+      address,
+      path: n.path,
+      mode: m.mode,
+      type: type.name,
+      name: n.path[n.path.length - 1],
+      provider: provider.source,
+      providerInstance: instance ? formatPath(instance.path) : undefined,
+      config,
+      lifecycle: (n.value[LIFECYCLE] as LifecycleSettings | undefined) ?? {},
+      dependencies: [],
+      range,
+      schema: type,
+    });
+  }
+
+  // Dependencies, from the references in the sources.
+  const byAddress = new Map(nodes.map((n) => [n.address, n]));
+  const deps = dependencies(sources, nodes);
+  for (const n of nodes) {
+    n.dependencies = [...(deps.get(n.address) ?? [])].filter((d) => byAddress.has(d)).sort();
+  }
+  const cycle = findCycle(nodes);
+  if (cycle) {
+    const first = byAddress.get(cycle[0])!;
+    diags.push(
+      error(
+        "Dependency cycle",
+        `These nodes refer to each other in a cycle: ${
+          [...cycle, cycle[0]].join(" -> ")
+        }. pravo cannot tell which to create first; remove one of the references.`,
+        { address: first.address, range: first.range },
+      ),
+    );
+  }
+
+  const outputsValue = tree["outputs"];
+  const outputs: Record<string, Value> = isObject(outputsValue) ? outputsValue : {};
+  if (outputsValue !== undefined && !isObject(outputsValue)) {
+    diags.push(
+      error(
+        "outputs is not a struct",
+        `The top-level field "outputs" holds the root's outputs, one field each. Make it a struct: outputs: {name: value}.`,
+        { range: locate(index, ["outputs"])?.pos },
+      ),
+    );
+  }
+  if (diags.length) return { ok: false, diagnostics: diags };
+  const configDigest = sha256(
+    sources.digest + "\u0000" + JSON.stringify(Object.entries(opts.tags ?? {}).sort()),
+  );
+  return {
+    ok: true,
+    value: {
+      root: sources.root,
+      packageName: sources.packageName,
+      nodes: nodes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)),
+      providers: found.providers.map((p) => ({
+        address: formatPath(p.path),
+        source: p.value[PROVIDER_MARKER] as string,
+        config: Object.fromEntries(Object.entries(p.value).filter(([k]) => k !== PROVIDER_MARKER)),
+      })),
+      outputs,
+      configDigest,
+    },
+    diagnostics: [],
+  };
+}
+
+/** The labels of an address: `net.web.cert` → ["net", "web", "cert"]. */
+export function addressPath(address: string): string[] {
+  const out: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|([^.]+)/g;
+  let m;
+  while ((m = re.exec(address))) out.push(m[1] !== undefined ? JSON.parse(`"${m[1]}"`) : m[2]);
+  return out;
+}
+
+/**
+ * The nodes each node refers to. A reference counts when it names a node, a
+ * field inside a node, or a struct holding nodes; a reference to any other
+ * declaration (a definition, a let, a plain field) counts for what that
+ * declaration refers to, followed transitively. Every declaration of a node,
+ * of a field inside it and of the structs around it is read.
+ */
+function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>> {
+  const nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
+  const allSites: Site[] = sources.files.flatMap((f) => f.parsed.sites);
+  const memo = new Map<Site, Set<string>>();
+
+  const nodesAt = (path: string[]): string[] => {
+    for (let k = path.length; k > 0; k--) {
+      const a = nodeKeys.get(pathKey(path.slice(0, k)));
+      if (a) return [a];
+    }
+    const prefix = pathKey(path) + "\u0000";
+    return nodes.filter((n) => pathKey(n.path).startsWith(prefix)).map((n) => n.address);
+  };
+
+  const siteDeps = (site: Site, stack: Set<Site>): Set<string> => {
+    const cached = memo.get(site);
+    if (cached) return cached;
+    const out = new Set<string>();
+    if (stack.has(site)) return out;
+    stack.add(site);
+    for (const ref of site.refs) {
+      const decls = resolve(ref);
+      if (!decls) continue;
+      for (const d of decls) {
+        const path = d.path ? [...d.path, ...ref.selectors] : null;
+        const hit = path && !d.nonRegular ? nodesAt(path) : [];
+        if (hit.length) {
+          hit.forEach((a) => out.add(a));
+          continue;
+        }
+        // Follow the declaration (and the declarations under it) transitively.
+        const under = d.path
+          ? allSites.filter((s) => s.path && pathKey(s.path).startsWith(pathKey(d.path!)))
+          : [d];
+        for (const s of under) siteDeps(s, stack).forEach((a) => out.add(a));
+      }
+    }
+    stack.delete(site);
+    memo.set(site, out);
+    return out;
+  };
+
+  const result = new Map<string, Set<string>>();
+  for (const n of nodes) {
+    const key = pathKey(n.path);
+    const out = new Set<string>();
+    for (const s of allSites) {
+      if (!s.path || s.nonRegular) continue;
+      const k = pathKey(s.path);
+      const related = k === key || k.startsWith(key + "\u0000") || key.startsWith(k + "\u0000");
+      if (!related) continue;
+      siteDeps(s, new Set()).forEach((a) => out.add(a));
+    }
+    out.delete(n.address);
+    result.set(n.address, out);
+  }
+  return result;
+}
+
+/** A cycle among the nodes' dependencies, as a list of addresses, or undefined. */
+export function findCycle(nodes: Pick<Node, "address" | "dependencies">[]): string[] | undefined {
+  const deps = new Map(nodes.map((n) => [n.address, n.dependencies]));
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const visit = (a: string): string[] | undefined => {
+    state.set(a, 1);
+    stack.push(a);
+    for (const d of deps.get(a) ?? []) {
+      if (state.get(d) === 1) return stack.slice(stack.indexOf(d));
+      if (!state.has(d)) {
+        const c = visit(d);
+        if (c) return c;
+      }
+    }
+    stack.pop();
+    state.set(a, 2);
+    return undefined;
+  };
+  for (const n of [...deps.keys()].sort()) {
+    if (!state.has(n)) {
+      const c = visit(n);
+      if (c) return c;
+    }
+  }
+  return undefined;
+}
+
+/** Reads and evaluates a root in one go. */
+export async function loadRoot(root: string, opts: EvaluateOptions = {}): Promise<Result<Spec>> {
+  const sources = readRoot(root);
+  if (!sources.ok) return sources;
+  return await evaluateRoot(sources.value, opts);
+}

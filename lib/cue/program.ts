@@ -1,0 +1,203 @@
+/**
+ * Assembling one CUE source from a root's files for cue-wasm, which takes one
+ * string and knows no packages: provider packages go in hidden fields, the
+ * files' bodies are wrapped in one hidden field `_p`, import names are
+ * renamed to what they stand for, and a projection reports, for every value,
+ * its JSON when it is concrete and its shape when it is not.
+ *
+ * @module
+ */
+
+import type { ParsedFile } from "./parser.ts";
+import type { Token } from "./scanner.ts";
+
+/** The hidden field that holds the user's package. */
+export const WRAP = "_p";
+/** How deep the projection looks into values that are not concrete. */
+export const DEPTH = 10;
+
+/** The hidden field name that holds a provider package. */
+export function providerField(source: string): string {
+  return "_pkg_" + source.replace(/[^A-Za-z0-9]/g, "_");
+}
+
+/** The name a builtin import is renamed to, the same in every file. */
+export function builtinName(path: string): string {
+  return "pravo_builtin_" + path.replace(/[^A-Za-z0-9]/g, "_");
+}
+
+export interface Segment {
+  file: string;
+  /** First line of this file's body in the program. */
+  programLine: number;
+  /** The line in the file where its body starts. */
+  fileLine: number;
+  lines: number;
+}
+
+export interface Program {
+  source: string;
+  segments: Segment[];
+}
+
+/** Renames, in one file, every reference to an import name. */
+function renamedBody(pf: ParsedFile, src: string, renames: Map<string, string>): string {
+  const edits: { offset: number; length: number; text: string }[] = [];
+  const visit = (toks: Token[]) => {
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i];
+      if (t.interpolations) t.interpolations.forEach(visit);
+      if (t.kind !== "ident" || !renames.has(t.text)) continue;
+      if (t.offset < pf.bodyOffset) continue;
+      const prev = toks[i - 1];
+      if (prev && prev.kind === "punct" && prev.text === ".") continue;
+      const next = toks[i + 1];
+      const isLabel = next && next.kind === "punct" &&
+        (next.text === ":" ||
+          ((next.text === "?" || next.text === "!") && toks[i + 2]?.text === ":"));
+      if (isLabel) continue;
+      edits.push({ offset: t.offset, length: t.text.length, text: renames.get(t.text)! });
+    }
+  };
+  visit(pf.tokens);
+  edits.sort((a, b) => a.offset - b.offset);
+  let out = "";
+  let at = pf.bodyOffset;
+  for (const e of edits) {
+    out += src.slice(at, e.offset) + e.text;
+    at = e.offset + e.length;
+  }
+  return out + src.slice(at);
+}
+
+export interface ProgramInput {
+  files: { parsed: ParsedFile; src: string }[];
+  /** Provider packages by source: the package body text. */
+  providers: Map<string, string>;
+  /** Extra declarations unified into the package (tags, known values). */
+  extra: string[];
+}
+
+/** Builds the program: imports, provider packages, the wrapped package, the projection. */
+export function buildProgram(input: ProgramInput): Program {
+  const builtins = new Set<string>(["encoding/json"]);
+  const head: string[] = [];
+  const bodies: { file: string; text: string; fileLine: number }[] = [];
+  for (const { parsed, src } of input.files) {
+    const renames = new Map<string, string>();
+    for (const imp of parsed.imports) {
+      if (imp.path.startsWith("pravo.dev/providers/")) {
+        renames.set(imp.name, providerField(imp.path.slice("pravo.dev/providers/".length)));
+      } else {
+        builtins.add(imp.path);
+        renames.set(imp.name, builtinName(imp.path));
+      }
+    }
+    const bodyLine = src.slice(0, parsed.bodyOffset).split("\n").length;
+    bodies.push({ file: parsed.file, text: renamedBody(parsed, src, renames), fileLine: bodyLine });
+  }
+  for (const path of [...builtins].sort()) {
+    head.push(`import ${builtinName(path)} ${JSON.stringify(path)}`);
+  }
+  for (const [source, body] of [...input.providers].sort()) {
+    head.push(`${providerField(source)}: {\n${body}\n}`);
+  }
+  head.push(`${WRAP}: {`);
+  let text = head.join("\n") + "\n";
+  let line = text.split("\n").length;
+  const segments: Segment[] = [];
+  for (const b of bodies) {
+    const n = b.text.split("\n").length;
+    segments.push({ file: b.file, programLine: line, fileLine: b.fileLine, lines: n });
+    text += b.text + "\n";
+    line += n;
+  }
+  text += input.extra.join("\n") + "\n}\n";
+  text += projection(DEPTH);
+  return { source: text, segments };
+}
+
+/**
+ * The projection: a list of entries, one per value the walk reaches. A
+ * concrete value gives its JSON (`j`) and the walk stops there; a value that
+ * is not concrete says whether it is a struct (`s`, walked further) or a list
+ * (`l`), or neither (a leaf whose value is not known).
+ */
+export function projection(depth: number): string {
+  const json = builtinName("encoding/json");
+  const parts: string[] = [];
+  for (let d = 1; d <= depth; d++) {
+    const clauses: string[] = [];
+    for (let k = 1; k <= d; k++) {
+      const parent = k === 1 ? WRAP : `v${k - 1}`;
+      if (k > 1) {
+        clauses.push(`if ${json}.Marshal(${parent}) == _|_ if (${parent} & {...}) != _|_`);
+      }
+      clauses.push(`for k${k}, v${k} in ${parent}`);
+    }
+    const p = Array.from({ length: d }, (_, i) => `k${i + 1}`).join(", ");
+    const v = `v${d}`;
+    parts.push(
+      `\t${
+        clauses.join(" ")
+      } {p: [${p}], if ${json}.Marshal(${v}) != _|_ {j: ${json}.Marshal(${v})}, ` +
+        `if ${json}.Marshal(${v}) == _|_ if (${v} & {...}) != _|_ {s: true}, ` +
+        `if ${json}.Marshal(${v}) == _|_ if (${v} & [...]) != _|_ {l: true}},`,
+    );
+  }
+  return `out: [\n${parts.join("\n")}\n]\n`;
+}
+
+/** A value the evaluation could not make concrete: known only after apply, or unset. */
+export const UNKNOWN: unique symbol = Symbol.for("pravo.unknown");
+export type Unknown = typeof UNKNOWN;
+
+/** A JSON value in which some leaves may be unknown. */
+export type Value =
+  | string
+  | number
+  | boolean
+  | null
+  | Unknown
+  | Value[]
+  | { [k: string]: Value };
+
+interface Entry {
+  p: string[];
+  j?: string;
+  s?: boolean;
+  l?: boolean;
+}
+
+/**
+ * Rebuilds the package's value from the projection: concrete parts as JSON,
+ * the rest as UNKNOWN leaves. Values deeper than the projection reaches come
+ * out as UNKNOWN too.
+ */
+export function rebuild(json: string): Record<string, Value> {
+  const { out } = JSON.parse(json) as { out: Entry[] };
+  const root: Record<string, Value> = {};
+  // Entries come level by level, so parents exist before children.
+  for (const e of out) {
+    let obj = root as Record<string, Value>;
+    for (const k of e.p.slice(0, -1)) obj = obj[k] as Record<string, Value>;
+    const key = e.p[e.p.length - 1];
+    if (e.j !== undefined) obj[key] = JSON.parse(e.j) as Value;
+    else if (e.s) obj[key] = {};
+    else obj[key] = UNKNOWN;
+  }
+  return root;
+}
+
+/** Maps a line of the program back to a file and line, when it is in a file's body. */
+export function mapLine(
+  program: Program,
+  line: number,
+): { file: string; line: number } | undefined {
+  for (const s of program.segments) {
+    if (line >= s.programLine && line < s.programLine + s.lines) {
+      return { file: s.file, line: s.fileLine + (line - s.programLine) };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,73 @@
+/**
+ * The CUE package of a provider, generated from its TypeScript schema, so
+ * that the two never disagree and the package is inside every build.
+ *
+ * `#Provider` is the provider's configuration. An instance of it offers
+ * `#Resource.<type>`, `#Data.<type>`, `#Ephemeral.<type>` and `#Call.<type>`.
+ * Each type is a closed struct with a marker field, `"@pravo"`, that says
+ * what it is; the loader finds nodes by that marker after evaluation.
+ *
+ * @module
+ */
+
+import type { Attribute, AttrType, Mode, ProviderSchema } from "../providers/schema.ts";
+
+/** The marker field's label in every node's value. */
+export const NODE_MARKER = "@pravo";
+/** The marker field's label in a provider instance's value. */
+export const PROVIDER_MARKER = "@pravo_provider";
+/** Per-node settings that every type accepts, besides its attributes. */
+export const LIFECYCLE = "lifecycle";
+
+const MODE_DEF: Record<Mode, string> = {
+  managed: "#Resource",
+  data: "#Data",
+  ephemeral: "#Ephemeral",
+  call: "#Call",
+};
+
+export function cueType(t: AttrType): string {
+  if (typeof t === "string") return t === "number" ? "number" : t;
+  if ("list" in t) return `[...${cueType(t.list)}]`;
+  if ("set" in t) return `[...${cueType(t.set)}]`;
+  return `{[string]: ${cueType(t.map)}}`;
+}
+
+function field(name: string, a: Attribute): string {
+  const label = /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+  const t = cueType(a.type);
+  if (a.required) return `${label}: ${t}`;
+  if (a.default !== undefined && a.optional) {
+    return `${label}: *${JSON.stringify(a.default)} | ${t}`;
+  }
+  if (a.optional) return `${label}?: ${t}`;
+  // Computed only: the provider sets it; known after apply.
+  return `${label}: ${t}`;
+}
+
+/** The body of the provider's package: `#Provider: {...}`. */
+export function providerPackage(p: ProviderSchema): string {
+  const lines: string[] = [];
+  lines.push(`#Provider: {`);
+  lines.push(`\t${JSON.stringify(PROVIDER_MARKER)}: ${JSON.stringify(p.source)}`);
+  for (const [name, a] of Object.entries(p.config)) lines.push(`\t${field(name, a)}`);
+  for (const mode of ["managed", "data", "ephemeral", "call"] as Mode[]) {
+    lines.push(`\t${MODE_DEF[mode]}: {`);
+    for (const t of p.types.filter((t) => t.mode === mode)) {
+      lines.push(`\t\t${t.name}: {`);
+      lines.push(
+        `\t\t\t${JSON.stringify(NODE_MARKER)}: {mode: ${JSON.stringify(mode)}, type: ${
+          JSON.stringify(t.name)
+        }, provider: ${JSON.stringify(p.source)}}`,
+      );
+      lines.push(
+        `\t\t\t${LIFECYCLE}?: {prevent_destroy?: bool, create_before_destroy?: bool, ignore_changes?: [...string], refresh_age?: string}`,
+      );
+      for (const [name, a] of Object.entries(t.attributes)) lines.push(`\t\t\t${field(name, a)}`);
+      lines.push(`\t\t}`);
+    }
+    lines.push(`\t}`);
+  }
+  lines.push(`}`);
+  return lines.join("\n");
+}
