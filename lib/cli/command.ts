@@ -101,7 +101,7 @@ export function fail(ctx: Context, err: DiagnosticsError): number {
       }) + "\n",
     );
   } else {
-    ctx.streams.stderr(renderDiagnostics(err.diagnostics, ctx.style) + "\n");
+    ctx.streams.stderr(renderDiagnostics(err.diagnostics, ctx.style));
   }
   return err.exitCode;
 }

@@ -35,7 +35,7 @@ export const run: CommandRun = async (ctx) => {
         stableJson({ diagnostics: diagnosticsJson(res.diagnostics), valid: false }) + "\n",
       );
     } else {
-      ctx.streams.stderr(renderDiagnostics(res.diagnostics, ctx.style) + "\n");
+      ctx.streams.stderr(renderDiagnostics(res.diagnostics, ctx.style));
     }
     return Exit.INVALID;
   }

@@ -71,6 +71,10 @@ export function formatPath(path: readonly string[]): string {
   );
 }
 
+function article(word: string): string {
+  return (/^[aeiou]/i.test(word) ? "an " : "a ") + word;
+}
+
 /** The diagnostic for one error that cue-wasm reported. */
 export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnostic {
   let msg = message.replace(/^cue: marshal error: /, "");

@@ -232,7 +232,7 @@ export function readRoot(root: string): Result<Sources> {
             error(
               "Unknown provider",
               `No provider is imported as "${imp.path}"${
-                hint ? `; ${hint}` : ""
+                hint ? ` (${hint})` : ""
               }. The providers are: ${
                 known.join(", ")
               }. Import one of them (run \`pravo providers\` for their types).`,
@@ -248,7 +248,7 @@ export function readRoot(root: string): Result<Sources> {
           error(
             "Unknown import",
             `"${imp.path}" is neither one of CUE's builtin packages nor a pravo provider${
-              hint ? `; ${hint}` : ""
+              hint ? ` (${hint})` : ""
             }. Import a builtin package (such as "strings") or a provider as "${PROVIDER_PREFIX}<namespace>/<name>".`,
             where,
           ),
@@ -386,7 +386,7 @@ function tagDeclarations(sources: Sources, given: Record<string, string>): Resul
         error(
           `No field declares the tag "${name}"`,
           `-t ${name}=${raw} names a tag that no field declares with @tag(${name})${
-            hint ? `; ${hint}` : ""
+            hint ? ` (${hint})` : ""
           }. ${
             declared.size
               ? `The tags declared are: ${[...declared].sort().join(", ")}.`
@@ -582,23 +582,30 @@ export async function evaluateRoot(
     for (const [name, a] of Object.entries(type.attributes)) {
       const v = config[name];
       const attrRange = locate(index, [...n.path, name]);
-      if (a.required && (v === undefined || unset.has(pathKey([...n.path, name])))) {
+      const isUnset = unset.has(pathKey([...n.path, name]));
+      const tagHint = isUnset ? tagsFeeding(sources, [...n.path, name]) : [];
+      const fromTag = tagHint.length
+        ? ` It comes from a field filled by a tag: pass ${
+          tagHint.map((t) => `-t ${t}=VALUE`).join(" and ")
+        }.`
+        : "";
+      if (a.required && (v === undefined || isUnset)) {
         diags.push(
           error(
             `Missing required attribute "${name}"`,
             `${type.name} needs "${name}" (${
               typeString(a.type)
-            }): ${a.description} Set it in the value of ${address}; run \`pravo schema ${type.name}\` for every attribute.`,
+            }): ${a.description}${fromTag} Set it in the value of ${address}; run \`pravo schema ${type.name}\` for every attribute.`,
             { address, range: attrRange?.exact ? attrRange.pos : range },
           ),
         );
-      } else if (!a.required && unset.has(pathKey([...n.path, name]))) {
+      } else if (!a.required && isUnset) {
         diags.push(
           error(
             `Attribute "${name}" has no concrete value`,
             `${address}.${name} is declared as ${
               typeString(a.type)
-            } but never given a value, and it does not depend on a value known only after apply. Give it a value, or remove it to leave it unset.`,
+            } but never given a value, and it does not depend on a value known only after apply.${fromTag} Give it a value, or remove it to leave it unset.`,
             { address, range: attrRange?.pos ?? range },
           ),
         );
@@ -684,6 +691,20 @@ export async function evaluateRoot(
     },
     diagnostics: [],
   };
+}
+
+/** The tags whose fields the declarations at `path` refer to. */
+function tagsFeeding(sources: Sources, path: string[]): string[] {
+  const names = new Set<string>();
+  for (const site of sources.index.sites.get(pathKey(path)) ?? []) {
+    for (const r of site.refs) {
+      for (const d of resolve(r) ?? []) {
+        if (!d.path) continue;
+        for (const t of sources.tags) if (pathKey(t.path) === pathKey(d.path)) names.add(t.name);
+      }
+    }
+  }
+  return [...names].sort();
 }
 
 /** The labels of an address: `net.web.cert` → ["net", "web", "cert"]. */
