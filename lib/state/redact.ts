@@ -1,0 +1,94 @@
+/**
+ * Redacting sensitive values before they reach the transaction log.
+ *
+ * A sensitive value is replaced by a {@linkcode SensitiveMarker}: an
+ * HMAC-SHA256 of the value's canonical JSON under a key that the store keeps
+ * (made at random when the state is created). Two markers are equal exactly
+ * when the values were, so the log still shows whether a secret changed; the
+ * value itself cannot be read back, nor found by trying candidates without
+ * the key.
+ *
+ * @module
+ */
+
+import { createHmac, randomBytes } from "node:crypto";
+import type { AttrPath, SensitiveMarker } from "./store.ts";
+
+/** A new random key for {@linkcode redact}, as hex. */
+export function newRedactionKey(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** JSON with object keys sorted at every level: one text per value. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortDeep(value));
+}
+
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value as object).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortDeep(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The marker that stands for `value` under `key`. */
+export function sensitiveMarker(value: unknown, key: string): SensitiveMarker {
+  const mac = createHmac("sha256", key).update(canonicalJson(value)).digest("hex");
+  return { $sensitive: `hmac-sha256:${mac.slice(0, 32)}` };
+}
+
+/** True when `v` is a marker left by {@linkcode redact}. */
+export function isSensitiveMarker(v: unknown): v is SensitiveMarker {
+  return v !== null && typeof v === "object" && !Array.isArray(v) &&
+    Object.keys(v).length === 1 && typeof (v as SensitiveMarker).$sensitive === "string";
+}
+
+/**
+ * A copy of `attrs` with the value at each of `paths` replaced by its marker.
+ * Paths that do not exist in `attrs` are skipped; `null` stays `null`.
+ */
+export function redact(
+  attrs: Record<string, unknown> | null,
+  paths: readonly AttrPath[],
+  key: string,
+): Record<string, unknown> | null {
+  if (attrs === null) return null;
+  if (paths.some((p) => p.length === 0)) {
+    return sensitiveMarker(attrs, key) as unknown as Record<string, unknown>;
+  }
+  const copy = structuredClone(attrs);
+  for (const path of paths) {
+    let parent: unknown = copy;
+    for (let i = 0; i < path.length - 1 && parent !== undefined; i++) {
+      parent = step(parent, path[i]);
+    }
+    const last = path[path.length - 1];
+    if (parent === null || typeof parent !== "object") continue;
+    const container = parent as Record<string | number, unknown>;
+    if (!(last in container)) continue;
+    const v = container[last];
+    if (v === null || isSensitiveMarker(v)) continue;
+    container[last] = sensitiveMarker(v, key);
+  }
+  return copy;
+}
+
+function step(v: unknown, k: string | number): unknown {
+  if (v === null || typeof v !== "object") return undefined;
+  return (v as Record<string | number, unknown>)[k];
+}
+
+/** The union of lists of paths, without duplicates. */
+export function unionPaths(...lists: readonly (readonly AttrPath[] | undefined)[]): AttrPath[] {
+  const seen = new Map<string, AttrPath>();
+  for (const list of lists) {
+    for (const p of list ?? []) seen.set(JSON.stringify(p), p);
+  }
+  return [...seen.values()];
+}

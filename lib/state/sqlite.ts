@@ -1,0 +1,925 @@
+/**
+ * The SQLite state store: one file, `.pravo/state.db` by default, through
+ * `node:sqlite`.
+ *
+ * - WAL journal, `synchronous=FULL`: a committed transaction survives a crash
+ *   of the process or of the machine; an uncommitted one leaves nothing.
+ * - Two connections: writes go through one, in `BEGIN IMMEDIATE`
+ *   transactions run one at a time; reads go through the other and see only
+ *   committed data.
+ * - A busy timeout, so that a second writer waits for the first instead of
+ *   failing at once with "database is locked".
+ * - `secure_delete`, so that a deleted record's values do not linger in free
+ *   pages of the file.
+ * - Schema migrations from {@linkcode MIGRATIONS}, in a transaction; a file
+ *   written by a newer pravo is refused.
+ *
+ * @module
+ */
+
+// The methods are async though SQLite is synchronous: an error then rejects
+// the promise as it will for PostgreSQL, instead of throwing at the call.
+// deno-lint-ignore-file require-await
+
+import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { dirname } from "node:path";
+import { Exit } from "../cli/exit.ts";
+import { DiagnosticsError, error } from "../diag/diag.ts";
+import { currentHolder, holderIsGone } from "./holder.ts";
+import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
+import {
+  type AcquiredLock,
+  type AttrPath,
+  type ChangeInput,
+  type LockInfo,
+  type LockRequest,
+  type LogEntry,
+  type Mode,
+  type RecordInput,
+  type Reservation,
+  type ReservationConflict,
+  type ReservationRequest,
+  SCHEMA_VERSION,
+  type StateIdentity,
+  type StateRecord,
+  type StateStore,
+  type StateTx,
+  type StoreLocation,
+  type TxMeta,
+} from "./store.ts";
+
+/** A schema migration: from `version - 1` to `version`. */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** Every migration, in order. The last one's version is the schema version. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "records, the transaction log, the state lock, reservations",
+    sql: `
+      CREATE TABLE IF NOT EXISTS meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      CREATE TABLE records (
+        address TEXT PRIMARY KEY,
+        mode TEXT NOT NULL,
+        type TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        attributes TEXT NOT NULL,
+        sensitive_paths TEXT NOT NULL,
+        dependencies TEXT NOT NULL,
+        config_digest TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        refreshed_at TEXT NOT NULL,
+        refresh_age TEXT
+      );
+      CREATE TABLE log_entries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        serial INTEGER NOT NULL UNIQUE,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        command TEXT NOT NULL,
+        plan_id TEXT
+      );
+      CREATE TABLE log_changes (
+        entry_id INTEGER NOT NULL REFERENCES log_entries(id),
+        seq INTEGER NOT NULL,
+        address TEXT NOT NULL,
+        action TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        PRIMARY KEY (entry_id, seq)
+      );
+      CREATE INDEX log_changes_address ON log_changes(address, entry_id);
+      CREATE TRIGGER log_entries_no_update BEFORE UPDATE ON log_entries
+        BEGIN SELECT RAISE(ABORT, 'the transaction log is append-only'); END;
+      CREATE TRIGGER log_entries_no_delete BEFORE DELETE ON log_entries
+        BEGIN SELECT RAISE(ABORT, 'the transaction log is append-only'); END;
+      CREATE TRIGGER log_changes_no_update BEFORE UPDATE ON log_changes
+        BEGIN SELECT RAISE(ABORT, 'the transaction log is append-only'); END;
+      CREATE TRIGGER log_changes_no_delete BEFORE DELETE ON log_changes
+        BEGIN SELECT RAISE(ABORT, 'the transaction log is append-only'); END;
+      CREATE TABLE locks (
+        name TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        command TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        hostname TEXT NOT NULL,
+        pid_start TEXT,
+        since TEXT NOT NULL,
+        expires TEXT NOT NULL
+      );
+      CREATE TABLE reservations (
+        id TEXT PRIMARY KEY,
+        plan_id TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created TEXT NOT NULL,
+        expires TEXT NOT NULL
+      );
+      CREATE TABLE reservation_addresses (
+        reservation_id TEXT NOT NULL REFERENCES reservations(id),
+        address TEXT NOT NULL,
+        PRIMARY KEY (reservation_id, address)
+      );
+      CREATE INDEX reservation_addresses_address ON reservation_addresses(address);
+    `,
+  },
+];
+
+if (MIGRATIONS[MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
+  throw new Error("bug: MIGRATIONS does not end at SCHEMA_VERSION");
+}
+
+export interface SqliteOptions {
+  /** Create the file and the state when missing. */
+  create?: boolean;
+  /** The clock for every time the store writes; default the real one. */
+  now?: () => Date;
+  /** How long a write waits for another connection's transaction (ms). */
+  busyTimeoutMs?: number;
+}
+
+const DEFAULT_LOCK_TTL_MS = 5 * 60_000;
+const STATE_LOCK = "state";
+
+/** Marks the async call chain inside a transaction's `fn`, to catch nesting. */
+const insideTx = new AsyncLocalStorage<SqliteStore>();
+
+type Row = Record<string, SQLOutputValue>;
+
+/** The SQLite implementation of {@linkcode StateStore}. */
+export class SqliteStore implements StateStore {
+  readonly location: StoreLocation;
+  readonly created: boolean;
+  readonly #write: DatabaseSync;
+  readonly #read: DatabaseSync;
+  readonly #now: () => Date;
+  readonly #redactionKey: string;
+  /** Serialises this store's writes: one transaction at a time. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #heldLock: LockInfo | undefined;
+  #renewTimer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+
+  private constructor(
+    path: string,
+    write: DatabaseSync,
+    read: DatabaseSync,
+    now: () => Date,
+    created: boolean,
+    redactionKey: string,
+  ) {
+    this.location = { backend: "sqlite", path };
+    this.#write = write;
+    this.#read = read;
+    this.#now = now;
+    this.created = created;
+    this.#redactionKey = redactionKey;
+  }
+
+  /**
+   * Opens the store in the file at `path` (absolute). With `create`, makes
+   * the folder (0700), the file (0600), the schema and the state (its
+   * lineage) where missing; without, a missing file or state is an error.
+   */
+  static async open(path: string, opts: SqliteOptions = {}): Promise<SqliteStore> {
+    return SqliteStore.#openNow(path, opts);
+  }
+
+  static #openNow(path: string, opts: SqliteOptions): SqliteStore {
+    const now = opts.now ?? (() => new Date());
+    const exists = fileExists(path);
+    if (!exists && !opts.create) {
+      throw new DiagnosticsError([
+        error(
+          "The state store does not exist",
+          `There is no state store at "${path}". Run \`pravo init\` to create it.`,
+        ),
+      ], Exit.ERROR);
+    }
+    if (!exists) createPrivateFile(path);
+    const write = connect(path, opts.busyTimeoutMs ?? 5000);
+    let created = false;
+    let key = "";
+    try {
+      migrate(write, path);
+      const meta = readMeta(write);
+      if (meta.lineage === undefined) {
+        if (!opts.create) {
+          throw new DiagnosticsError([
+            error(
+              "The state store is not initialised",
+              `"${path}" holds no pravo state. Run \`pravo init\` to create it.`,
+            ),
+          ], Exit.ERROR);
+        }
+        created = immediate(write, path, () => {
+          if (readMeta(write).lineage !== undefined) return false; // another process won
+          const put = write.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+          put.run("lineage", crypto.randomUUID());
+          put.run("serial", "0");
+          put.run("redaction_key", newRedactionKey());
+          put.run("created_at", now().toISOString());
+          return true;
+        });
+      }
+      key = readMeta(write).redaction_key ?? "";
+    } catch (e) {
+      write.close();
+      throw e;
+    }
+    const read = connect(path, opts.busyTimeoutMs ?? 5000);
+    return new SqliteStore(path, write, read, now, created, key);
+  }
+
+  async identity(): Promise<StateIdentity> {
+    this.#open();
+    const meta = readMeta(this.#read);
+    return {
+      lineage: meta.lineage ?? "",
+      serial: Number(meta.serial ?? 0),
+      schemaVersion: Number(meta.schema_version ?? 0),
+    };
+  }
+
+  async getRecord(address: string): Promise<StateRecord | undefined> {
+    this.#open();
+    const row = this.#read.prepare("SELECT * FROM records WHERE address = ?").get(address);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async listRecords(): Promise<StateRecord[]> {
+    this.#open();
+    const rows = this.#read.prepare("SELECT * FROM records ORDER BY address").all();
+    return rows.map(toRecord);
+  }
+
+  async listAddresses(): Promise<string[]> {
+    this.#open();
+    const rows = this.#read.prepare("SELECT address FROM records ORDER BY address").all();
+    return rows.map((r) => String(r.address));
+  }
+
+  async readLog(opts: { limit?: number; address?: string } = {}): Promise<LogEntry[]> {
+    this.#open();
+    const limit = opts.limit ?? -1; // SQLite: a negative limit is none
+    const db = this.#read;
+    db.exec("BEGIN"); // one snapshot for both queries
+    try {
+      const entries = opts.address === undefined
+        ? db.prepare("SELECT * FROM log_entries ORDER BY id DESC LIMIT ?").all(limit)
+        : db.prepare(
+          `SELECT * FROM log_entries WHERE id IN
+             (SELECT entry_id FROM log_changes WHERE address = ?)
+           ORDER BY id DESC LIMIT ?`,
+        ).all(opts.address, limit);
+      const ids = entries.map((e) => Number(e.id));
+      const changes = db.prepare(
+        `SELECT * FROM log_changes WHERE entry_id IN (SELECT value FROM json_each(?))
+         ${opts.address === undefined ? "" : "AND address = ?"}
+         ORDER BY entry_id, seq`,
+      ).all(...[JSON.stringify(ids), ...(opts.address === undefined ? [] : [opts.address])]);
+      const byEntry = new Map<number, LogEntry["changes"]>();
+      for (const c of changes) {
+        const list = byEntry.get(Number(c.entry_id)) ?? [];
+        list.push({
+          address: String(c.address),
+          action: String(c.action) as LogEntry["changes"][number]["action"],
+          before: c.before === null ? null : JSON.parse(String(c.before)),
+          after: c.after === null ? null : JSON.parse(String(c.after)),
+        });
+        byEntry.set(Number(c.entry_id), list);
+      }
+      return entries.map((e) => ({
+        id: Number(e.id),
+        serial: Number(e.serial),
+        at: String(e.at),
+        actor: String(e.actor),
+        reason: String(e.reason),
+        command: String(e.command),
+        planId: e.plan_id === null ? null : String(e.plan_id),
+        changes: byEntry.get(Number(e.id)) ?? [],
+      }));
+    } finally {
+      db.exec("COMMIT");
+    }
+  }
+
+  async transaction<T>(meta: TxMeta, fn: (tx: StateTx) => Promise<T>): Promise<T> {
+    this.#open();
+    if (insideTx.getStore() === this) {
+      throw new Error(
+        "bug: a state transaction was started inside another one of the same store; " +
+          "use the tx given to the outer transaction",
+      );
+    }
+    return this.#exclusive(async () => {
+      const db = this.#write;
+      begin(db, this.location.path);
+      const tx = new SqliteTx(db, this.#now);
+      try {
+        this.#refuseIfLockedByOther();
+        const value = await insideTx.run(this, () => fn(tx));
+        tx.finish();
+        if (tx.wrote) this.#commitLog(meta, tx);
+        db.exec("COMMIT");
+        return value;
+      } catch (e) {
+        tx.finish();
+        if (inTransaction(db)) db.exec("ROLLBACK");
+        throw e;
+      }
+    });
+  }
+
+  #commitLog(meta: TxMeta, tx: SqliteTx): void {
+    const db = this.#write;
+    db.prepare(
+      "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'serial'",
+    ).run();
+    const serial = Number(readMeta(db).serial);
+    const entry = db.prepare(
+      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(
+      serial,
+      this.#now().toISOString(),
+      meta.actor,
+      meta.reason,
+      meta.command,
+      meta.planId ?? null,
+    );
+    const entryId = Number(entry.lastInsertRowid);
+    const insert = db.prepare(
+      `INSERT INTO log_changes (entry_id, seq, address, action, before, after)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    tx.changes.forEach((c, seq) => {
+      const paths = unionPaths(c.sensitivePaths, tx.sensitivePathsOf(c.address));
+      const before = redact(c.before, paths, this.#redactionKey);
+      const after = redact(c.after, paths, this.#redactionKey);
+      insert.run(
+        entryId,
+        seq,
+        c.address,
+        c.action,
+        before === null ? null : canonicalJson(before),
+        after === null ? null : canonicalJson(after),
+      );
+    });
+  }
+
+  /** Inside a write transaction: refuses when another live holder has the lock. */
+  #refuseIfLockedByOther(): void {
+    const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
+    if (!row) return;
+    const lock = this.#lockInfo(row);
+    if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
+    throw lockedError(lock, this.location, "The state is locked by another writer", undefined);
+  }
+
+  async acquireLock(req: LockRequest): Promise<AcquiredLock> {
+    this.#open();
+    if (this.#heldLock !== undefined) {
+      throw new Error("bug: this store already holds the state lock");
+    }
+    const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
+    const started = performance.now();
+    let delay = 25;
+    for (;;) {
+      const outcome = await this.#exclusive(() =>
+        Promise.resolve(immediate(this.#write, this.location.path, () => {
+          const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
+          const current = row ? this.#lockInfo(row) : undefined;
+          if (current !== undefined && current.stale === undefined) {
+            return { held: current, acquired: undefined };
+          }
+          const me = currentHolder();
+          const now = this.#now();
+          const lock: AcquiredLock = {
+            id: crypto.randomUUID(),
+            actor: req.actor,
+            reason: req.reason,
+            command: req.command,
+            pid: me.pid,
+            hostname: me.hostname,
+            since: now.toISOString(),
+            expires: new Date(now.getTime() + ttl).toISOString(),
+            ...(current ? { tookOver: current } : {}),
+          };
+          this.#write.prepare(
+            `INSERT OR REPLACE INTO locks
+               (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(
+            STATE_LOCK,
+            lock.id,
+            lock.actor,
+            lock.reason,
+            lock.command,
+            lock.pid,
+            lock.hostname,
+            me.startTime,
+            lock.since,
+            lock.expires,
+          );
+          return { held: undefined, acquired: lock };
+        }))
+      );
+      if (outcome.acquired !== undefined) {
+        this.#heldLock = outcome.acquired;
+        this.#startRenewing(outcome.acquired.id, ttl);
+        return outcome.acquired;
+      }
+      const waited = performance.now() - started;
+      if (waited >= req.timeoutMs) {
+        throw lockedError(outcome.held!, this.location, undefined, waited);
+      }
+      await sleep(Math.min(delay, req.timeoutMs - waited));
+      delay = Math.min(delay * 2, 250);
+    }
+  }
+
+  #startRenewing(id: string, ttl: number): void {
+    const every = Math.max(10, Math.floor(ttl / 3));
+    const timer = setInterval(() => {
+      this.#exclusive(() => {
+        const expires = new Date(this.#now().getTime() + ttl).toISOString();
+        const changed = immediate(
+          this.#write,
+          this.location.path,
+          () =>
+            this.#write.prepare("UPDATE locks SET expires = ? WHERE name = ? AND id = ?")
+              .run(expires, STATE_LOCK, id).changes,
+        );
+        if (Number(changed) === 0) this.#stopRenewing(); // taken over: no longer ours
+        else if (this.#heldLock) this.#heldLock.expires = expires;
+        return;
+      }).catch(() => {
+        // busy this time: the next tick tries again, well before the expiry
+      });
+    }, every);
+    Deno.unrefTimer(timer);
+    this.#renewTimer = timer;
+  }
+
+  #stopRenewing(): void {
+    if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
+    this.#renewTimer = undefined;
+    this.#heldLock = undefined;
+  }
+
+  async releaseLock(lock: LockInfo): Promise<void> {
+    this.#open();
+    if (this.#heldLock?.id === lock.id) this.#stopRenewing();
+    return this.#exclusive(() => {
+      immediate(
+        this.#write,
+        this.location.path,
+        () =>
+          this.#write.prepare("DELETE FROM locks WHERE name = ? AND id = ?").run(
+            STATE_LOCK,
+            lock.id,
+          ),
+      );
+      return;
+    });
+  }
+
+  async listLocks(): Promise<LockInfo[]> {
+    this.#open();
+    const rows = this.#read.prepare("SELECT * FROM locks ORDER BY since").all();
+    return rows.map((r) => this.#lockInfo(r));
+  }
+
+  #lockInfo(row: Row): LockInfo {
+    const info: LockInfo = {
+      id: String(row.id),
+      actor: String(row.actor),
+      reason: String(row.reason),
+      command: String(row.command),
+      pid: Number(row.pid),
+      hostname: String(row.hostname),
+      since: String(row.since),
+      expires: String(row.expires),
+    };
+    const gone = holderIsGone({
+      pid: info.pid,
+      hostname: info.hostname,
+      startTime: row.pid_start === null ? null : String(row.pid_start),
+    });
+    if (gone) {
+      info.stale = `its process ${info.pid} on host "${info.hostname}" is gone`;
+    } else if (Date.parse(info.expires) <= this.#now().getTime()) {
+      info.stale = `it expired at ${info.expires}`;
+    }
+    return info;
+  }
+
+  async createReservation(req: ReservationRequest): Promise<Reservation> {
+    this.#open();
+    const now = this.#now();
+    const r: Reservation = {
+      id: crypto.randomUUID(),
+      addresses: [...new Set(req.addresses)].sort(),
+      actor: req.actor,
+      reason: req.reason,
+      planId: req.planId,
+      created: now.toISOString(),
+      expires: new Date(now.getTime() + req.ttlMs).toISOString(),
+    };
+    return this.#exclusive(() => {
+      immediate(this.#write, this.location.path, () => {
+        this.#write.prepare(
+          `INSERT INTO reservations (id, plan_id, actor, reason, created, expires)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        ).run(r.id, r.planId, r.actor, r.reason, r.created, r.expires);
+        const add = this.#write.prepare(
+          "INSERT INTO reservation_addresses (reservation_id, address) VALUES (?, ?)",
+        );
+        for (const a of r.addresses) add.run(r.id, a);
+      });
+      return r;
+    });
+  }
+
+  async listReservations(opts: { includeExpired?: boolean } = {}): Promise<Reservation[]> {
+    this.#open();
+    const rows = this.#read.prepare(
+      `SELECT r.*, (SELECT json_group_array(address) FROM
+          (SELECT address FROM reservation_addresses WHERE reservation_id = r.id
+           ORDER BY address)) AS addresses
+       FROM reservations r ${opts.includeExpired ? "" : "WHERE r.expires > ?"}
+       ORDER BY r.created, r.id`,
+    ).all(...(opts.includeExpired ? [] : [this.#now().toISOString()]));
+    return rows.map(toReservation);
+  }
+
+  async releaseReservation(id: string): Promise<boolean> {
+    this.#open();
+    return this.#exclusive(() =>
+      Promise.resolve(immediate(this.#write, this.location.path, () => {
+        this.#write.prepare("DELETE FROM reservation_addresses WHERE reservation_id = ?").run(id);
+        return Number(
+          this.#write.prepare("DELETE FROM reservations WHERE id = ?").run(id).changes,
+        ) >
+          0;
+      }))
+    );
+  }
+
+  async findReservationConflicts(
+    addresses: string[],
+    by: { actor: string; planId?: string },
+  ): Promise<ReservationConflict[]> {
+    this.#open();
+    const rows = this.#read.prepare(
+      `SELECT r.*, a.address AS hit,
+         (SELECT json_group_array(address) FROM
+           (SELECT address FROM reservation_addresses WHERE reservation_id = r.id
+            ORDER BY address)) AS addresses
+       FROM reservation_addresses a JOIN reservations r ON r.id = a.reservation_id
+       WHERE a.address IN (SELECT value FROM json_each(?))
+         AND r.expires > ? AND r.actor <> ? AND r.plan_id <> ?
+       ORDER BY r.created, r.id, a.address`,
+    ).all(JSON.stringify(addresses), this.#now().toISOString(), by.actor, by.planId ?? "");
+    const out = new Map<string, ReservationConflict>();
+    for (const row of rows) {
+      const id = String(row.id);
+      let c = out.get(id);
+      if (!c) {
+        c = { reservation: toReservation(row), addresses: [] };
+        out.set(id, c);
+      }
+      c.addresses.push(String(row.hit));
+    }
+    return [...out.values()];
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const held = this.#heldLock;
+    if (held) await this.releaseLock(held);
+    await this.#queue.catch(() => {});
+    this.#closed = true;
+    this.#read.close();
+    this.#write.close();
+  }
+
+  #open(): void {
+    if (this.#closed) throw new Error("bug: the state store was used after close()");
+  }
+
+  /** Runs `fn` after every write queued before it, alone. */
+  #exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+}
+
+/** What a transaction wrote, kept until commit. */
+class SqliteTx implements StateTx {
+  readonly #db: DatabaseSync;
+  readonly #now: () => Date;
+  readonly changes: ChangeInput[] = [];
+  readonly #paths = new Map<string, AttrPath[]>();
+  wrote = false;
+  #done = false;
+
+  constructor(db: DatabaseSync, now: () => Date) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  finish(): void {
+    this.#done = true;
+  }
+
+  #live(): void {
+    if (this.#done) throw new Error("bug: a state transaction was used after it ended");
+  }
+
+  /** Remembers the sensitive paths the record had before this transaction. */
+  #seed(address: string): void {
+    if (this.#paths.has(address)) return;
+    const row = this.#db.prepare("SELECT sensitive_paths FROM records WHERE address = ?").get(
+      address,
+    );
+    this.#paths.set(address, row ? JSON.parse(String(row.sensitive_paths)) : []);
+  }
+
+  /** Every path that was sensitive in the record, before or after. */
+  sensitivePathsOf(address: string): AttrPath[] {
+    return this.#paths.get(address) ?? [];
+  }
+
+  async getRecord(address: string): Promise<StateRecord | undefined> {
+    this.#live();
+    const row = this.#db.prepare("SELECT * FROM records WHERE address = ?").get(address);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async putRecord(r: RecordInput): Promise<void> {
+    this.#live();
+    this.#seed(r.address);
+    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), r.sensitivePaths));
+    const now = this.#now().toISOString();
+    this.#db.prepare(
+      `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
+         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (address) DO UPDATE SET mode = excluded.mode, type = excluded.type,
+         provider = excluded.provider, attributes = excluded.attributes,
+         sensitive_paths = excluded.sensitive_paths, dependencies = excluded.dependencies,
+         config_digest = excluded.config_digest, updated_at = excluded.updated_at,
+         refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age`,
+    ).run(
+      r.address,
+      r.mode,
+      r.type,
+      r.provider,
+      canonicalJson(r.attributes),
+      JSON.stringify(r.sensitivePaths),
+      JSON.stringify(r.dependencies),
+      r.configDigest,
+      now,
+      now,
+      r.refreshedAt ?? now,
+      r.refreshAge,
+    );
+    this.wrote = true;
+    return;
+  }
+
+  async deleteRecord(address: string): Promise<boolean> {
+    this.#live();
+    this.#seed(address);
+    const n = this.#db.prepare("DELETE FROM records WHERE address = ?").run(address).changes;
+    this.wrote = true;
+    return Number(n) > 0;
+  }
+
+  async logChange(change: ChangeInput): Promise<void> {
+    this.#live();
+    this.#seed(change.address);
+    this.changes.push(structuredClone(change));
+    this.wrote = true;
+    return;
+  }
+
+  async markRefreshed(addresses: string[], at?: string): Promise<void> {
+    this.#live();
+    const when = at ?? this.#now().toISOString();
+    this.#db.prepare(
+      "UPDATE records SET refreshed_at = ? WHERE address IN (SELECT value FROM json_each(?))",
+    ).run(when, JSON.stringify(addresses));
+    this.wrote = true;
+    return;
+  }
+}
+
+function toRecord(row: Row): StateRecord {
+  return {
+    address: String(row.address),
+    mode: String(row.mode) as Mode,
+    type: String(row.type),
+    provider: String(row.provider),
+    attributes: JSON.parse(String(row.attributes)),
+    sensitivePaths: JSON.parse(String(row.sensitive_paths)),
+    dependencies: JSON.parse(String(row.dependencies)),
+    configDigest: String(row.config_digest),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+    refreshedAt: String(row.refreshed_at),
+    refreshAge: row.refresh_age === null ? null : String(row.refresh_age),
+  };
+}
+
+function toReservation(row: Row): Reservation {
+  return {
+    id: String(row.id),
+    addresses: JSON.parse(String(row.addresses)),
+    actor: String(row.actor),
+    reason: String(row.reason),
+    planId: String(row.plan_id),
+    created: String(row.created),
+    expires: String(row.expires),
+  };
+}
+
+function lockedError(
+  holder: LockInfo,
+  where: StoreLocation,
+  summary: string | undefined,
+  waitedMs: number | undefined,
+): DiagnosticsError {
+  const reason = holder.reason === "" ? "no reason given" : `reason "${holder.reason}"`;
+  const waited = waitedMs === undefined
+    ? ""
+    : ` Waited ${(waitedMs / 1000).toFixed(1)}s for it to be released.`;
+  return new DiagnosticsError([
+    error(
+      summary ??
+        `The state is locked by "${holder.actor}" (command "${holder.command}") since ${holder.since}`,
+      `The state lock of ${where.path} is held by actor "${holder.actor}", command ` +
+        `"${holder.command}", ${reason}, process ${holder.pid} on host "${holder.hostname}", ` +
+        `since ${holder.since}; it lapses at ${holder.expires} unless its holder renews it.` +
+        `${waited} Wait for that run to finish, then try again.`,
+    ),
+  ], Exit.LOCKED);
+}
+
+function fileExists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
+
+/** Makes the folder (0700) and an empty file (0600) where they are missing. */
+function createPrivateFile(path: string): void {
+  const dir = dirname(path);
+  if (!fileExists(dir)) {
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    Deno.chmodSync(dir, 0o700);
+  }
+  try {
+    Deno.openSync(path, { write: true, createNew: true, mode: 0o600 }).close();
+    Deno.chmodSync(path, 0o600);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  }
+}
+
+function connect(path: string, busyTimeoutMs: number): DatabaseSync {
+  let db: DatabaseSync;
+  try {
+    // `timeout` (the busy timeout) is newer than the @types/node we pin.
+    db = new DatabaseSync(
+      path,
+      { timeout: busyTimeoutMs } as ConstructorParameters<
+        typeof DatabaseSync
+      >[1],
+    );
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = FULL");
+    db.exec("PRAGMA secure_delete = ON");
+    db.prepare("SELECT count(*) FROM sqlite_schema").get(); // reads the header
+  } catch (e) {
+    throw cannotOpen(path, e);
+  }
+  return db;
+}
+
+function cannotOpen(path: string, e: unknown): DiagnosticsError {
+  const msg = (e as Error)?.message ?? String(e);
+  return new DiagnosticsError([
+    error(
+      `Cannot open the state store "${path}"`,
+      `SQLite says: ${msg}. If the file is not a pravo state store, or is damaged, ` +
+        "move it away and restore it from a backup (or run `pravo init` for a new, empty state).",
+    ),
+  ], Exit.ERROR);
+}
+
+/** `BEGIN IMMEDIATE`, with a busy database reported as a held lock. */
+function begin(db: DatabaseSync, path: string): void {
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (e) {
+    const msg = (e as Error)?.message ?? "";
+    if (/database is locked|database is busy/i.test(msg)) {
+      throw new DiagnosticsError([
+        error(
+          "The state database is busy",
+          `Another process kept a write transaction open on "${path}" longer than the ` +
+            "busy timeout. Wait for it to finish, then try again.",
+        ),
+      ], Exit.LOCKED);
+    }
+    throw e;
+  }
+}
+
+/** Runs `fn` in a `BEGIN IMMEDIATE` transaction: committed, or rolled back on a throw. */
+function immediate<T>(db: DatabaseSync, path: string, fn: () => T): T {
+  begin(db, path);
+  try {
+    const v = fn();
+    db.exec("COMMIT");
+    return v;
+  } catch (e) {
+    if (inTransaction(db)) db.exec("ROLLBACK");
+    throw e;
+  }
+}
+
+/** True inside an open transaction (`isTransaction`, newer than our @types/node). */
+function inTransaction(db: DatabaseSync): boolean {
+  return (db as unknown as { isTransaction: boolean }).isTransaction;
+}
+
+function readMeta(db: DatabaseSync): Record<string, string | undefined> {
+  const hasMeta = db.prepare(
+    "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'",
+  ).get();
+  if (!hasMeta) return {};
+  const out: Record<string, string> = {};
+  for (const r of db.prepare("SELECT key, value FROM meta").all()) {
+    out[String(r.key)] = String(r.value);
+  }
+  return out;
+}
+
+function schemaVersion(db: DatabaseSync): number {
+  return Number(readMeta(db).schema_version ?? 0);
+}
+
+function refuseNewer(version: number, path: string): void {
+  if (version <= SCHEMA_VERSION) return;
+  throw new DiagnosticsError([
+    error(
+      "The state store was written by a newer pravo",
+      `"${path}" has state schema version ${version}; this pravo knows versions up to ` +
+        `${SCHEMA_VERSION}. Nothing was changed. Upgrade pravo to the version that wrote ` +
+        "this state (or newer), then run the command again.",
+    ),
+  ], Exit.ERROR);
+}
+
+/** Brings the schema up to {@linkcode SCHEMA_VERSION}, in one transaction. */
+function migrate(db: DatabaseSync, path: string): void {
+  refuseNewer(schemaVersion(db), path);
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  immediate(db, path, () => {
+    const current = schemaVersion(db); // another process may have migrated meanwhile
+    refuseNewer(current, path);
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      db.exec(m.sql);
+      db.prepare(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) " +
+          "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      ).run(String(m.version));
+    }
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,303 @@
+/**
+ * The state store: what pravo remembers about a root between runs.
+ *
+ * One interface, implemented by SQLite (`sqlite.ts`, the default, in
+ * `.pravo/state.db`) and later by PostgreSQL. Every method is async so that a
+ * store over the network fits. The store holds:
+ *
+ * - the root's identity: a `lineage` (a UUID made when the state was created)
+ *   and a `serial` that moves by one with every committed transaction that
+ *   changed something;
+ * - one record per node (address, mode, type, provider, attributes, the
+ *   sensitive attribute paths, dependencies, config digest, times, refresh
+ *   age);
+ * - an append-only transaction log: who, why, which command and plan, and
+ *   every change with its before and after, sensitive values redacted;
+ * - the state lock, held while an apply runs;
+ * - reservations of addresses for a plan (`plan --reserve`).
+ *
+ * Writes happen in {@linkcode StateStore.transaction}: the records, the log
+ * entry and the serial are committed together or not at all.
+ *
+ * @module
+ */
+
+import type { Mode } from "../providers/schema.ts";
+
+export type { Mode };
+
+/** The schema version this program writes; older stores are migrated. */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * A path to an attribute inside a record's attributes: object keys and list
+ * indexes. `["result"]`, `["tags", "owner"]`, `["rules", 0, "secret"]`. The
+ * empty path means the whole attributes object.
+ */
+export type AttrPath = (string | number)[];
+
+/** The root's state identity. */
+export interface StateIdentity {
+  /** A UUID made when the state was created; it never changes. */
+  lineage: string;
+  /** Moves by one with every committed transaction that changed something. */
+  serial: number;
+  /** The schema version of the store. */
+  schemaVersion: number;
+}
+
+/** What a node's record holds, as written by a transaction. */
+export interface RecordInput {
+  /** The node's address: its CUE path (`base`, `net.web.cert`). */
+  address: string;
+  mode: Mode;
+  /** The type name with the provider's prefix: `random_integer`. */
+  type: string;
+  /** The provider's source: `hashicorp/random`. */
+  provider: string;
+  /** The attributes as the provider last returned them (JSON). */
+  attributes: Record<string, unknown>;
+  /** The paths of the attributes whose values are sensitive. */
+  sensitivePaths: AttrPath[];
+  /** The addresses this node depends on. */
+  dependencies: string[];
+  /** A digest of the node's configuration and inputs when last applied. */
+  configDigest: string;
+  /**
+   * How long the value stays fresh (`"24h"`, `"0s"`); `null` when it never
+   * needs reading again.
+   */
+  refreshAge: string | null;
+  /** When the real world was last read; default: now. */
+  refreshedAt?: string;
+}
+
+/** A node's record as stored. Times are ISO 8601 strings (UTC). */
+export interface StateRecord extends RecordInput {
+  /** When the record was first written. Kept across updates. */
+  createdAt: string;
+  /** When the record was last written. */
+  updatedAt: string;
+  refreshedAt: string;
+}
+
+/** What a change did to a node. */
+export type ChangeAction =
+  | "create"
+  | "update"
+  | "replace"
+  | "delete"
+  | "read"
+  | "refresh"
+  | "forget";
+
+/** One change inside a transaction, as given to {@linkcode StateTx.logChange}. */
+export interface ChangeInput {
+  address: string;
+  action: ChangeAction;
+  /** The attributes before, or `null` when the node did not exist. */
+  before: Record<string, unknown> | null;
+  /** The attributes after, or `null` when the node no longer exists. */
+  after: Record<string, unknown> | null;
+  /**
+   * Paths whose values are sensitive, in before and after. The store also
+   * redacts the sensitive paths of the node's record (as it was and as the
+   * transaction writes it), so a caller cannot leak a value it forgot.
+   */
+  sensitivePaths?: AttrPath[];
+}
+
+/** One change as the log holds it: sensitive values replaced by markers. */
+export interface LoggedChange {
+  address: string;
+  action: ChangeAction;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/**
+ * The marker that stands in the log for a sensitive value: an HMAC-SHA256 of
+ * the value under a key kept in the store, so that one can see whether a
+ * value changed without the value being readable (nor guessable by trying
+ * values, for someone who has the log but not the store).
+ */
+export interface SensitiveMarker {
+  $sensitive: string;
+}
+
+/** Who writes, why, and from what command. */
+export interface TxMeta {
+  actor: string;
+  reason: string;
+  /** The command that writes: `apply`, `drift`, `init`. */
+  command: string;
+  /** The plan being applied, when there is one. */
+  planId?: string;
+}
+
+/** One entry of the transaction log: a committed transaction. */
+export interface LogEntry {
+  /** Increasing with each entry. */
+  id: number;
+  /** The serial the state reached with this transaction. */
+  serial: number;
+  /** When it was committed. */
+  at: string;
+  actor: string;
+  reason: string;
+  command: string;
+  planId: string | null;
+  changes: LoggedChange[];
+}
+
+/** The writes a transaction may do. Nothing is visible to others until commit. */
+export interface StateTx {
+  /** A record as this transaction sees it (its own writes included). */
+  getRecord(address: string): Promise<StateRecord | undefined>;
+  /** Writes a node's record, creating or replacing it. */
+  putRecord(record: RecordInput): Promise<void>;
+  /** Removes a node's record; true when there was one. */
+  deleteRecord(address: string): Promise<boolean>;
+  /** Adds a change to this transaction's log entry (redacted on the way in). */
+  logChange(change: ChangeInput): Promise<void>;
+  /** Sets the refresh time of records without other change. */
+  markRefreshed(addresses: string[], at?: string): Promise<void>;
+}
+
+/** The state lock, as held or as listed. */
+export interface LockInfo {
+  /** A UUID made when the lock was taken. */
+  id: string;
+  actor: string;
+  reason: string;
+  command: string;
+  /** The holder's process and host. */
+  pid: number;
+  hostname: string;
+  /** When it was taken. */
+  since: string;
+  /** When it lapses unless its holder renews it (the holder does, while alive). */
+  expires: string;
+  /**
+   * Why the lock no longer binds anyone, when it does not: its process is
+   * gone, or it expired. Absent for a live lock.
+   */
+  stale?: string;
+}
+
+/** The lock just acquired; `tookOver` is the stale lock it replaced. */
+export interface AcquiredLock extends LockInfo {
+  tookOver?: LockInfo;
+}
+
+export interface LockRequest {
+  actor: string;
+  reason: string;
+  command: string;
+  /** How long to wait for another holder; 0 fails at once. */
+  timeoutMs: number;
+  /**
+   * How long the lock lasts without renewal; the holder renews it every
+   * third of that while it runs. Default 5 minutes.
+   */
+  ttlMs?: number;
+}
+
+/** Addresses set aside for a plan: no one else may change them. */
+export interface Reservation {
+  id: string;
+  addresses: string[];
+  actor: string;
+  reason: string;
+  planId: string;
+  created: string;
+  expires: string;
+}
+
+export interface ReservationRequest {
+  addresses: string[];
+  actor: string;
+  reason: string;
+  planId: string;
+  /** How long it lasts. */
+  ttlMs: number;
+}
+
+/** A reservation that covers some of the addresses asked about. */
+export interface ReservationConflict {
+  reservation: Reservation;
+  /** The asked-for addresses that it covers, sorted. */
+  addresses: string[];
+}
+
+/** Where a store keeps its data, for messages and `--json` documents. */
+export interface StoreLocation {
+  backend: "sqlite" | "postgres";
+  /** The file (SQLite), or the URL without its password (PostgreSQL). */
+  path: string;
+}
+
+/** The state store of one root. */
+export interface StateStore {
+  readonly location: StoreLocation;
+  /** True when opening this store created the state (and its lineage). */
+  readonly created: boolean;
+
+  /** The lineage, the serial and the schema version. */
+  identity(): Promise<StateIdentity>;
+
+  /** One record, or undefined when the node has none. */
+  getRecord(address: string): Promise<StateRecord | undefined>;
+  /** Every record, sorted by address. */
+  listRecords(): Promise<StateRecord[]>;
+  /** Every address that has a record, sorted. */
+  listAddresses(): Promise<string[]>;
+
+  /**
+   * The transaction log, newest first: at most `limit` entries (default all),
+   * only those that changed `address` when given.
+   */
+  readLog(opts?: { limit?: number; address?: string }): Promise<LogEntry[]>;
+
+  /**
+   * Runs `fn` in one write transaction. On success its records and one log
+   * entry are committed together and the serial moves by one; when `fn`
+   * wrote nothing, nothing is committed and the serial stays. When `fn`
+   * throws, nothing of it is kept and the error is rethrown. A crash at any
+   * instant keeps all of it or none.
+   *
+   * Transactions of one store run one at a time. Keep `fn` short: other
+   * writers wait while it runs. A transaction is refused (exit 4) while
+   * another process holds the state lock.
+   */
+  transaction<T>(meta: TxMeta, fn: (tx: StateTx) => Promise<T>): Promise<T>;
+
+  /**
+   * Takes the state lock, waiting up to `timeoutMs` for its holder; then
+   * fails with a `DiagnosticsError` (exit 4) naming the holder. A lock whose
+   * process is gone, or which expired, is taken over.
+   */
+  acquireLock(req: LockRequest): Promise<AcquiredLock>;
+  /** Releases a lock this store holds; a lock taken over since is left alone. */
+  releaseLock(lock: LockInfo): Promise<void>;
+  /** The state lock when there is one (live or stale). */
+  listLocks(): Promise<LockInfo[]>;
+
+  /** Reserves addresses for a plan. */
+  createReservation(req: ReservationRequest): Promise<Reservation>;
+  /** The reservations, oldest first; expired ones only when asked. */
+  listReservations(opts?: { includeExpired?: boolean }): Promise<Reservation[]>;
+  /** Releases a reservation; false when there was none with that id. */
+  releaseReservation(id: string): Promise<boolean>;
+  /**
+   * The live reservations that cover any of `addresses` and belong to
+   * someone else: neither made by `actor` nor for `planId`.
+   */
+  findReservationConflicts(
+    addresses: string[],
+    by: { actor: string; planId?: string },
+  ): Promise<ReservationConflict[]>;
+
+  /** Closes the store; a lock it holds is released. */
+  close(): Promise<void>;
+}

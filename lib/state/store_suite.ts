@@ -1,0 +1,458 @@
+/**
+ * The behaviour every state store must have, as tests: the SQLite store runs
+ * them in `sqlite_test.ts`, and a PostgreSQL store is to run the same.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { DiagnosticsError } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import {
+  type RecordInput,
+  SCHEMA_VERSION,
+  type StateStore,
+  type StateTx,
+  type TxMeta,
+} from "./store.ts";
+
+/** One store's state, fresh for each test, and ways to reach it. */
+export interface StoreHarness {
+  /**
+   * Opens a store on this harness's state: a new connection each call, as
+   * another process would have. The first call creates the state.
+   */
+  open(opts?: { now?: () => Date }): Promise<StateStore>;
+  /** Every byte the backend keeps for this state (call after closing). */
+  rawBytes(): Promise<Uint8Array>;
+  /** Removes what the harness made. */
+  cleanup(): Promise<void>;
+}
+
+/** A clock that stands still until moved. */
+export function fakeClock(start = "2030-01-02T03:04:05.000Z") {
+  let t = Date.parse(start);
+  return {
+    now: () => new Date(t),
+    advance(ms: number) {
+      t += ms;
+    },
+    iso: () => new Date(t).toISOString(),
+  };
+}
+
+const META: TxMeta = { actor: "alice", reason: "testing", command: "apply", planId: "plan-1" };
+
+function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
+  return {
+    address,
+    mode: "managed",
+    type: "random_integer",
+    provider: "hashicorp/random",
+    attributes: { min: 1, max: 9, result: address.length, tags: { a: [1, 2, { b: null }] } },
+    sensitivePaths: [],
+    dependencies: [],
+    configDigest: `sha256:${address}`,
+    refreshAge: null,
+    ...extra,
+  };
+}
+
+async function put(tx: StateTx, r: RecordInput): Promise<void> {
+  const before = await tx.getRecord(r.address);
+  await tx.putRecord(r);
+  await tx.logChange({
+    address: r.address,
+    action: before ? "update" : "create",
+    before: before?.attributes ?? null,
+    after: r.attributes,
+    sensitivePaths: r.sensitivePaths,
+  });
+}
+
+/** Registers the suite's tests under `name`, each with a fresh harness. */
+export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness>): void {
+  const test = (what: string, fn: (h: StoreHarness) => Promise<void>) =>
+    Deno.test(`${name}: ${what}`, async () => {
+      const h = await makeHarness();
+      try {
+        await fn(h);
+      } finally {
+        await h.cleanup();
+      }
+    });
+
+  test("a new state has a lineage, serial 0 and the current schema", async (h) => {
+    const a = await h.open();
+    const id = await a.identity();
+    assert.match(id.lineage, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.equal(id.serial, 0);
+    assert.equal(id.schemaVersion, SCHEMA_VERSION);
+    assert.equal(a.created, true);
+    await a.close();
+    const b = await h.open();
+    assert.equal(b.created, false);
+    assert.deepEqual(await b.identity(), id);
+    await b.close();
+  });
+
+  test("records round-trip, keep their creation time and are listed by address", async (h) => {
+    const clock = fakeClock();
+    const s = await h.open({ now: clock.now });
+    const web = record("net.web", {
+      mode: "data",
+      type: "local_file",
+      provider: "hashicorp/local",
+      attributes: { filename: "/x", content: "hi", n: 1.5, ok: true, list: ["a", { b: [] }] },
+      sensitivePaths: [["content"], ["list", 1, "b"]],
+      dependencies: ["base", "net.cert"],
+      refreshAge: "24h",
+    });
+    const created = clock.iso();
+    await s.transaction(META, async (tx) => {
+      await put(tx, record("base"));
+      await put(tx, web);
+    });
+    assert.deepEqual(await s.getRecord("net.web"), {
+      ...web,
+      createdAt: created,
+      updatedAt: created,
+      refreshedAt: created,
+    });
+    assert.equal(await s.getRecord("nothing"), undefined);
+    assert.deepEqual(await s.listAddresses(), ["base", "net.web"]);
+
+    clock.advance(60_000);
+    const refreshed = "2029-12-31T00:00:00.000Z";
+    await s.transaction(META, async (tx) => {
+      await put(tx, record("base", { attributes: { result: 7 }, refreshedAt: refreshed }));
+      await put(tx, record("a.first"));
+    });
+    const base = await s.getRecord("base");
+    assert.equal(base?.createdAt, created);
+    assert.equal(base?.updatedAt, clock.iso());
+    assert.equal(base?.refreshedAt, refreshed);
+    assert.deepEqual(base?.attributes, { result: 7 });
+    assert.deepEqual((await s.listRecords()).map((r) => r.address), ["a.first", "base", "net.web"]);
+
+    clock.advance(1000);
+    await s.transaction(META, async (tx) => {
+      await tx.markRefreshed(["net.web"]);
+      assert.equal(await tx.deleteRecord("a.first"), true);
+      assert.equal(await tx.deleteRecord("a.first"), false);
+    });
+    assert.equal((await s.getRecord("net.web"))?.refreshedAt, clock.iso());
+    assert.equal((await s.getRecord("net.web"))?.updatedAt, created);
+    assert.deepEqual(await s.listAddresses(), ["base", "net.web"]);
+    await s.close();
+
+    const again = await h.open();
+    assert.deepEqual((await again.getRecord("net.web"))?.attributes, web.attributes);
+    await again.close();
+  });
+
+  test("the serial moves once per transaction that writes, and not for one that does not", async (h) => {
+    const s = await h.open();
+    await s.transaction(META, async (tx) => {
+      for (let i = 0; i < 10; i++) await put(tx, record(`n${i}`));
+    });
+    assert.equal((await s.identity()).serial, 1);
+    for (let i = 0; i < 3; i++) {
+      await s.transaction(META, (tx) => put(tx, record(`m${i}`)));
+    }
+    assert.equal((await s.identity()).serial, 4);
+    const value = await s.transaction(META, async (tx) => (await tx.getRecord("n1"))?.address);
+    assert.equal(value, "n1");
+    assert.equal((await s.identity()).serial, 4);
+    assert.equal((await s.readLog()).length, 4);
+    assert.deepEqual((await s.readLog()).map((e) => e.serial), [4, 3, 2, 1]);
+    await s.close();
+  });
+
+  test("concurrent transactions of one store run one after another", async (h) => {
+    const s = await h.open();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => s.transaction(META, (tx) => put(tx, record(`p${i}`)))),
+    );
+    assert.equal((await s.identity()).serial, 20);
+    assert.equal((await s.listAddresses()).length, 20);
+    assert.equal((await s.readLog()).length, 20);
+    await s.close();
+  });
+
+  test("the log is newest first, limited, filtered by address, with who and why", async (h) => {
+    const clock = fakeClock();
+    const s = await h.open({ now: clock.now });
+    await s.transaction(META, (tx) => put(tx, record("a")));
+    clock.advance(1000);
+    await s.transaction(
+      { actor: "bob", reason: "", command: "drift" },
+      async (tx) => {
+        await put(tx, record("b"));
+        await put(tx, record("a", { attributes: { result: 2 } }));
+      },
+    );
+    clock.advance(1000);
+    await s.transaction(META, async (tx) => {
+      const before = await tx.getRecord("b");
+      await tx.deleteRecord("b");
+      await tx.logChange({
+        address: "b",
+        action: "delete",
+        before: before!.attributes,
+        after: null,
+      });
+    });
+    const log = await s.readLog();
+    assert.deepEqual(log.map((e) => e.serial), [3, 2, 1]);
+    assert.deepEqual(log[1], {
+      id: log[1].id,
+      serial: 2,
+      at: "2030-01-02T03:04:06.000Z",
+      actor: "bob",
+      reason: "",
+      command: "drift",
+      planId: null,
+      changes: [
+        { address: "b", action: "create", before: null, after: record("b").attributes },
+        { address: "a", action: "update", before: record("a").attributes, after: { result: 2 } },
+      ],
+    });
+    assert.equal(log[0].planId, "plan-1");
+    assert.deepEqual(log[0].changes, [
+      { address: "b", action: "delete", before: record("b").attributes, after: null },
+    ]);
+    assert.ok(log[0].id > log[1].id && log[1].id > log[2].id);
+    assert.deepEqual((await s.readLog({ limit: 2 })).map((e) => e.serial), [3, 2]);
+    const forA = await s.readLog({ address: "a" });
+    assert.deepEqual(forA.map((e) => e.serial), [2, 1]);
+    assert.deepEqual(forA[0].changes.map((c) => c.address), ["a"]);
+    await s.close();
+  });
+
+  test("the log never holds a sensitive value in the clear", async (h) => {
+    const secret = "s3cr3t-Zq8wXv-" + crypto.randomUUID();
+    const other = "0th3r-Pk2-" + crypto.randomUUID();
+    const s = await h.open();
+    // A record whose sensitive value is in the log's after, then in its before.
+    await s.transaction(META, async (tx) => {
+      await put(
+        tx,
+        record("pw", { attributes: { length: 40, result: secret }, sensitivePaths: [["result"]] }),
+      );
+    });
+    assert.equal((await s.getRecord("pw"))?.attributes.result, secret, "the record keeps it");
+    await s.transaction(META, async (tx) => {
+      const before = await tx.getRecord("pw");
+      await tx.deleteRecord("pw");
+      // The caller forgets to say which paths are sensitive: the record said so.
+      await tx.logChange({
+        address: "pw",
+        action: "delete",
+        before: before!.attributes,
+        after: null,
+      });
+    });
+    // A value that only passes through the log (a data source read).
+    await s.transaction(META, async (tx) => {
+      await tx.logChange({
+        address: "d",
+        action: "read",
+        before: null,
+        after: { nested: { token: other }, same: secret },
+        sensitivePaths: [["nested", "token"], ["same"]],
+      });
+    });
+    const log = await s.readLog();
+    const created = log[2].changes[0].after as Record<string, unknown>;
+    const deleted = log[1].changes[0].before as Record<string, unknown>;
+    const read = log[0].changes[0].after as { nested: { token: unknown }; same: unknown };
+    assert.equal(created.length, 40);
+    assert.match(
+      (created.result as { $sensitive: string }).$sensitive,
+      /^hmac-sha256:[0-9a-f]{32}$/,
+    );
+    assert.deepEqual(deleted.result, created.result, "one value, one marker");
+    assert.deepEqual(read.same, created.result);
+    assert.notDeepEqual(read.nested.token, created.result, "another value, another marker");
+    assert.ok(!JSON.stringify(log).includes(secret));
+    assert.ok(!JSON.stringify(log).includes(other));
+    await s.close();
+    const bytes = new TextDecoder("latin1").decode(await h.rawBytes());
+    assert.ok(bytes.length > 0);
+    assert.ok(!bytes.includes(secret), "the secret is stored somewhere in the clear");
+    assert.ok(!bytes.includes(other), "the log-only secret is stored in the clear");
+  });
+
+  test("a transaction that throws leaves nothing", async (h) => {
+    const s = await h.open();
+    await s.transaction(META, (tx) => put(tx, record("kept")));
+    const before = await s.identity();
+    await assert.rejects(
+      s.transaction(META, async (tx) => {
+        await put(tx, record("lost"));
+        await put(tx, record("kept", { attributes: { changed: true } }));
+        await tx.deleteRecord("kept");
+        throw new Error("provider failed");
+      }),
+      /provider failed/,
+    );
+    assert.deepEqual(await s.identity(), before);
+    assert.deepEqual(await s.listAddresses(), ["kept"]);
+    assert.deepEqual((await s.getRecord("kept"))?.attributes, record("kept").attributes);
+    assert.equal((await s.readLog()).length, 1);
+    // The store is still usable.
+    await s.transaction(META, (tx) => put(tx, record("next")));
+    assert.equal((await s.identity()).serial, before.serial + 1);
+    await s.close();
+  });
+
+  test("reads outside a transaction see only committed data", async (h) => {
+    const s = await h.open();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const running = s.transaction(META, async (tx) => {
+      await put(tx, record("pending"));
+      await gate;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await s.getRecord("pending"), undefined);
+    assert.equal((await s.identity()).serial, 0);
+    release();
+    await running;
+    assert.ok(await s.getRecord("pending"));
+    await s.close();
+  });
+
+  test("a second writer waits for the lock, then fails naming the holder", async (h) => {
+    const clock = fakeClock();
+    const a = await h.open({ now: clock.now });
+    const b = await h.open({ now: clock.now });
+    const lock = await a.acquireLock({
+      actor: "alice",
+      reason: "rotate keys",
+      command: "apply",
+      timeoutMs: 0,
+    });
+    assert.equal(lock.since, clock.iso());
+    assert.equal(lock.tookOver, undefined);
+    const started = performance.now();
+    const err = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 300 })
+      .then(() => undefined, (e) => e);
+    const waited = performance.now() - started;
+    assert.ok(err instanceof DiagnosticsError, `not a DiagnosticsError: ${err}`);
+    assert.equal(err.exitCode, Exit.LOCKED);
+    assert.ok(waited >= 290, `gave up after ${waited} ms`);
+    const text = err.diagnostics.map((d) => d.summary + "\n" + d.detail).join("\n");
+    assert.match(text, /"alice"/);
+    assert.match(text, /"apply"/);
+    assert.match(text, /rotate keys/);
+    assert.ok(text.includes(clock.iso()), text);
+
+    // While the lock is held, the other store's writes are refused too.
+    const txErr = await b.transaction(META, (tx) => put(tx, record("x"))).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(txErr instanceof DiagnosticsError);
+    assert.equal(txErr.exitCode, Exit.LOCKED);
+    assert.match(txErr.diagnostics[0].detail, /"alice"/);
+    // The holder writes.
+    await a.transaction(META, (tx) => put(tx, record("y")));
+
+    const locks = await b.listLocks();
+    assert.equal(locks.length, 1);
+    assert.equal(locks[0].id, lock.id);
+    assert.equal(locks[0].actor, "alice");
+    assert.equal(locks[0].stale, undefined);
+
+    // A waiter gets the lock once the holder lets go.
+    const waiting = b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 100));
+    await a.releaseLock(lock);
+    const got = await waiting;
+    assert.equal(got.actor, "bob");
+    assert.equal(got.tookOver, undefined);
+    await b.transaction(META, (tx) => put(tx, record("z")));
+    await b.releaseLock(got);
+    assert.deepEqual(await a.listLocks(), []);
+    await a.close();
+    await b.close();
+  });
+
+  test("an expired lock is taken over, and its old holder cannot release the new one", async (h) => {
+    const clock = fakeClock();
+    const a = await h.open({ now: clock.now });
+    const b = await h.open({ now: clock.now });
+    const old = await a.acquireLock({
+      actor: "alice",
+      reason: "",
+      command: "apply",
+      timeoutMs: 0,
+      ttlMs: 60_000,
+    });
+    clock.advance(61_000);
+    assert.match((await b.listLocks())[0].stale ?? "", /expired/);
+    const lock = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    assert.equal(lock.tookOver?.id, old.id);
+    assert.match(lock.tookOver?.stale ?? "", /expired at 2030-01-02T03:05:05.000Z/);
+    await a.releaseLock(old);
+    assert.deepEqual((await a.listLocks()).map((l) => l.actor), ["bob"]);
+    await b.close(); // closing releases the lock
+    assert.deepEqual(await a.listLocks(), []);
+    await a.close();
+  });
+
+  test("reservations: made, listed, found for others, expired, released", async (h) => {
+    const clock = fakeClock();
+    const s = await h.open({ now: clock.now });
+    const r1 = await s.createReservation({
+      addresses: ["web", "db", "web"],
+      actor: "alice",
+      reason: "migration",
+      planId: "plan-a",
+      ttlMs: 3_600_000,
+    });
+    assert.deepEqual(r1.addresses, ["db", "web"]);
+    assert.equal(r1.created, clock.iso());
+    assert.equal(r1.expires, "2030-01-02T04:04:05.000Z");
+    clock.advance(1000);
+    const r2 = await s.createReservation({
+      addresses: ["cache"],
+      actor: "carol",
+      reason: "",
+      planId: "plan-c",
+      ttlMs: 60_000,
+    });
+    assert.deepEqual(await s.listReservations(), [r1, r2]);
+
+    const bob = await s.findReservationConflicts(["web", "cache", "other"], { actor: "bob" });
+    assert.deepEqual(bob, [
+      { reservation: r1, addresses: ["web"] },
+      { reservation: r2, addresses: ["cache"] },
+    ]);
+    assert.deepEqual(
+      (await s.findReservationConflicts(["web", "db", "cache"], { actor: "alice" })).map((c) =>
+        c.reservation.id
+      ),
+      [r2.id],
+      "one's own reservations do not conflict",
+    );
+    assert.deepEqual(
+      await s.findReservationConflicts(["web"], { actor: "ci", planId: "plan-a" }),
+      [],
+      "the reserving plan, applied by anyone, does not conflict",
+    );
+
+    clock.advance(61_000);
+    assert.deepEqual(await s.listReservations(), [r1]);
+    assert.deepEqual(await s.listReservations({ includeExpired: true }), [r1, r2]);
+    assert.deepEqual(await s.findReservationConflicts(["cache"], { actor: "bob" }), []);
+
+    assert.equal(await s.releaseReservation(r1.id), true);
+    assert.equal(await s.releaseReservation(r1.id), false);
+    assert.deepEqual(await s.findReservationConflicts(["web"], { actor: "bob" }), []);
+    assert.equal((await s.identity()).serial, 0, "reservations do not move the serial");
+    await s.close();
+  });
+}
