@@ -1,0 +1,182 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ENV_VARS, permissionFlags } from "../scripts/pravo_flags.ts";
+
+const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+const SCRIPT = join(PROJECT, "scripts", "pravo");
+const DENO = Deno.execPath();
+
+/** The command scripts/pravo would run, from `cwd`, one word an element. */
+async function dryRun(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<string[]> {
+  const out = await new Deno.Command(SCRIPT, {
+    args,
+    cwd,
+    env: { ...env, PRAVO_SCRIPT_DRY_RUN: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+}
+
+const permissions = (cmd: string[]) => cmd.filter((w) => /^--(no-prompt|allow-)/.test(w));
+
+Deno.test("permissionFlags() grants read and write of the root, env by name, run of deno only", () => {
+  assert.deepEqual(
+    permissionFlags({ root: "/r/demo/", execPath: "/p/node_modules/deno/deno", projectDir: "/p" }),
+    [
+      "--no-prompt",
+      "--allow-read=/r/demo,/p/main.ts,/p/lib,/p/mcp,/p/policy,/p/node_modules,/p/deno.json,/p/package.json",
+      "--allow-write=/r/demo",
+      `--allow-env=${ENV_VARS.join(",")}`,
+      "--allow-run=/p/node_modules/deno/deno",
+    ],
+  );
+});
+
+Deno.test("permissionFlags() refuses relative paths and paths with a comma", () => {
+  const base = { execPath: "/d/deno", projectDir: "/p" };
+  assert.throws(() => permissionFlags({ ...base, root: "demo" }), /must be an absolute path/);
+  assert.throws(() => permissionFlags({ ...base, root: "/a,b" }), /contains a comma/);
+});
+
+Deno.test("scripts/pravo uses the flags of permissionFlags() for every way to name the root", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(join(tmp, "sub"));
+    const cases: [string[], string][] = [
+      [["validate"], tmp],
+      [["-C", "sub", "validate"], join(tmp, "sub")],
+      [["-C=sub", "validate"], join(tmp, "sub")],
+      [["validate", "-Csub/../sub/"], join(tmp, "sub")],
+      [["--reason", "-C", "-C", "/elsewhere", "validate"], "/elsewhere"],
+      [["--", "-C", "x"], tmp],
+    ];
+    for (const [args, root] of cases) {
+      const cmd = await dryRun(args, tmp);
+      assert.deepEqual(
+        permissions(cmd),
+        permissionFlags({ root, execPath: DENO, projectDir: PROJECT }),
+        args.join(" "),
+      );
+      assert.equal(cmd[0], DENO, "deno is the real binary, as Deno.execPath() reports it");
+      assert.deepEqual(cmd.slice(-args.length), args, "the arguments pass unchanged");
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the program", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const bundle = join(tmp, "pravo.js");
+    await Deno.writeTextFile(bundle, "");
+    const out = await new Deno.Command(join(PROJECT, "scripts", "pravo-bundle"), {
+      args: ["validate"],
+      cwd: tmp,
+      env: { PRAVO_SCRIPT_DRY_RUN: "1", PRAVO_BUNDLE: bundle },
+      stdout: "piped",
+    }).output();
+    const cmd = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+    assert.deepEqual(
+      permissions(cmd),
+      permissionFlags({ root: tmp, execPath: DENO, projectDir: tmp, programFiles: ["pravo.js"] }),
+    );
+    assert.ok(cmd.includes("--no-config"));
+    assert.deepEqual(cmd.slice(-2), [bundle, "validate"]);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("the flags let a program use its root and run deno, and nothing else", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const root = join(tmp, "root");
+    await Deno.mkdir(root);
+    const probe = join(tmp, "probe.ts");
+    await Deno.writeTextFile(
+      probe,
+      `
+const results: Record<string, string> = {};
+async function attempt(name: string, f: () => unknown) {
+  try { await f(); results[name] = "ok"; } catch (e) { results[name] = (e as Error).name; }
+}
+await attempt("write root", () => Deno.writeTextFile(${JSON.stringify(root)} + "/.pravo-x", "x"));
+await attempt("read root", () => Deno.readTextFile(${JSON.stringify(root)} + "/.pravo-x"));
+await attempt("read project", () => Deno.readTextFile(${JSON.stringify(PROJECT)} + "/deno.json"));
+await attempt("write outside", () => Deno.writeTextFile(${JSON.stringify(tmp)} + "/out", "x"));
+await attempt("read outside", () => Deno.readTextFile("/etc/hostname"));
+await attempt("env PRAVO_ACTOR", () => Deno.env.get("PRAVO_ACTOR"));
+await attempt("env other", () => Deno.env.get("AWS_SECRET_ACCESS_KEY"));
+await attempt("run deno", () => new Deno.Command(Deno.execPath(), { args: ["--version"] }).output());
+await attempt("run sh", () => new Deno.Command("/bin/sh", { args: ["-c", "true"] }).output());
+await attempt("net", () => Deno.connect({ hostname: "127.0.0.1", port: 9 }));
+await attempt("sys", () => Deno.hostname());
+console.log(JSON.stringify(results));
+`,
+    );
+    const out = await new Deno.Command(DENO, {
+      args: [
+        "run",
+        ...permissionFlags({ root, execPath: DENO, projectDir: PROJECT }),
+        probe,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+      "write root": "ok",
+      "read root": "ok",
+      "read project": "ok",
+      "write outside": "NotCapable",
+      "read outside": "NotCapable",
+      "env PRAVO_ACTOR": "ok",
+      "env other": "NotCapable",
+      "run deno": "ok",
+      "run sh": "NotCapable",
+      "net": "NotCapable",
+      "sys": "NotCapable",
+    });
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("scripts/pravo runs pravo from another directory on the root given by -C", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(join(tmp, "root"));
+    await Deno.mkdir(join(tmp, "elsewhere"));
+    await Deno.copyFile(
+      join(PROJECT, "examples", "seed", "main.cue"),
+      join(tmp, "root", "main.cue"),
+    );
+    const out = await new Deno.Command(SCRIPT, {
+      args: ["-C", "../root", "validate", "--json"],
+      cwd: join(tmp, "elsewhere"),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(out.stderr), "");
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+      calls: 0,
+      data_sources: 0,
+      ephemeral: 0,
+      outputs: 0,
+      providers: 1,
+      resources: 1,
+      valid: true,
+    });
+    assert.equal(out.code, 0);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
