@@ -150,7 +150,7 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
-const DEFAULT_LOCK_TTL_MS = 5 * 60_000;
+const DEFAULT_LOCK_TTL_MS = 2 * 60_000;
 const STATE_LOCK = "state";
 
 /** Marks the async call chain inside a transaction's `fn`, to catch nesting. */

@@ -198,7 +198,7 @@ export interface LockRequest {
   timeoutMs: number;
   /**
    * How long the lock lasts without renewal; the holder renews it every
-   * third of that while it runs. Default 5 minutes.
+   * third of that while it runs. Default 2 minutes.
    */
   ttlMs?: number;
 }
