@@ -29,6 +29,7 @@ import { buildProgram, rebuild, UNKNOWN, type Value } from "./program.ts";
 import { LIFECYCLE, NODE_MARKER, PROVIDER_MARKER, providerPackage } from "./provider_cue.ts";
 import { cueErrorDiagnostic, formatPath, locate, pathKey, type SourceIndex } from "./errors.ts";
 import { evaluate } from "./engine.ts";
+import { explains, sentinelNumber, type SentinelRef, sentinelString } from "./unknowns.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -103,6 +104,13 @@ export interface Node {
   /** The configuration: attributes as evaluated; UNKNOWN where known only after apply. */
   config: Record<string, Value>;
   lifecycle: LifecycleSettings;
+  /**
+   * For inputs known only after apply: the input with sentinels where the
+   * unknown values go (see unknowns.ts), by attribute.
+   */
+  templates: Record<string, unknown>;
+  /** Inputs known only after apply that need CUE evaluated again at apply. */
+  needsEvaluation: string[];
   /** Addresses of the nodes this one refers to, sorted. */
   dependencies: string[];
   range?: SourcePos;
@@ -125,6 +133,8 @@ export interface Spec {
   outputs: Record<string, Value>;
   /** A digest of the sources and the tags: what the evaluation depends on. */
   configDigest: string;
+  /** What each sentinel in the nodes' templates stands for, by index. */
+  sentinels: SentinelRef[];
 }
 
 export type Result<T> = { ok: true; value: T; diagnostics: Diagnostic[] } | {
@@ -171,10 +181,24 @@ export function readRoot(root: string): Result<Sources> {
       ],
     };
   }
+  return parseSources(
+    root,
+    names.map((name) => ({ name, src: readFileSync(join(root, name), "utf8") })),
+  );
+}
+
+/**
+ * Checks sources given as text: the root's files as read, or as a saved plan
+ * holds them.
+ */
+export function parseSources(
+  root: string,
+  given: { name: string; src: string }[],
+): Result<Sources> {
+  const diags: Diagnostic[] = [];
   const top = newTopScope();
   const files: Sources["files"] = [];
-  for (const name of names) {
-    const src = readFileSync(join(root, name), "utf8");
+  for (const { name, src } of given) {
     try {
       files.push({ name, src, parsed: parseFile(name, src, top) });
     } catch (e) {
@@ -255,7 +279,7 @@ export function readRoot(root: string): Result<Sources> {
         );
         continue;
       }
-      const used = f.parsed.sites.some((s) =>
+      const used = [...f.parsed.sites, ...f.parsed.lets].some((s) =>
         s.refs.some((r) => r.name === imp.name && !resolve(r))
       ) ||
         f.parsed.topRefs.some((r) => r.name === imp.name && !resolve(r));
@@ -430,13 +454,11 @@ function nested(path: string[], lit: string): string {
   return path.map((l) => JSON.stringify(l)).join(": ") + ": " + lit;
 }
 
-/** A placeholder of the type, for telling "known after apply" from "not set". */
-function placeholder(t: TypeSchema["attributes"][string]["type"]): string {
-  if (t === "string") return JSON.stringify("pravo-placeholder");
-  if (t === "int" || t === "number") return "0";
-  if (t === "bool") return "false";
-  if ("map" in t) return "{}";
-  return "[]";
+/** A sentinel of the type, or undefined where the type has none (bool). */
+function sentinelFor(t: TypeSchema["attributes"][string]["type"], i: number): string | undefined {
+  if (t === "string") return JSON.stringify(sentinelString(i));
+  if (t === "int" || t === "number") return String(sentinelNumber(i));
+  return undefined;
 }
 
 function isObject(v: Value | undefined): v is { [k: string]: Value } {
@@ -539,7 +561,12 @@ export async function evaluateRoot(
       }
     }
   }
-  let unset = new Set<string>();
+  // Evaluate again with a sentinel in each unknown computed attribute: an
+  // input that stays unknown then was never set; one that holds sentinels
+  // is a template that apply fills in (see unknowns.ts).
+  const unset = new Set<string>();
+  const templates = new Map<string, { template?: unknown; evaluate?: boolean }>();
+  const sentinels: SentinelRef[] = [];
   if (unsetCandidates.length) {
     const holders: string[] = [];
     for (const n of found.nodes) {
@@ -548,7 +575,10 @@ export async function evaluateRoot(
       for (const [name, a] of Object.entries(type.attributes)) {
         if (a.required || a.optional) continue;
         if (known.get(addr)?.[name] !== undefined) continue;
-        holders.push(nested([...n.path, name], placeholder(a.type)));
+        const lit = sentinelFor(a.type, sentinels.length);
+        if (lit === undefined) continue;
+        sentinels.push({ address: addr, attr: name });
+        holders.push(nested([...n.path, name], lit));
       }
     }
     const programB = buildProgram({
@@ -557,15 +587,22 @@ export async function evaluateRoot(
       extra: [...tagged.value, ...knownDecls, ...holders],
     });
     const resB = await evaluate(programB.source);
-    if (resB.ok) {
-      const treeB = rebuild(resB.json);
-      unset = new Set(
-        unsetCandidates.filter((c) => {
-          let v: Value | undefined = treeB;
-          for (const k of [...c.node, c.attr]) v = isObject(v) ? v[k] : undefined;
-          return v === undefined || hasUnknown(v);
-        }).map((c) => pathKey([...c.node, c.attr])),
-      );
+    const treeB = resB.ok ? rebuild(resB.json) : undefined;
+    for (const c of unsetCandidates) {
+      const key = pathKey([...c.node, c.attr]);
+      if (!treeB) {
+        templates.set(key, { evaluate: true });
+        continue;
+      }
+      let a: Value | undefined = tree;
+      let b: Value | undefined = treeB;
+      for (const k of [...c.node, c.attr]) {
+        a = isObject(a) ? a[k] : undefined;
+        b = isObject(b) ? b[k] : undefined;
+      }
+      if (b === undefined || hasUnknown(b)) unset.add(key);
+      else if (explains(a, b, sentinels)) templates.set(key, { template: b });
+      else templates.set(key, { evaluate: true });
     }
   }
 
@@ -624,9 +661,18 @@ export async function evaluateRoot(
       }
     }
     const instance = found.providers.find((p) => p.value[PROVIDER_MARKER] === provider.source);
+    const nodeTemplates: Record<string, unknown> = {};
+    const needsEvaluation: string[] = [];
+    for (const name of Object.keys(type.attributes)) {
+      const t = templates.get(pathKey([...n.path, name]));
+      if (t?.evaluate) needsEvaluation.push(name);
+      else if (t) nodeTemplates[name] = t.template;
+    }
     nodes.push({
       address,
       path: n.path,
+      templates: nodeTemplates,
+      needsEvaluation,
       mode: m.mode,
       type: type.name,
       name: n.path[n.path.length - 1],
@@ -645,6 +691,22 @@ export async function evaluateRoot(
   const deps = dependencies(sources, nodes);
   for (const n of nodes) {
     n.dependencies = [...(deps.get(n.address) ?? [])].filter((d) => byAddress.has(d)).sort();
+  }
+  for (const n of nodes) {
+    if (n.mode === "ephemeral") continue;
+    for (const d of n.dependencies) {
+      const dep = byAddress.get(d)!;
+      if (dep.mode !== "ephemeral") continue;
+      diags.push(
+        error(
+          "Ephemeral value would be stored",
+          `${n.address} refers to ${d}, an ephemeral ${dep.type} whose values are opened for one run and never stored; ${
+            n.mode === "managed" ? "a resource's attributes are" : "a data source's attributes are"
+          } kept in the state. Remove the reference, or use a managed ${dep.type} if the value must persist.`,
+          { address: n.address, range: n.range },
+        ),
+      );
+    }
   }
   const cycle = findCycle(nodes);
   if (cycle) {
@@ -688,6 +750,7 @@ export async function evaluateRoot(
       })),
       outputs,
       configDigest,
+      sentinels,
     },
     diagnostics: [],
   };
