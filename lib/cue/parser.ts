@@ -677,7 +677,10 @@ class Parser {
           }
           if (!this.#is("]")) this.#fail("a [ has no closing ]", open);
           this.#next();
-        } else if (clause && this.#is("{")) {
+        } else if (
+          clause &&
+          (this.#is("{") || (t.kind === "ident" && ["for", "if", "let"].includes(t.text)))
+        ) {
           break;
         } else {
           this.#fail(`missing ',' or new line before ${this.#describe(t)}`);
