@@ -766,6 +766,8 @@ function lockedError(
   waitedMs: number | undefined,
 ): DiagnosticsError {
   const reason = holder.reason === "" ? "no reason given" : `reason "${holder.reason}"`;
+  // Without permission to ask (--allow-sys=hostname) the holder recorded no host name.
+  const host = holder.hostname === "" ? "a host it could not name" : `host "${holder.hostname}"`;
   const waited = waitedMs === undefined
     ? ""
     : ` Waited ${(waitedMs / 1000).toFixed(1)}s for it to be released.`;
@@ -774,7 +776,7 @@ function lockedError(
       summary ??
         `The state is locked by "${holder.actor}" (command "${holder.command}") since ${holder.since}`,
       `The state lock of ${where.path} is held by actor "${holder.actor}", command ` +
-        `"${holder.command}", ${reason}, process ${holder.pid} on host "${holder.hostname}", ` +
+        `"${holder.command}", ${reason}, process ${holder.pid} on ${host}, ` +
         `since ${holder.since}; it lapses at ${holder.expires} unless its holder renews it.` +
         `${waited} Wait for that run to finish, then try again.`,
     ),
