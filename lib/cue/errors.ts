@@ -110,7 +110,7 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     return error(
       "Conflicting values",
       `${where || "A value"} cannot be both ${r[1]} and ${r[2]}${
-        r[3] ? ` (a ${r[3]} and a ${r[4]})` : ""
+        r[3] ? ` (${article(r[3])} and ${article(r[4])})` : ""
       }.${more} Change one of the declarations so that they agree.`,
       { address, range },
     );
