@@ -60,6 +60,80 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./validate.ts"),
   },
   {
+    name: "plan",
+    summary: "Show what apply would change; save it with --out for apply",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      out: {
+        type: "string",
+        valueName: "FILE",
+        description: "Save the plan to FILE (written atomically) for `pravo apply FILE`",
+      },
+      refresh: {
+        type: "string",
+        valueName: "MODE",
+        description:
+          "What to read from the real world: age (default: records past their refresh age), expired, false, all",
+      },
+      destroy: { type: "boolean", description: "Plan to destroy every node in the state" },
+      replace: {
+        type: "string",
+        multiple: true,
+        valueName: "ADDR",
+        description: "Replace this node even if nothing changed; repeatable",
+      },
+    },
+    load: () => import("./plan.ts"),
+  },
+  {
+    name: "show",
+    summary: "Show a saved plan",
+    args: "PLANFILE",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./show.ts"),
+  },
+  {
+    name: "apply",
+    summary: "Apply a saved plan, or plan and ask first",
+    args: "[PLANFILE]",
+    minArgs: 0,
+    maxArgs: 1,
+    options: {
+      only: {
+        type: "string",
+        multiple: true,
+        valueName: "A,B",
+        description: "Apply only these nodes of the plan",
+      },
+      "auto-approve": {
+        type: "boolean",
+        description: "Without a plan file: apply without asking (also -auto-approve)",
+      },
+      parallelism: {
+        type: "string",
+        valueName: "N",
+        description: "How many nodes to apply at once (default 10)",
+      },
+      refresh: {
+        type: "string",
+        valueName: "MODE",
+        description: "Without a plan file: as plan --refresh",
+      },
+      destroy: { type: "boolean", description: "Without a plan file: destroy every node" },
+      replace: {
+        type: "string",
+        multiple: true,
+        valueName: "ADDR",
+        description: "Without a plan file: as plan --replace",
+      },
+    },
+    load: () => import("./apply.ts"),
+  },
+  {
     name: "schema",
     summary: "Show the attributes of one or more types",
     args: "TYPE...",

@@ -1,0 +1,487 @@
+/**
+ * Applying a plan: in dependency order, independent nodes in parallel up to
+ * a bound, each node recorded in its own transaction as it completes. A node
+ * that fails stops its dependents and nothing else.
+ *
+ * @module
+ */
+
+import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import type { StateStore } from "../state/store.ts";
+import { findProvider } from "../providers/registry.ts";
+import type { TypeSchema } from "../providers/schema.ts";
+import { handlerFor } from "../providers/runtimes.ts";
+import type { Attrs as ProviderAttrs, TypeHandler } from "../providers/runtime.ts";
+import { evaluateRoot, parseSources } from "../cue/loader.ts";
+import { UNKNOWN, type Value } from "../cue/program.ts";
+import { substitute } from "../cue/unknowns.ts";
+import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
+
+export interface ApplyOptions {
+  actor: string;
+  reason: string;
+  /** Apply only these addresses. */
+  only?: string[];
+  /** How many nodes run at once. */
+  parallelism?: number;
+  /** How long to wait for the state lock. */
+  lockTimeoutMs?: number;
+  /** Told when a node starts and ends, for progress on a terminal. */
+  progress?: (
+    event: { address: string; action: string; phase: "start" | "done" | "failed"; ms?: number },
+  ) => void;
+  signal?: AbortSignal;
+}
+
+export type NodeStatus = "applied" | "failed" | "skipped";
+
+export interface NodeOutcome {
+  address: string;
+  action: string;
+  status: NodeStatus;
+  diagnostics: Diagnostic[];
+}
+
+export interface ApplyResult {
+  outcomes: NodeOutcome[];
+  /** Serial of the state after apply. */
+  serial: number;
+  ok: boolean;
+}
+
+const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
+
+function typeOf(n: PlannedNode): TypeSchema {
+  const t = findProvider(n.provider)?.types.find((t) => t.name === n.type && t.mode === n.mode);
+  if (!t) throw new Error(`bug: no schema for ${n.provider} ${n.mode} ${n.type}`);
+  return t;
+}
+
+/** Checks a plan against the state: the same lineage and serial, or stale. */
+export async function checkFresh(plan: Plan, store: StateStore, planPath?: string): Promise<void> {
+  const id = await store.identity();
+  if (id.lineage !== plan.lineage || id.serial !== plan.serial) {
+    const what = id.lineage !== plan.lineage
+      ? `it was made against state lineage ${plan.lineage}, and the state now has lineage ${id.lineage}`
+      : `it was made at state serial ${plan.serial}, and the state is now at serial ${id.serial}`;
+    throw new DiagnosticsError([
+      error(
+        `Saved plan${planPath ? ` "${planPath}"` : ""} is stale`,
+        `The state changed since the plan was made: ${what}. Nothing was applied. Make a new plan, review it, and apply that.`,
+      ),
+    ], Exit.STALE);
+  }
+}
+
+/** Applies a plan. The caller has checked the plan file; this takes the lock and checks staleness. */
+export async function applyPlan(
+  plan: Plan,
+  store: StateStore,
+  opts: ApplyOptions,
+): Promise<ApplyResult> {
+  const byAddress = new Map(plan.nodes.map((n) => [n.address, n]));
+  for (const a of opts.only ?? []) {
+    if (!byAddress.has(a)) {
+      throw new DiagnosticsError([
+        error(
+          `"${a}" is not in the plan`,
+          `--only names "${a}", but the plan has no node with that address. The plan's nodes are: ${
+            plan.nodes.map((n) => n.address).join(", ") || "none"
+          }. Correct the address, or make a plan that includes it.`,
+        ),
+      ], Exit.USAGE);
+    }
+  }
+  const lock = await store.acquireLock({
+    actor: opts.actor,
+    reason: opts.reason,
+    command: "apply",
+    timeoutMs: opts.lockTimeoutMs ?? 10_000,
+  });
+  try {
+    await checkFresh(plan, store);
+    return await walk(plan, store, opts);
+  } finally {
+    await store.releaseLock(lock);
+  }
+}
+
+async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<ApplyResult> {
+  const only = opts.only ? new Set(opts.only) : undefined;
+  const todo = plan.nodes.filter((n) => ACTING.has(n.action) && (!only || only.has(n.address)));
+  const todoSet = new Set(todo.map((n) => n.address));
+  // Values known now: nodes left as they are, and data read during plan.
+  const values = new Map<string, Attrs>();
+  for (const n of plan.nodes) {
+    if (n.action === "no-op" && n.after) values.set(n.address, n.after);
+  }
+  // What each node waits for.
+  const waits = new Map<string, Set<string>>();
+  for (const n of todo) {
+    const w = new Set<string>();
+    if (n.action === "delete") {
+      // A node is destroyed after the nodes that depend on it.
+      for (const m of todo) {
+        if (m.action === "delete" && m.dependencies.includes(n.address)) w.add(m.address);
+      }
+    } else {
+      for (const d of n.dependencies) {
+        if (todoSet.has(d) && byAction(plan, d) !== "delete") w.add(d);
+      }
+    }
+    waits.set(n.address, w);
+  }
+  const outcomes = new Map<string, NodeOutcome>();
+  const parallelism = Math.max(1, opts.parallelism ?? 10);
+  let evaluating: Promise<unknown> = Promise.resolve();
+  const evaluateAgain = (n: PlannedNode): Promise<Record<string, unknown> | undefined> => {
+    const next = evaluating.then(() => reevaluate(plan, values, n));
+    evaluating = next.catch(() => undefined);
+    return next;
+  };
+
+  const running = new Set<Promise<void>>();
+  const pending = new Set(todo.map((n) => n.address));
+  while (pending.size || running.size) {
+    for (const addr of [...pending]) {
+      if (running.size >= parallelism) break;
+      const w = waits.get(addr)!;
+      const blockedBy = [...w].find((d) =>
+        outcomes.get(d)?.status === "failed" || outcomes.get(d)?.status === "skipped"
+      );
+      const n = byAddress(plan, addr);
+      if (blockedBy) {
+        pending.delete(addr);
+        outcomes.set(addr, {
+          address: addr,
+          action: n.action,
+          status: "skipped",
+          diagnostics: [
+            error(
+              `${addr} was not applied`,
+              `It depends on ${blockedBy}, which was not applied. Fix that failure, then plan and apply again.`,
+              { address: addr },
+            ),
+          ],
+        });
+        continue;
+      }
+      if ([...w].every((d) => outcomes.get(d)?.status === "applied")) {
+        pending.delete(addr);
+        const p = applyNode(n, plan, store, values, opts, evaluateAgain).then((o) => {
+          outcomes.set(addr, o);
+          running.delete(p);
+        });
+        running.add(p);
+      }
+    }
+    if (running.size) await Promise.race(running);
+    else if (pending.size) {
+      // Nothing runnable and nothing running: the rest wait on each other (a bug).
+      throw new Error(`bug: apply is stuck with ${[...pending].join(", ")} pending`);
+    }
+  }
+  const list = todo.map((n) => outcomes.get(n.address)!);
+  return {
+    outcomes: list,
+    serial: (await store.identity()).serial,
+    ok: list.every((o) => o.status === "applied"),
+  };
+}
+
+function byAddress(plan: Plan, a: string): PlannedNode {
+  return plan.nodes.find((n) => n.address === a)!;
+}
+
+function byAction(plan: Plan, a: string): string | undefined {
+  return plan.nodes.find((n) => n.address === a)?.action;
+}
+
+/** Evaluates the plan's sources again with the values known now; the node's inputs. */
+async function reevaluate(plan: Plan, values: Map<string, Attrs>, n: PlannedNode) {
+  const sources = parseSources(plan.root, plan.sources);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  const known = new Map<string, Record<string, unknown>>();
+  for (const [addr, attrs] of values) {
+    const pn = byAddress(plan, addr);
+    if (!pn || pn.mode === "ephemeral") continue;
+    const t = typeOf(pn);
+    const computed: Attrs = {};
+    for (const [k, a] of Object.entries(t.attributes)) {
+      if (!a.required && !a.optional && attrs[k] !== undefined) computed[k] = attrs[k];
+    }
+    known.set(addr, computed);
+  }
+  const res = await evaluateRoot(sources.value, { tags: plan.tags, known });
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  const node = res.value.nodes.find((x) => x.address === n.address);
+  return node?.config as Record<string, unknown> | undefined;
+}
+
+function containsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+async function resolveConfig(
+  n: PlannedNode,
+  plan: Plan,
+  values: Map<string, Attrs>,
+  evaluateAgain: (n: PlannedNode) => Promise<Record<string, unknown> | undefined>,
+): Promise<{ config?: Attrs; diagnostics: Diagnostic[] }> {
+  const config: Attrs = { ...n.config };
+  const missing = new Set<string>();
+  for (const [k, t] of Object.entries(n.templates)) {
+    const r = substitute(t, plan.sentinels, (ref) => values.get(ref.address)?.[ref.attr]);
+    if (!r.complete) missing.add(k);
+    else config[k] = r.value;
+  }
+  const again = [...n.needsEvaluation, ...missing];
+  if (again.length) {
+    const fresh = await evaluateAgain(n);
+    for (const k of again) {
+      const v = fresh?.[k] as Value | undefined;
+      if (v === undefined || containsUnknown(v)) {
+        const deps = n.dependencies.filter((d) => !values.has(d));
+        return {
+          diagnostics: [
+            error(
+              `Cannot resolve ${n.address}.${k}`,
+              `Its value depends on ${
+                deps.length ? deps.join(", ") : "values"
+              } not applied in this run. Apply the nodes it depends on first (include them in --only), then apply again.`,
+              { address: n.address },
+            ),
+          ],
+        };
+      }
+      config[k] = v;
+    }
+  }
+  return { config, diagnostics: [] };
+}
+
+async function applyNode(
+  n: PlannedNode,
+  plan: Plan,
+  store: StateStore,
+  values: Map<string, Attrs>,
+  opts: ApplyOptions,
+  evaluateAgain: (n: PlannedNode) => Promise<Record<string, unknown> | undefined>,
+): Promise<NodeOutcome> {
+  const started = Date.now();
+  opts.progress?.({ address: n.address, action: n.action, phase: "start" });
+  const outcome = (status: NodeStatus, diagnostics: Diagnostic[]): NodeOutcome => {
+    opts.progress?.({
+      address: n.address,
+      action: n.action,
+      phase: status === "applied" ? "done" : "failed",
+      ms: Date.now() - started,
+    });
+    return {
+      address: n.address,
+      action: n.action,
+      status,
+      diagnostics: diagnostics.map((d) => ({ ...d, address: d.address ?? n.address })),
+    };
+  };
+  const type = typeOf(n);
+  const handler = handlerFor(n.provider, n.mode, n.type);
+  if (!handler) {
+    return outcome("failed", [
+      error(
+        `No handler for ${n.type}`,
+        `pravo has no implementation of ${n.mode} ${n.type}. This is a bug in pravo; please report it.`,
+      ),
+    ]);
+  }
+  const base = {
+    type,
+    address: n.address,
+    root: plan.root,
+    providerConfig: n.providerConfig,
+    signal: opts.signal,
+  };
+  const meta = { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id };
+  const sensitivePaths = n.sensitive.map((k) => [k]);
+  const record = (attributes: Attrs) => ({
+    address: n.address,
+    mode: n.mode,
+    type: n.type,
+    provider: n.provider,
+    attributes,
+    sensitivePaths,
+    dependencies: n.dependencies,
+    configDigest: n.configDigest,
+    refreshAge: n.refreshAge,
+  });
+  try {
+    if (n.action === "delete") {
+      if (n.mode === "managed") {
+        const r = await need(handler, "delete")({ ...base, prior: n.before ?? {} });
+        if (hasError(r.diagnostics)) return outcome("failed", r.diagnostics);
+      }
+      await store.transaction(meta, async (tx) => {
+        await tx.deleteRecord(n.address);
+        await tx.logChange({
+          address: n.address,
+          action: "delete",
+          before: n.before,
+          after: null,
+          sensitivePaths,
+        });
+      });
+      values.delete(n.address);
+      return outcome("applied", []);
+    }
+    const resolved = await resolveConfig(n, plan, values, evaluateAgain);
+    if (!resolved.config) return outcome("failed", resolved.diagnostics);
+    const config = resolved.config as ProviderAttrs;
+
+    if (n.action === "open") {
+      const r = await need(handler, "open")({ ...base, config });
+      return outcome(hasError(r.diagnostics) ? "failed" : "applied", r.diagnostics);
+    }
+    if (n.action === "read") {
+      let attrs = n.after ?? {};
+      if (n.afterUnknown.length) {
+        const r = await need(handler, "readData")({ ...base, config });
+        if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
+        attrs = { ...config, ...r.value };
+      }
+      await store.transaction(meta, async (tx) => {
+        await tx.putRecord(record(attrs));
+        await tx.logChange({
+          address: n.address,
+          action: "read",
+          before: n.before,
+          after: attrs,
+          sensitivePaths,
+        });
+      });
+      values.set(n.address, attrs);
+      return outcome("applied", []);
+    }
+    if (n.action === "create") {
+      const r = await need(handler, "create")({ ...base, config });
+      if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
+      const attrs = r.value;
+      await store.transaction(meta, async (tx) => {
+        await tx.putRecord(record(attrs));
+        await tx.logChange({
+          address: n.address,
+          action: "create",
+          before: null,
+          after: attrs,
+          sensitivePaths,
+        });
+      });
+      values.set(n.address, attrs);
+      return outcome("applied", r.diagnostics);
+    }
+    if (n.action === "update") {
+      const r = await need(handler, "update")({ ...base, config, prior: n.before ?? {} });
+      if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
+      const attrs = r.value;
+      await store.transaction(meta, async (tx) => {
+        await tx.putRecord(record(attrs));
+        await tx.logChange({
+          address: n.address,
+          action: "update",
+          before: n.before,
+          after: attrs,
+          sensitivePaths,
+        });
+      });
+      values.set(n.address, attrs);
+      return outcome("applied", r.diagnostics);
+    }
+    // Replace: destroy then create, or the other way round when asked.
+    const destroy = async () => {
+      const r = await need(handler, "delete")({ ...base, prior: n.before ?? {} });
+      return r.diagnostics;
+    };
+    if (!n.lifecycle.create_before_destroy) {
+      const d = await destroy();
+      if (hasError(d)) return outcome("failed", d);
+    }
+    const r = await need(handler, "create")({ ...base, config });
+    if (hasError(r.diagnostics) || !r.value) {
+      if (!n.lifecycle.create_before_destroy) {
+        // The old object is gone: the state must say so.
+        await store.transaction(meta, async (tx) => {
+          await tx.deleteRecord(n.address);
+          await tx.logChange({
+            address: n.address,
+            action: "delete",
+            before: n.before,
+            after: null,
+            sensitivePaths,
+          });
+        });
+        values.delete(n.address);
+      }
+      return outcome("failed", r.diagnostics);
+    }
+    const attrs = r.value;
+    if (n.lifecycle.create_before_destroy) {
+      const d = await destroy();
+      if (hasError(d)) {
+        await store.transaction(meta, async (tx) => {
+          await tx.putRecord(record(attrs));
+          await tx.logChange({
+            address: n.address,
+            action: "replace",
+            before: n.before,
+            after: attrs,
+            sensitivePaths,
+          });
+        });
+        values.set(n.address, attrs);
+        return outcome("failed", d);
+      }
+    }
+    await store.transaction(meta, async (tx) => {
+      await tx.putRecord(record(attrs));
+      await tx.logChange({
+        address: n.address,
+        action: "replace",
+        before: n.before,
+        after: attrs,
+        sensitivePaths,
+      });
+    });
+    values.set(n.address, attrs);
+    return outcome("applied", r.diagnostics);
+  } catch (e) {
+    if (e instanceof DiagnosticsError) return outcome("failed", e.diagnostics);
+    throw e;
+  }
+}
+
+function hasError(d: Diagnostic[]): boolean {
+  return d.some((x) => x.severity === "error");
+}
+
+// deno-lint-ignore no-explicit-any
+function need<K extends keyof TypeHandler>(
+  h: TypeHandler,
+  method: K,
+): NonNullable<TypeHandler[K]> & ((req: any) => any) {
+  const f = h[method];
+  if (!f) {
+    throw new DiagnosticsError([
+      error(
+        `Cannot ${String(method)}`,
+        `The type has no ${
+          String(method)
+        } operation. This is a bug in pravo's provider; please report it.`,
+      ),
+    ], Exit.ERROR);
+  }
+  // deno-lint-ignore no-explicit-any
+  return (f as any).bind(h);
+}

@@ -1,0 +1,147 @@
+/**
+ * `pravo apply [PLANFILE]`: applies a saved plan, or plans and asks first.
+ *
+ * A saved plan is refused when stale, damaged, made for another root or of a
+ * newer format, with nothing applied. Without a plan file, apply plans,
+ * shows the plan and asks on a terminal; `-auto-approve` skips the question;
+ * with no terminal and no `-auto-approve` it refuses.
+ *
+ * @module
+ */
+
+import { type CommandRun, type Context, emit } from "../cli/command.ts";
+import { Exit } from "../cli/exit.ts";
+import { UsageError } from "../cli/args.ts";
+import { DiagnosticsError, error } from "../diag/diag.ts";
+import { readPlanFile } from "../plan/planfile.ts";
+import { planDocument } from "../plan/document.ts";
+import { renderPlan } from "../plan/render.ts";
+import { hasChanges, type Plan, summarize } from "../plan/types.ts";
+import { applyPlan, type ApplyResult } from "../apply/apply.ts";
+import { openStore } from "../state/open.ts";
+import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
+import { planFromFlags } from "./plan.ts";
+import { resolve } from "node:path";
+
+function parseOnly(v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  const list = (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(",")).map((s) =>
+    s.trim()
+  )
+    .filter(Boolean);
+  if (list.length === 0) {
+    throw new UsageError("--only needs at least one address: --only A,B", "apply");
+  }
+  return list;
+}
+
+async function confirm(ctx: Context): Promise<boolean> {
+  ctx.streams.stdout(
+    "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
+  );
+  const buf = new Uint8Array(1024);
+  const n = await Deno.stdin.read(buf);
+  const answer = n === null ? "" : new TextDecoder().decode(buf.subarray(0, n)).trim();
+  return answer === "yes";
+}
+
+export const run: CommandRun = async (ctx, opts, args) => {
+  const only = parseOnly(opts.only);
+  const parallelism = opts.parallelism === undefined ? 10 : Number(opts.parallelism);
+  if (!Number.isInteger(parallelism) || parallelism < 1) {
+    throw new UsageError(
+      `--parallelism "${opts.parallelism}" is not a whole number above zero`,
+      "apply",
+    );
+  }
+  let plan: Plan;
+  const planPath = args[0];
+  if (planPath) {
+    if (opts["auto-approve"]) {
+      // A saved plan is already approved by whoever reviewed it; the flag changes nothing.
+    }
+    plan = readPlanFile(resolve(ctx.root, planPath), ctx.root);
+  } else {
+    plan = await planFromFlags(ctx, opts);
+    const doc = planDocument(plan);
+    if (!hasChanges(plan)) {
+      emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
+      return Exit.OK;
+    }
+    if (!opts["auto-approve"]) {
+      if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
+        throw new DiagnosticsError([
+          error(
+            "Apply needs approval",
+            "There is no terminal to ask on, and -auto-approve was not given. Save a plan with `pravo plan --out FILE`, review it, and run `pravo apply FILE`; or pass -auto-approve.",
+          ),
+        ], Exit.USAGE);
+      }
+      ctx.streams.stdout(renderPlan(doc, ctx.style));
+      if (!(await confirm(ctx))) {
+        ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
+        return Exit.ERROR;
+      }
+    }
+  }
+  const store = await openStore(ctx);
+  let result: ApplyResult;
+  try {
+    result = await applyPlan(plan, store, {
+      actor: ctx.actor,
+      reason: ctx.reason,
+      only,
+      parallelism,
+      progress: ctx.streams.isTerminal && !ctx.json
+        ? (e) => {
+          const verb = {
+            create: "Creating",
+            update: "Updating",
+            replace: "Replacing",
+            delete: "Destroying",
+            read: "Reading",
+            open: "Opening",
+          }[e.action] ?? e.action;
+          if (e.phase === "start") ctx.streams.stderr(`${e.address}: ${verb}...\n`);
+          else {ctx.streams.stderr(
+              `${e.address}: ${e.phase === "done" ? "done" : "failed"} after ${
+                ((e.ms ?? 0) / 1000).toFixed(1)
+              }s\n`,
+            );}
+        }
+        : undefined,
+    });
+  } finally {
+    await store.close();
+  }
+  const counts = { added: 0, changed: 0, replaced: 0, destroyed: 0, failed: 0, skipped: 0 };
+  for (const o of result.outcomes) {
+    if (o.status === "failed") counts.failed++;
+    else if (o.status === "skipped") counts.skipped++;
+    else if (o.action === "create") counts.added++;
+    else if (o.action === "update") counts.changed++;
+    else if (o.action === "replace") counts.replaced++;
+    else if (o.action === "delete") counts.destroyed++;
+  }
+  const diags = result.outcomes.flatMap((o) => o.diagnostics);
+  const doc = {
+    format_version: "1.0",
+    plan_id: plan.id,
+    summary: { ...counts, planned: summarize(plan.nodes) },
+    nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
+    serial: result.serial,
+    ok: result.ok,
+    diagnostics: diagnosticsJson(diags),
+  };
+  emit(ctx, doc, () => {
+    const head = result.ok
+      ? ctx.style.bold(ctx.style.green("Apply complete!"))
+      : ctx.style.bold(ctx.style.red("Apply failed."));
+    let text =
+      `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
+    if (!result.ok) text += ` ${counts.failed} failed, ${counts.skipped} not applied.`;
+    return text;
+  });
+  if (!ctx.json && diags.length) ctx.streams.stderr(renderDiagnostics(diags, ctx.style));
+  return result.ok ? Exit.OK : Exit.ERROR;
+};

@@ -1,0 +1,19 @@
+/**
+ * `pravo show PLANFILE`: the saved plan, as the human diff or `--json`.
+ *
+ * @module
+ */
+
+import { type CommandRun, emit } from "../cli/command.ts";
+import { Exit } from "../cli/exit.ts";
+import { readPlanFile } from "../plan/planfile.ts";
+import { planDocument } from "../plan/document.ts";
+import { renderPlan } from "../plan/render.ts";
+import { resolve } from "node:path";
+
+export const run: CommandRun = (ctx, _opts, args) => {
+  const plan = readPlanFile(resolve(ctx.root, args[0]), ctx.root);
+  const doc = planDocument(plan);
+  emit(ctx, doc, () => renderPlan(doc, ctx.style));
+  return Promise.resolve(Exit.OK);
+};

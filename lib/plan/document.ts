@@ -1,0 +1,89 @@
+/**
+ * The plan document: the JSON that `plan --json`, `show --json` and the MCP
+ * tools print, and that policies judge. Sensitive values never appear in it.
+ * Described field by field in `docs/reference/plan-document.md`.
+ *
+ * @module
+ */
+
+import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
+
+/** What stands in a document for a sensitive value. */
+export const REDACTED = "(sensitive)";
+
+function redact(attrs: Attrs | null, sensitive: readonly string[]): Attrs | null {
+  if (!attrs) return attrs;
+  const out: Attrs = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    out[k] = sensitive.includes(k) && v !== null ? REDACTED : v;
+  }
+  return out;
+}
+
+export function nodeDocument(n: PlannedNode) {
+  return {
+    address: n.address,
+    mode: n.mode,
+    type: n.type,
+    name: n.name,
+    provider: n.provider,
+    action: n.action,
+    before: redact(n.before, n.sensitive),
+    after: redact(n.after, n.sensitive),
+    after_unknown: n.afterUnknown,
+    changed: n.changed,
+    replace_because: n.replaceBecause.length ? n.replaceBecause : undefined,
+    delete_because: n.deleteBecause,
+    dependencies: n.dependencies,
+    sensitive: n.sensitive,
+  };
+}
+
+/** The plan as a document. */
+export function planDocument(plan: Plan, extra: Record<string, unknown> = {}) {
+  const sensitiveValues = collectSensitive(plan);
+  return {
+    format_version: plan.formatVersion,
+    id: plan.id,
+    created_at: plan.createdAt,
+    root: plan.root,
+    tags: plan.tags,
+    actor: plan.actor,
+    reason: plan.reason,
+    state: { lineage: plan.lineage, serial: plan.serial },
+    config_digest: plan.configDigest,
+    destroy: plan.destroy,
+    summary: summarize(plan.nodes),
+    nodes: plan.nodes.map(nodeDocument),
+    outputs: redactOutputs(plan.outputs, sensitiveValues),
+    outputs_unknown: plan.outputsUnknown,
+    ...extra,
+  };
+}
+
+/** The string values of sensitive attributes anywhere in the plan. */
+function collectSensitive(plan: Plan): Set<string> {
+  const out = new Set<string>();
+  for (const n of plan.nodes) {
+    for (const k of n.sensitive) {
+      for (const v of [n.before?.[k], n.after?.[k], n.config[k]]) {
+        if (typeof v === "string" && v.length > 0) out.add(v);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Outputs that hold a sensitive value (the value itself, or a string that
+ * contains it) are redacted: a value is traced, not declared.
+ */
+export function redactOutputs(outputs: Attrs, sensitive: Set<string>): Attrs {
+  const leaks = (v: unknown): boolean => {
+    if (typeof v === "string") return [...sensitive].some((s) => v.includes(s));
+    if (Array.isArray(v)) return v.some(leaks);
+    if (v && typeof v === "object") return Object.values(v).some(leaks);
+    return false;
+  };
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, leaks(v) ? REDACTED : v]));
+}

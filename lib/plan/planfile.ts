@@ -1,0 +1,124 @@
+/**
+ * Plan files: everything apply needs, written atomically, checked whole when
+ * read. A file that was edited or truncated, made for another root, or of a
+ * newer format is refused, each with its own exit code.
+ *
+ * The file is JSON: `{"pravo_plan": FORMAT, "digest": SHA-256 of body,
+ * "body": {...}}`. It holds the sources the plan was made from and the
+ * inputs apply will use, which may be sensitive: it is written readable by
+ * its owner only (0600).
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { DiagnosticsError, error } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import { type Plan, PLAN_FORMAT_VERSION } from "./types.ts";
+
+function sha256(s: string): string {
+  return createHash("sha256").update(s).digest("hex");
+}
+
+/** The digest of a plan file's body: what an approval binds to. */
+export function planDigest(plan: Plan): string {
+  return sha256(JSON.stringify(plan));
+}
+
+/** Writes the plan file atomically: a temporary file beside it, synced, renamed. */
+export function writePlanFile(path: string, plan: Plan): void {
+  const body = JSON.stringify(plan);
+  const text =
+    JSON.stringify({ pravo_plan: PLAN_FORMAT_VERSION, digest: sha256(body), body: plan }) + "\n";
+  const tmp = join(dirname(path), `.${basename(path)}.${Deno.pid}.tmp`);
+  try {
+    const fd = openSync(tmp, "w", 0o600);
+    try {
+      const bytes = new TextEncoder().encode(text);
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing left behind
+    }
+    throw new DiagnosticsError([
+      error(
+        "Cannot write the plan file",
+        `Writing "${path}" failed: ${
+          (e as Error).message
+        }. Check that its directory exists and is writable, or give another --out path.`,
+      ),
+    ], Exit.ERROR);
+  }
+}
+
+/** Reads and checks a plan file for `root`. */
+export function readPlanFile(path: string, root: string): Plan {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new DiagnosticsError([
+      error(
+        `Cannot read plan "${path}"`,
+        `${(e as Error).message}. Give the path of a file written by \`pravo plan --out FILE\`.`,
+      ),
+    ], Exit.ERROR);
+  }
+  const corrupt = (why: string) =>
+    new DiagnosticsError([
+      error(
+        `Plan file "${path}" is damaged`,
+        `${why}. A plan file must be used as \`pravo plan --out\` wrote it; make a new plan.`,
+      ),
+    ], Exit.PLAN_CORRUPT);
+  let outer: { pravo_plan?: unknown; digest?: unknown; body?: Plan };
+  try {
+    outer = JSON.parse(text);
+  } catch {
+    throw corrupt("It is not complete JSON (truncated or edited)");
+  }
+  if (!outer || typeof outer !== "object" || typeof outer.pravo_plan !== "string" || !outer.body) {
+    throw corrupt("It is not a pravo plan file");
+  }
+  const major = Number(String(outer.pravo_plan).split(".")[0]);
+  const ours = Number(PLAN_FORMAT_VERSION.split(".")[0]);
+  if (!(major <= ours)) {
+    throw new DiagnosticsError([
+      error(
+        `Plan file "${path}" has a newer format`,
+        `It is of format ${outer.pravo_plan}, and this pravo reads format ${PLAN_FORMAT_VERSION}. Apply it with the pravo that made it, or make a new plan with this one.`,
+      ),
+    ], Exit.PLAN_NEWER);
+  }
+  if (sha256(JSON.stringify(outer.body)) !== outer.digest) {
+    throw corrupt("Its content does not match its digest (it was edited)");
+  }
+  const plan = outer.body;
+  if (plan.root !== root) {
+    throw new DiagnosticsError([
+      error(
+        `Plan "${path}" was made for another root`,
+        `It was made for "${plan.root}", and this root is "${root}". Apply it in its own root (-C ${plan.root}), or make a plan here.`,
+      ),
+    ], Exit.PLAN_OTHER_ROOT);
+  }
+  return plan;
+}

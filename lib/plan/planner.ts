@@ -1,0 +1,501 @@
+/**
+ * The planner: loads the root, refreshes what is due, diffs the
+ * configuration against the state and decides an action for every node.
+ *
+ * Values known from the state are unified back into the configuration so
+ * that references to them are concrete. A node that will be replaced loses
+ * its known values, which may make its dependents change too; the planner
+ * evaluates again until nothing more changes.
+ *
+ * @module
+ */
+
+import { createHash, randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
+import { UNKNOWN, type Value } from "../cue/program.ts";
+import type { StateRecord, StateStore } from "../state/store.ts";
+import { findProvider } from "../providers/registry.ts";
+import type { TypeSchema } from "../providers/schema.ts";
+import { handlerFor } from "../providers/runtimes.ts";
+import { type Attrs, type Plan, PLAN_FORMAT_VERSION, type PlannedNode } from "./types.ts";
+import { parseDuration } from "./duration.ts";
+
+export type RefreshMode = "age" | "expired" | "false" | "all";
+
+export interface PlanOptions {
+  root: string;
+  tags: Record<string, string>;
+  actor: string;
+  reason: string;
+  destroy?: boolean;
+  /** Addresses to replace even though nothing changed. */
+  replace?: string[];
+  refresh?: RefreshMode;
+  now?: () => Date;
+}
+
+function isInput(a: TypeSchema["attributes"][string]): boolean {
+  return Boolean(a.required || a.optional);
+}
+
+function hasUnknown(v: Value | undefined): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+/** The computed attributes of a record, to unify into the configuration. */
+function computedOf(
+  rec: StateRecord | { type: string; mode: string; provider: string; attributes: Attrs },
+): Attrs {
+  const type = findProvider(rec.provider)?.types.find((t) =>
+    t.name === rec.type && t.mode === rec.mode
+  );
+  if (!type) return {};
+  const out: Attrs = {};
+  for (const [k, a] of Object.entries(type.attributes)) {
+    if (!isInput(a) && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
+  }
+  return out;
+}
+
+function digest(v: unknown): string {
+  return createHash("sha256").update(
+    JSON.stringify(v, (_k, x) => (x === UNKNOWN ? { $unknown: true } : x)),
+  )
+    .digest("hex");
+}
+
+function sensitiveOf(type: TypeSchema): string[] {
+  return Object.entries(type.attributes).filter(([, a]) => a.sensitive).map(([k]) => k).sort();
+}
+
+/** Makes a plan. Throws DiagnosticsError for an invalid spec (exit 3) or other errors. */
+export async function makePlan(
+  sources: Sources,
+  store: StateStore,
+  opts: PlanOptions,
+): Promise<{ plan: Plan; diagnostics: Diagnostic[] }> {
+  const now = opts.now ?? (() => new Date());
+  const diags: Diagnostic[] = [];
+  const identity = await store.identity();
+  const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
+  const refresh = opts.refresh ?? "age";
+
+  // Refresh: read the real world for the records that are due.
+  const prior = new Map<string, Attrs | null>();
+  for (const rec of records.values()) {
+    prior.set(rec.address, rec.attributes);
+    if (rec.mode !== "managed" || refresh === "false") continue;
+    const handler = handlerFor(rec.provider, rec.mode, rec.type);
+    const type = findProvider(rec.provider)?.types.find((t) =>
+      t.name === rec.type && t.mode === rec.mode
+    );
+    if (!handler?.read || !type) continue;
+    let due = refresh === "all";
+    if (refresh === "age" && rec.refreshAge !== null) {
+      const age = parseDuration(rec.refreshAge);
+      due = age !== undefined && now().getTime() - Date.parse(rec.refreshedAt) >= age;
+    }
+    if (refresh === "expired" || refresh === "age") {
+      const exp = handler.expiresAt?.(rec.attributes);
+      if (exp !== undefined && Date.parse(exp) <= now().getTime()) due = true;
+    }
+    if (!due) continue;
+    const res = await handler.read({
+      type,
+      address: rec.address,
+      root: opts.root,
+      providerConfig: {},
+      prior: rec.attributes,
+    });
+    diags.push(...res.diagnostics);
+    if (res.value !== undefined) prior.set(rec.address, res.value);
+  }
+
+  const known = new Map<string, Attrs>();
+  for (const rec of records.values()) {
+    const p = prior.get(rec.address);
+    if (rec.mode === "managed" && p) known.set(rec.address, computedOf({ ...rec, attributes: p }));
+  }
+
+  const dataRead = new Map<string, Attrs>();
+  const lostKnown = new Set<string>();
+  let spec: Spec | undefined;
+  let planned: PlannedNode[] = [];
+  for (let round = 0; round < 50; round++) {
+    const k = new Map([...known].filter(([a]) => !lostKnown.has(a)));
+    for (const [a, v] of dataRead) k.set(a, v);
+    let res = await evaluateRoot(sources, { tags: opts.tags, known: k });
+    if (!res.ok && k.size) {
+      // Values of nodes no longer in the configuration may clash with it:
+      // unify only those of nodes that are still declared.
+      const bare = await evaluateRoot(sources, { tags: opts.tags });
+      if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
+      const declared = new Set(bare.value.nodes.map((n) => n.address));
+      for (const a of [...known.keys()]) if (!declared.has(a)) known.delete(a);
+      res = await evaluateRoot(sources, {
+        tags: opts.tags,
+        known: new Map([...k].filter(([a]) => declared.has(a))),
+      });
+    }
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    spec = res.value;
+
+    // Data sources whose configuration is known are read now.
+    let readMore = false;
+    for (const n of spec.nodes) {
+      if (n.mode !== "data" || dataRead.has(n.address) || opts.destroy) continue;
+      const inputs = inputsOf(n);
+      if (hasUnknown(inputs as Value)) continue;
+      const handler = handlerFor(n.provider, n.mode, n.type);
+      if (!handler?.readData) continue;
+      const r = await handler.readData({
+        type: n.schema,
+        address: n.address,
+        root: opts.root,
+        providerConfig: providerConfigOf(spec, n),
+        config: withoutUnknown(inputs),
+      });
+      if (r.diagnostics.some((d) => d.severity === "error")) {
+        throw new DiagnosticsError(
+          r.diagnostics.map((d) => ({
+            ...d,
+            address: d.address ?? n.address,
+            range: d.range ?? n.range,
+          })),
+          Exit.ERROR,
+        );
+      }
+      diags.push(...r.diagnostics);
+      dataRead.set(n.address, r.value ?? {});
+      readMore = true;
+    }
+    if (readMore) continue;
+
+    planned = [];
+    for (const n of spec.nodes) {
+      planned.push(
+        planNode(
+          n,
+          spec,
+          records.get(n.address),
+          prior.get(n.address) ?? null,
+          dataRead,
+          opts,
+          diags,
+        ),
+      );
+    }
+    // Nodes whose computed values become unknown: their dependents may change.
+    const newlyLost = planned.filter((p) =>
+      p.mode === "managed" && (p.action === "replace" || p.afterUnknown.length > 0) &&
+      known.has(p.address) &&
+      !lostKnown.has(p.address)
+    );
+    if (newlyLost.length === 0) break;
+    newlyLost.forEach((p) => lostKnown.add(p.address));
+  }
+  if (!spec) throw new Error("bug: no evaluation");
+
+  // Records with no node in the configuration are deleted.
+  const declared = new Set(spec.nodes.map((n) => n.address));
+  for (const rec of records.values()) {
+    if (declared.has(rec.address) && !opts.destroy) continue;
+    if (declared.has(rec.address)) continue;
+    planned.push(
+      deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "not in the configuration"),
+    );
+  }
+  if (opts.destroy) {
+    planned = [...records.values()].map((rec) =>
+      deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "destroy")
+    );
+  }
+
+  for (const r of opts.replace ?? []) {
+    if (!planned.some((p) => p.address === r && p.mode === "managed")) {
+      diags.push(
+        error(
+          `Cannot replace "${r}"`,
+          `--replace names "${r}", which is not a managed node of this root. Give the address of a resource, as \`pravo state show\` or the plan lists them.`,
+        ),
+      );
+    }
+  }
+  for (const p of planned) {
+    if ((p.action === "delete" || p.action === "replace") && p.lifecycle.prevent_destroy) {
+      diags.push(
+        error(
+          `${p.address} is protected from destruction`,
+          `The plan would ${p.action} ${p.address}, whose lifecycle sets prevent_destroy. Change the configuration so it is kept, or remove prevent_destroy first.`,
+          { address: p.address },
+        ),
+      );
+    }
+  }
+  if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+
+  const outputsUnknown: string[] = [];
+  const outputs: Attrs = {};
+  for (const [k, v] of Object.entries(spec.outputs)) {
+    if (hasUnknown(v)) outputsUnknown.push(k);
+    else outputs[k] = v;
+  }
+  planned.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  const plan: Plan = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    id: randomUUID(),
+    createdAt: now().toISOString(),
+    root: opts.root,
+    tags: opts.tags,
+    actor: opts.actor,
+    reason: opts.reason,
+    lineage: identity.lineage,
+    serial: identity.serial,
+    configDigest: spec.configDigest,
+    destroy: Boolean(opts.destroy),
+    nodes: planned,
+    outputs: opts.destroy ? {} : outputs,
+    outputsUnknown: opts.destroy ? [] : outputsUnknown.sort(),
+    sentinels: spec.sentinels,
+    sources: sources.files.map((f) => ({ name: f.name, src: f.src })),
+    providers: spec.providers,
+  };
+  return { plan, diagnostics: diags };
+}
+
+function inputsOf(n: Node): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, a] of Object.entries(n.schema.attributes)) {
+    if (isInput(a) && n.config[k] !== undefined) out[k] = n.config[k];
+  }
+  return out;
+}
+
+function withoutUnknown(v: Record<string, Value>): Attrs {
+  const out: Attrs = {};
+  for (const [k, x] of Object.entries(v)) if (!hasUnknown(x)) out[k] = x;
+  return out;
+}
+
+function providerConfigOf(spec: Spec, n: Node): Attrs {
+  const inst = spec.providers.find((p) => p.address === n.providerInstance);
+  return inst ? withoutUnknown(inst.config) : {};
+}
+
+function deleteNode(rec: StateRecord, before: Attrs, because: string): PlannedNode {
+  return {
+    address: rec.address,
+    mode: rec.mode,
+    type: rec.type,
+    name: rec.address.split(".").pop()!,
+    provider: rec.provider,
+    action: "delete",
+    before,
+    after: null,
+    afterUnknown: [],
+    changed: [],
+    replaceBecause: [],
+    deleteBecause: because,
+    dependencies: rec.dependencies,
+    sensitive: rec.sensitivePaths.map((p) => String(p[0])).sort(),
+    config: {},
+    templates: {},
+    needsEvaluation: [],
+    configDigest: rec.configDigest,
+    refreshAge: rec.refreshAge,
+    lifecycle: {},
+    providerConfig: {},
+  };
+}
+
+function planNode(
+  n: Node,
+  spec: Spec,
+  rec: StateRecord | undefined,
+  prior: Attrs | null,
+  dataRead: Map<string, Attrs>,
+  opts: PlanOptions,
+  diags: Diagnostic[],
+): PlannedNode {
+  const type = n.schema;
+  const inputs = inputsOf(n);
+  const config = withoutUnknown(inputs);
+  const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort();
+  const base: PlannedNode = {
+    address: n.address,
+    mode: n.mode,
+    type: n.type,
+    name: n.name,
+    provider: n.provider,
+    action: "no-op",
+    before: rec ? prior : null,
+    after: null,
+    afterUnknown: [],
+    changed: [],
+    replaceBecause: [],
+    dependencies: n.dependencies,
+    sensitive: sensitiveOf(type),
+    config,
+    templates: Object.fromEntries(
+      Object.entries(n.templates).filter(([k]) => unknownInputs.includes(k)),
+    ),
+    needsEvaluation: n.needsEvaluation.filter((k) => unknownInputs.includes(k)),
+    configDigest: digest({ inputs, lifecycle: n.lifecycle }),
+    refreshAge: n.lifecycle.refresh_age ?? type.refreshAge ?? null,
+    lifecycle: n.lifecycle,
+    providerConfig: providerConfigOf(spec, n),
+  };
+  const handler = handlerFor(n.provider, n.mode, n.type);
+  if (handler?.validate) {
+    diags.push(
+      ...handler.validate({
+        type,
+        address: n.address,
+        root: opts.root,
+        providerConfig: base.providerConfig,
+        config,
+        unknown: unknownInputs,
+      }).map((d) => ({ ...d, address: d.address ?? n.address, range: d.range ?? n.range })),
+    );
+  }
+  const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
+
+  if (n.mode === "ephemeral") {
+    return { ...base, action: "open", before: null, afterUnknown: computed };
+  }
+  if (n.mode === "call") return { ...base, action: "create", before: null, afterUnknown: computed };
+  if (n.mode === "data") {
+    const read = dataRead.get(n.address);
+    const after = read ? { ...config, ...read } : config;
+    return {
+      ...base,
+      action: "read",
+      after,
+      afterUnknown: read ? [] : computed,
+      changed: rec && read ? changedKeys(prior ?? {}, after) : [],
+    };
+  }
+
+  // Managed.
+  const ignore = new Set(n.lifecycle.ignore_changes ?? []);
+  const requested = (opts.replace ?? []).includes(n.address);
+  if (!rec || prior === null) {
+    return plannedWith(
+      handler,
+      n,
+      opts,
+      {
+        ...base,
+        action: "create",
+        before: null,
+        changed: Object.keys(inputs).sort(),
+        replaceBecause: rec ? ["gone"] : [],
+      },
+      null,
+      inputs,
+      computed,
+    );
+  }
+  const changed: string[] = [];
+  const replaceBecause: string[] = [];
+  for (const [k, a] of Object.entries(type.attributes)) {
+    if (!isInput(a) || ignore.has(k)) continue;
+    const cv = inputs[k];
+    const pv = prior[k];
+    if (cv === undefined && (a.computed || pv === undefined || pv === null)) continue;
+    const differs = hasUnknown(cv) || !isDeepStrictEqual(cv ?? null, pv ?? null);
+    if (!differs) continue;
+    changed.push(k);
+    if (a.forceNew) replaceBecause.push(k);
+  }
+  if (requested) replaceBecause.push("requested");
+  if (replaceBecause.length) {
+    return plannedWith(
+      handler,
+      n,
+      opts,
+      {
+        ...base,
+        action: "replace",
+        changed: changed.sort(),
+        replaceBecause,
+      },
+      null,
+      inputs,
+      computed,
+    );
+  }
+  if (changed.length) {
+    return plannedWith(
+      handler,
+      n,
+      opts,
+      { ...base, action: "update", changed: changed.sort() },
+      prior,
+      inputs,
+      computed,
+    );
+  }
+  return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
+}
+
+function pick(o: Attrs, keys: Set<string>): Attrs {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => keys.has(k)));
+}
+
+function changedKeys(a: Attrs, b: Attrs): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => !isDeepStrictEqual(a[k] ?? null, b[k] ?? null)).sort();
+}
+
+/** Fills `after` and `afterUnknown` of a create, replace or update. */
+function plannedWith(
+  handler: ReturnType<typeof handlerFor>,
+  n: Node,
+  opts: PlanOptions,
+  p: PlannedNode,
+  prior: Attrs | null,
+  inputs: Record<string, Value>,
+  computed: string[],
+): PlannedNode {
+  const known = withoutUnknown(inputs);
+  const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k]));
+  // Inputs left unset keep their value in an update (optional computed ones).
+  const kept = prior
+    ? Object.fromEntries(
+      Object.entries(prior).filter(([k]) => inputs[k] === undefined && !computed.includes(k)),
+    )
+    : {};
+  let after: Attrs = { ...kept, ...known };
+  let afterUnknown = [...unknownInputs];
+  if (prior) {
+    for (const k of computed) if (prior[k] !== undefined) after[k] = prior[k];
+  } else {
+    afterUnknown.push(...computed);
+  }
+  if (handler?.plan) {
+    const r = handler.plan({
+      type: n.schema,
+      address: n.address,
+      root: opts.root,
+      providerConfig: p.providerConfig,
+      config: known,
+      unknown: unknownInputs,
+      prior,
+    });
+    if (r.value) {
+      after = { ...after, ...r.value.attributes };
+      afterUnknown = [...new Set([...unknownInputs, ...r.value.unknown])].filter((k) =>
+        !(k in r.value!.attributes)
+      );
+      for (const k of afterUnknown) delete after[k];
+    }
+  }
+  return { ...p, after, afterUnknown: [...new Set(afterUnknown)].sort() };
+}

@@ -1,0 +1,135 @@
+/**
+ * The human view of a plan: a diff in the manner of Terraform's, rendered
+ * from the same document that `--json` prints.
+ *
+ * @module
+ */
+
+import type { Style } from "../cli/output.ts";
+import type { planDocument } from "./document.ts";
+
+type Doc = ReturnType<typeof planDocument>;
+type NodeDoc = Doc["nodes"][number];
+
+const SYMBOL: Record<string, string> = {
+  create: "+",
+  update: "~",
+  replace: "-/+",
+  delete: "-",
+  read: "<=",
+};
+
+function value(v: unknown): string {
+  if (v === "(sensitive)") return "(sensitive value)";
+  return JSON.stringify(v);
+}
+
+function colorFor(style: Style, action: string): (s: string) => string {
+  if (action === "create") return (s) => style.green(s);
+  if (action === "delete") return (s) => style.red(s);
+  if (action === "update") return (s) => style.yellow(s);
+  if (action === "replace") return (s) => style.red(s);
+  return (s) => style.cyan(s);
+}
+
+function heading(n: NodeDoc): string {
+  switch (n.action) {
+    case "create":
+      return `# ${n.address} will be created`;
+    case "update":
+      return `# ${n.address} will be updated in place`;
+    case "replace":
+      return n.replace_because?.includes("requested")
+        ? `# ${n.address} will be replaced, as requested`
+        : `# ${n.address} must be replaced`;
+    case "delete":
+      return `# ${n.address} will be destroyed` +
+        (n.delete_because === "not in the configuration"
+          ? " (it is no longer in the configuration)"
+          : "");
+    case "read":
+      return `# ${n.address} will be read during apply`;
+    default:
+      return `# ${n.address}`;
+  }
+}
+
+function nodeBlock(n: NodeDoc, style: Style): string[] {
+  const sym = SYMBOL[n.action] ?? " ";
+  const c = colorFor(style, n.action);
+  const lines = [`  ${style.bold(heading(n))}`, `  ${c(sym)} ${n.address}: ${n.type} {`];
+  const before = (n.before ?? {}) as Record<string, unknown>;
+  const after = (n.after ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after), ...n.after_unknown]);
+  const names = [...keys].sort();
+  const width = Math.max(0, ...names.map((k) => k.length));
+  for (const k of names) {
+    const unknown = n.after_unknown.includes(k);
+    const forces = n.replace_because?.includes(k) ? style.red(" # forces replacement") : "";
+    const pad = k.padEnd(width);
+    if (n.action === "create") {
+      lines.push(
+        `      ${style.green("+")} ${pad} = ${unknown ? "(known after apply)" : value(after[k])}`,
+      );
+    } else if (n.action === "delete") {
+      if (before[k] !== undefined) {
+        lines.push(`      ${style.red("-")} ${pad} = ${value(before[k])}`);
+      }
+    } else if (n.action === "read") {
+      lines.push(`        ${pad} = ${unknown ? "(known after apply)" : value(after[k])}`);
+    } else {
+      const b = before[k];
+      const a = unknown ? undefined : after[k];
+      if (!unknown && JSON.stringify(a) === JSON.stringify(b)) continue;
+      if (b === undefined) {
+        lines.push(
+          `      ${style.green("+")} ${pad} = ${
+            unknown ? "(known after apply)" : value(a)
+          }${forces}`,
+        );
+      } else if (!unknown && a === undefined) {
+        lines.push(`      ${style.red("-")} ${pad} = ${value(b)}${forces}`);
+      } else {
+        lines.push(
+          `      ${style.yellow("~")} ${pad} = ${value(b)} -> ${
+            unknown ? "(known after apply)" : value(a)
+          }${forces}`,
+        );
+      }
+    }
+  }
+  lines.push("    }");
+  return lines;
+}
+
+/** The human view of a plan document. */
+export function renderPlan(doc: Doc, style: Style): string {
+  const changes = doc.nodes.filter((n) =>
+    ["create", "update", "replace", "delete"].includes(n.action)
+  );
+  const reads = doc.nodes.filter((n) => n.action === "read" && n.after_unknown.length > 0);
+  const out: string[] = [];
+  if (changes.length === 0 && reads.length === 0) {
+    out.push(style.bold(style.green("No changes.")) + " The state matches the configuration.");
+  } else {
+    out.push("pravo will perform the following actions:", "");
+    for (const n of [...reads, ...changes]) out.push(...nodeBlock(n, style), "");
+    const s = doc.summary;
+    out.push(
+      style.bold("Plan:") +
+        ` ${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`,
+    );
+  }
+  const outs = Object.keys(doc.outputs).concat(doc.outputs_unknown).sort();
+  if (outs.length) {
+    out.push("", "Outputs:");
+    for (const k of outs) {
+      out.push(
+        `  ${k} = ${
+          doc.outputs_unknown.includes(k) ? "(known after apply)" : value(doc.outputs[k])
+        }`,
+      );
+    }
+  }
+  return out.join("\n") + "\n";
+}

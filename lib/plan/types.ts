@@ -1,0 +1,106 @@
+/**
+ * Plan types: what a plan decided for each node, and what a plan file holds.
+ *
+ * @module
+ */
+
+import type { Mode } from "../providers/schema.ts";
+import type { LifecycleSettings, ProviderInstance } from "../cue/loader.ts";
+import type { SentinelRef } from "../cue/unknowns.ts";
+
+export type Attrs = Record<string, unknown>;
+
+/** What apply will do to a node. */
+export type Action = "create" | "update" | "replace" | "delete" | "read" | "open" | "no-op";
+
+/** The plan's format; a plan file of a newer major version is refused. */
+export const PLAN_FORMAT_VERSION = "1.0";
+
+export interface PlannedNode {
+  address: string;
+  mode: Mode;
+  type: string;
+  name: string;
+  provider: string;
+  action: Action;
+  /** The attributes in the state (as refreshed), or null for a new node. */
+  before: Attrs | null;
+  /** The attributes after apply that are known now; null when it will not exist. */
+  after: Attrs | null;
+  /** Attributes known only after apply. */
+  afterUnknown: string[];
+  /** Attributes whose value changes (or may change: unknown). */
+  changed: string[];
+  /** Why a replace: attributes that force it, `requested` (--replace), `gone`. */
+  replaceBecause: string[];
+  /** Why a delete: `not in the configuration`, `destroy`. */
+  deleteBecause?: string;
+  dependencies: string[];
+  /** Attributes whose values are sensitive. */
+  sensitive: string[];
+  /** Inputs for apply, known now. */
+  config: Attrs;
+  /** Inputs known only after apply: templates with sentinels (see lib/cue/unknowns.ts). */
+  templates: Record<string, unknown>;
+  /** Inputs that need CUE evaluated again at apply. */
+  needsEvaluation: string[];
+  /** A digest of the node's configuration. */
+  configDigest: string;
+  refreshAge: string | null;
+  lifecycle: LifecycleSettings;
+  /** The provider instance's configuration. */
+  providerConfig: Attrs;
+}
+
+export interface Plan {
+  formatVersion: string;
+  id: string;
+  createdAt: string;
+  root: string;
+  tags: Record<string, string>;
+  actor: string;
+  reason: string;
+  /** The state the plan was made against. */
+  lineage: string;
+  serial: number;
+  configDigest: string;
+  destroy: boolean;
+  nodes: PlannedNode[];
+  /** Output values; unknown ones are listed in outputsUnknown. */
+  outputs: Record<string, unknown>;
+  outputsUnknown: string[];
+  sentinels: SentinelRef[];
+  /** The sources the plan was made from, so apply can evaluate again. */
+  sources: { name: string; src: string }[];
+  providers: ProviderInstance[];
+}
+
+export interface Summary {
+  add: number;
+  change: number;
+  replace: number;
+  destroy: number;
+  read: number;
+  unchanged: number;
+}
+
+export function summarize(nodes: readonly PlannedNode[]): Summary {
+  const s: Summary = { add: 0, change: 0, replace: 0, destroy: 0, read: 0, unchanged: 0 };
+  for (const n of nodes) {
+    if (n.action === "create") s.add++;
+    else if (n.action === "update") s.change++;
+    else if (n.action === "replace") s.replace++;
+    else if (n.action === "delete" && n.mode === "managed") s.destroy++;
+    else if (n.action === "read") s.read++;
+    else if (n.action === "no-op") s.unchanged++;
+  }
+  return s;
+}
+
+/** True when applying the plan would change the state. */
+export function hasChanges(plan: Plan): boolean {
+  return plan.nodes.some((n) =>
+    n.action === "create" || n.action === "update" || n.action === "replace" ||
+    n.action === "delete"
+  );
+}
