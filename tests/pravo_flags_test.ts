@@ -180,3 +180,22 @@ Deno.test("scripts/pravo runs pravo from another directory on the root given by 
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("scripts/compile bakes in the same env list, relative root access and run of the install path", async () => {
+  const out = await new Deno.Command(join(PROJECT, "scripts", "compile"), {
+    args: ["--target", "aarch64-apple-darwin"],
+    env: { PRAVO_SCRIPT_DRY_RUN: "1", PRAVO_INSTALL_PATH: "/opt/bin/pravo" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const cmd = new TextDecoder().decode(out.stdout).trim().split(" ");
+  assert.deepEqual(permissions(cmd), [
+    "--no-prompt",
+    "--allow-read=.",
+    "--allow-write=.",
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=/opt/bin/pravo",
+  ]);
+  assert.ok(cmd.includes("aarch64-apple-darwin"));
+});
