@@ -16,9 +16,13 @@
  * - `--allow-run` of the deno executable alone (`Deno.execPath()`, the real
  *   binary and not the `node_modules/.bin` symlink, which Deno would not
  *   match), so that `pravo mcp` can run pravo and nothing else.
- * - No `--allow-net`, `--allow-sys`, `--allow-ffi`: nothing pravo does needs
- *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
- *   and write of its file).
+ * - `--allow-sys=hostname` alone: the state store records the host name of a
+ *   lock's holder (lib/state/holder.ts), so that a lock says where it is held.
+ * - No `--allow-net`, `--allow-ffi`, and no other `--allow-sys`: nothing pravo
+ *   does needs them (cue-wasm evaluates with none of them; node:sqlite needs
+ *   only read and write of its file). Reading `/proc/PID/stat`, which the
+ *   lock code tries, would need `--allow-all` in Deno, so it is not granted
+ *   and the lock code falls back on the lock's expiry.
  *
  * @module
  */
@@ -77,7 +81,8 @@ export interface PermissionOptions {
  * });
  * if (flags.join(" ") !== "--no-prompt --allow-read=/srv/demo,/opt/pravo/main.ts " +
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
- *   "USER,HOME,DENO_DIR,TMPDIR --allow-run=/opt/pravo/node_modules/deno/deno") {
+ *   "USER,HOME,DENO_DIR,TMPDIR --allow-run=/opt/pravo/node_modules/deno/deno " +
+ *   "--allow-sys=hostname") {
  *   throw new Error(flags.join(" "));
  * }
  * ```
@@ -95,6 +100,7 @@ export function permissionFlags(options: PermissionOptions): string[] {
     `--allow-write=${root}`,
     `--allow-env=${ENV_VARS.join(",")}`,
     `--allow-run=${execPath}`,
+    "--allow-sys=hostname",
   ];
 }
 

@@ -35,6 +35,7 @@ Deno.test("permissionFlags() grants read and write of the root, env by name, run
       "--allow-write=/r/demo",
       `--allow-env=${ENV_VARS.join(",")}`,
       "--allow-run=/p/node_modules/deno/deno",
+      "--allow-sys=hostname",
     ],
   );
 });
@@ -118,7 +119,8 @@ await attempt("env other", () => Deno.env.get("AWS_SECRET_ACCESS_KEY"));
 await attempt("run deno", () => new Deno.Command(Deno.execPath(), { args: ["--version"] }).output());
 await attempt("run sh", () => new Deno.Command("/bin/sh", { args: ["-c", "true"] }).output());
 await attempt("net", () => Deno.connect({ hostname: "127.0.0.1", port: 9 }));
-await attempt("sys", () => Deno.hostname());
+await attempt("sys hostname", () => Deno.hostname());
+await attempt("sys other", () => Deno.osRelease());
 console.log(JSON.stringify(results));
 `,
     );
@@ -143,7 +145,8 @@ console.log(JSON.stringify(results));
       "run deno": "ok",
       "run sh": "NotCapable",
       "net": "NotCapable",
-      "sys": "NotCapable",
+      "sys hostname": "ok",
+      "sys other": "NotCapable",
     });
   } finally {
     await Deno.remove(tmp, { recursive: true });
@@ -196,6 +199,7 @@ Deno.test("scripts/compile bakes in the same env list, relative root access and 
     "--allow-write=.",
     `--allow-env=${ENV_VARS.join(",")}`,
     "--allow-run=/opt/bin/pravo",
+    "--allow-sys=hostname",
   ]);
   assert.ok(cmd.includes("aarch64-apple-darwin"));
 });
