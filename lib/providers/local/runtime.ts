@@ -1,0 +1,350 @@
+/**
+ * The runtime of `hashicorp/local`: files on the machine that runs pravo.
+ *
+ * A managed file is written atomically (a temporary file in the same
+ * directory, synced, given its permissions, then renamed over the target), so
+ * that a reader or a crash never sees half a file. Missing parent directories
+ * are created with `directory_permission`. Permissions are applied as
+ * Terraform's are, "before the umask": the mode set is the permission with
+ * the process's umask bits cleared. Every input forces replacement, so there
+ * is no update. Read sees the file as it is now: null when it is gone, the
+ * digests (and content) of what is there when it was edited by hand.
+ *
+ * Relative file names (`filename`, `source`) are taken from the root.
+ *
+ * @module
+ */
+
+import { basename, dirname, resolve } from "node:path";
+import { type Diagnostic, error } from "../../diag/diag.ts";
+import {
+  contentDigests,
+  cryptoBytes,
+  fail,
+  fromBase64,
+  isSet,
+  messageOf,
+  ok,
+  stateOf,
+  str,
+  toBase64,
+  toHex,
+} from "../_util.ts";
+import type {
+  Attrs,
+  PlannedState,
+  ProviderRuntime,
+  RequestBase,
+  Response,
+  TypeHandler,
+  ValidateRequest,
+} from "../runtime.ts";
+
+/** The attributes that give a managed file its content; exactly one is set. */
+const CONTENT_SOURCES = ["content", "content_base64", "sensitive_content", "source"];
+
+const DIGESTS = [
+  "content_md5",
+  "content_sha1",
+  "content_sha256",
+  "content_base64sha256",
+  "content_sha512",
+  "content_base64sha512",
+  "id",
+];
+
+const decoder = () => new TextDecoder("utf-8", { ignoreBOM: true });
+
+function pathOf(req: RequestBase, name: string): string {
+  return resolve(req.root, name);
+}
+
+/** Parses an octal permission such as "0644"; undefined when invalid. */
+export function parseMode(s: string): number | undefined {
+  return /^[0-7]{3,4}$/.test(s) ? parseInt(s, 8) : undefined;
+}
+
+function umask(): number {
+  try {
+    return Deno.umask();
+  } catch {
+    return 0; // not on this platform
+  }
+}
+
+const windows = Deno.build.os === "windows";
+
+// ---------------------------------------------------------------------------
+// Writing
+
+/** Creates `dir` and its missing parents, each with `mode` (less the umask). */
+async function makeDirs(dir: string, mode: number): Promise<void> {
+  const missing: string[] = [];
+  for (let d = dir;; d = dirname(d)) {
+    try {
+      const st = await Deno.stat(d);
+      if (!st.isDirectory) throw new Error(`"${d}" exists and is not a directory`);
+      break;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+      missing.unshift(d);
+      if (dirname(d) === d) break;
+    }
+  }
+  for (const d of missing) {
+    try {
+      await Deno.mkdir(d);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+      continue;
+    }
+    if (!windows) await Deno.chmod(d, mode & ~umask());
+  }
+}
+
+/**
+ * Writes a file atomically: a temporary file beside it, written in full,
+ * synced to disk and given its mode, then renamed over the target; the
+ * directory is synced afterwards where the platform allows.
+ */
+export async function writeFileAtomic(
+  path: string,
+  bytes: Uint8Array,
+  options: { fileMode: number; dirMode: number },
+): Promise<void> {
+  const dir = dirname(path);
+  await makeDirs(dir, options.dirMode);
+  const tmp = resolve(dir, `.${basename(path)}.${toHex(cryptoBytes(6))}.pravo-tmp`);
+  try {
+    const f = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+    try {
+      for (let at = 0; at < bytes.length;) at += await f.write(bytes.subarray(at));
+      await f.sync();
+    } finally {
+      f.close();
+    }
+    if (!windows) await Deno.chmod(tmp, options.fileMode & ~umask());
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+  try {
+    const d = await Deno.open(dir, { read: true });
+    try {
+      await d.sync();
+    } finally {
+      d.close();
+    }
+  } catch {
+    // Some platforms cannot sync a directory; the rename is still atomic.
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Managed files
+
+/** The configured content, or undefined when it comes from `source`. */
+function inlineContent(config: Attrs): Uint8Array | undefined | "invalid" {
+  if (isSet(config, "content")) return new TextEncoder().encode(String(config.content));
+  if (isSet(config, "sensitive_content")) {
+    return new TextEncoder().encode(String(config.sensitive_content));
+  }
+  if (isSet(config, "content_base64")) {
+    return fromBase64(String(config.content_base64)) ?? "invalid";
+  }
+  return undefined;
+}
+
+async function contentOf(
+  req: RequestBase & { config: Attrs },
+): Promise<Response<Uint8Array>> {
+  const inline = inlineContent(req.config);
+  if (inline === "invalid") {
+    return fail(
+      req.address,
+      "Invalid content_base64",
+      "content_base64 is not valid base64. Encode the content with base64encode() or " +
+        "filebase64().",
+    );
+  }
+  if (inline !== undefined) return ok(inline);
+  const source = String(req.config.source);
+  try {
+    return ok(await Deno.readFile(pathOf(req, source)));
+  } catch (e) {
+    return fail(
+      req.address,
+      `Cannot read source file "${source}"`,
+      `${messageOf(e)}. Create the file, or set source to a file that exists.`,
+    );
+  }
+}
+
+function validateFile(req: ValidateRequest): Diagnostic[] {
+  const where = { address: req.address };
+  const given = CONTENT_SOURCES.filter((n) =>
+    n in req.type.attributes && (isSet(req.config, n) || req.unknown.includes(n))
+  );
+  const choices = CONTENT_SOURCES.filter((n) => n in req.type.attributes).join(", ");
+  const diags: Diagnostic[] = [];
+  if (given.length === 0) {
+    diags.push(error(
+      `No content for ${req.type.name}`,
+      `Exactly one of ${choices} must be set. Set content to the text the file should hold.`,
+      where,
+    ));
+  } else if (given.length > 1) {
+    diags.push(error(
+      `Conflicting content for ${req.type.name}: ${given.join(", ")}`,
+      `Exactly one of ${choices} may be set. Keep one of them and remove the others.`,
+      where,
+    ));
+  }
+  if (!req.unknown.includes("content_base64") && inlineContent(req.config) === "invalid") {
+    diags.push(error(
+      "Invalid content_base64",
+      "content_base64 is not valid base64. Encode the content with base64encode() or " +
+        "filebase64().",
+      where,
+    ));
+  }
+  for (const name of ["file_permission", "directory_permission"]) {
+    const v = req.unknown.includes(name) ? undefined : str(req.type, req.config, name);
+    if (v !== undefined && parseMode(v) === undefined) {
+      diags.push(error(
+        `Invalid ${name} "${v}"`,
+        `${name} is a mode in octal notation of 3 or 4 digits. Write it as a string such ` +
+          `as "0644".`,
+        where,
+      ));
+    }
+  }
+  return diags;
+}
+
+/**
+ * The attributes after a read of the file: the prior ones when the content
+ * is as recorded, else the new digests and the new content in whichever
+ * attribute held it.
+ */
+function drifted(prior: Attrs, bytes: Uint8Array): Attrs {
+  const digests = contentDigests(bytes);
+  if (digests.id === prior.id) return prior;
+  const out: Attrs = { ...prior, ...digests };
+  if (isSet(prior, "content")) out.content = decoder().decode(bytes);
+  if (isSet(prior, "sensitive_content")) out.sensitive_content = decoder().decode(bytes);
+  if (isSet(prior, "content_base64")) out.content_base64 = toBase64(bytes);
+  return out;
+}
+
+const managedFile: TypeHandler = {
+  validate: validateFile,
+  plan(req): Response<PlannedState> {
+    const contentKnown = !CONTENT_SOURCES.some((n) => req.unknown.includes(n)) &&
+      !isSet(req.config, "source");
+    const inline = contentKnown ? inlineContent(req.config) : undefined;
+    if (inline instanceof Uint8Array) {
+      return ok({
+        attributes: stateOf(req.type, req.config, contentDigests(inline)),
+        unknown: [],
+      });
+    }
+    return ok({ attributes: stateOf(req.type, req.config, {}), unknown: [...DIGESTS] });
+  },
+  async create(req) {
+    const content = await contentOf(req);
+    if (!content.value) return { diagnostics: content.diagnostics };
+    const filename = String(req.config.filename);
+    const fileMode = parseMode(str(req.type, req.config, "file_permission") ?? "");
+    const dirMode = parseMode(str(req.type, req.config, "directory_permission") ?? "");
+    if (fileMode === undefined || dirMode === undefined) {
+      return fail(
+        req.address,
+        "Invalid permission",
+        "file_permission and directory_permission are modes in octal notation. Write them as " +
+          'strings such as "0644".',
+      );
+    }
+    try {
+      await writeFileAtomic(pathOf(req, filename), content.value, { fileMode, dirMode });
+    } catch (e) {
+      return fail(
+        req.address,
+        `Cannot write file "${filename}"`,
+        `${messageOf(e)}. Check that the directory is writable by the user that runs pravo, ` +
+          "or choose another filename.",
+      );
+    }
+    return ok(stateOf(req.type, req.config, contentDigests(content.value)));
+  },
+  async read(req) {
+    const filename = String(req.prior.filename);
+    try {
+      return ok(drifted(req.prior, await Deno.readFile(pathOf(req, filename))));
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return ok(null);
+      return fail(
+        req.address,
+        `Cannot read file "${filename}"`,
+        `${messageOf(e)}. Make the file readable by the user that runs pravo.`,
+      );
+    }
+  },
+  async delete(req) {
+    const filename = String(req.prior.filename);
+    try {
+      await Deno.remove(pathOf(req, filename));
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) {
+        return fail(
+          req.address,
+          `Cannot delete file "${filename}"`,
+          `${messageOf(e)}. Check the permissions of its directory, or delete it by hand.`,
+        );
+      }
+    }
+    return ok(undefined);
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Data sources
+
+const dataFile: TypeHandler = {
+  async readData(req) {
+    const filename = String(req.config.filename);
+    const path = pathOf(req, filename);
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        return fail(
+          req.address,
+          `Cannot read file "${filename}": it does not exist`,
+          `${req.type.name} reads "${path}", which is not there. Create the file, or correct ` +
+            "filename (a relative name is taken from the root).",
+        );
+      }
+      return fail(
+        req.address,
+        `Cannot read file "${filename}"`,
+        `${messageOf(e)}. Make it a readable file, or correct filename.`,
+      );
+    }
+    return ok(stateOf(req.type, req.config, {
+      content: decoder().decode(bytes),
+      content_base64: toBase64(bytes),
+      ...contentDigests(bytes),
+    }));
+  },
+};
+
+export const LOCAL_RUNTIME: ProviderRuntime = {
+  source: "hashicorp/local",
+  handlers: {
+    managed: { local_file: managedFile, local_sensitive_file: managedFile },
+    data: { local_file: dataFile, local_sensitive_file: dataFile },
+  },
+};
