@@ -164,7 +164,7 @@ Deno.test("schema with an unknown type exits 64 and suggests the nearest name", 
     stderr,
     'Error: Unknown type "random_integr"\n\n' +
       'No provider offers a type named "random_integr"; did you mean "random_integer"? ' +
-      "Run `pravo providers` to list every type.\n\n",
+      "Run `pravo providers` to list every type.\n",
   );
 });
 
