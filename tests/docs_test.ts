@@ -50,8 +50,8 @@ function firstLine(example: RunExample): string {
 }
 
 const pages = await markdownFiles(DOCS);
-const binDir = pages.length ? await pravoBinDir() : "";
-let pagesLeft = pages.length;
+const binDir = await pravoBinDir();
+globalThis.addEventListener("unload", () => Deno.removeSync(binDir, { recursive: true }));
 
 for (const file of pages) {
   const name = relative(PROJECT, file);
@@ -85,8 +85,6 @@ for (const file of pages) {
         throw new Error(`${name}: ${e.message}`);
       }
       throw e;
-    } finally {
-      if (--pagesLeft === 0) await Deno.remove(binDir, { recursive: true });
     }
   });
 }
