@@ -138,6 +138,16 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
       { address, range: fieldLoc?.pos ?? range },
     );
   }
+  if (/^\d+ errors? in empty disjunction:?$/.test(msg)) {
+    // cue-wasm gives no detail here, and its "more errors" are the alternatives.
+    return error(
+      "No alternative matches",
+      `${
+        where || "A value"
+      } matches none of the alternatives of its disjunction (a | b). Give a value that one of them accepts.`,
+      { address, range },
+    );
+  }
   if ((r = /^invalid value (.+) \(out of bound (.+)\)$/s.exec(msg))) {
     return error(
       "Value out of range",

@@ -1,0 +1,357 @@
+/**
+ * End-to-end tests of `pravo validate`: the real program, run as a process on
+ * the fixture roots in `tests/fixtures/<case>/`, with its exit code and its
+ * exact output.
+ *
+ * @module
+ */
+
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PROJECT = fileURLToPath(new URL("..", import.meta.url));
+const FIXTURES = join(PROJECT, "tests", "fixtures");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pravo --no-color -C tests/fixtures/<fixture> validate ARGS...`. */
+async function validate(fixture: string, ...args: string[]): Promise<Run> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--config",
+      join(PROJECT, "deno.json"),
+      join(PROJECT, "main.ts"),
+      "--no-color",
+      "-C",
+      join(FIXTURES, fixture),
+      "validate",
+      ...args,
+    ],
+    cwd: PROJECT,
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+/** The human and the `--json` runs of one case, side by side. */
+function both(fixture: string, ...args: string[]): Promise<[Run, Run]> {
+  return Promise.all([validate(fixture, ...args), validate(fixture, "--json", ...args)]);
+}
+
+/** A run that succeeded: exit 0, nothing on stderr; its stdout. */
+function ok(run: Run): string {
+  assert.equal(run.stderr, "", "nothing on stderr");
+  assert.equal(run.code, 0, `exit code 0 (stdout: ${run.stdout})`);
+  return run.stdout;
+}
+
+/** A human run that found the spec invalid: exit 3, nothing on stdout; its stderr. */
+function invalid(run: Run): string {
+  assert.equal(run.stdout, "", "nothing on stdout");
+  assert.equal(run.code, 3, `exit code 3 (stderr: ${run.stderr})`);
+  return run.stderr;
+}
+
+interface JsonDiagnostic {
+  severity: string;
+  summary: string;
+  detail: string;
+  address?: string;
+  range?: { file: string; line: number; column: number };
+}
+
+/** A `--json` run that found the spec invalid: exit 3; the diagnostics of its document. */
+function invalidJson(run: Run): JsonDiagnostic[] {
+  assert.equal(run.stderr, "", "nothing on stderr");
+  assert.equal(run.code, 3, `exit code 3 (stdout: ${run.stdout})`);
+  assert.ok(run.stdout.endsWith("}\n"), "one JSON document and a new line");
+  const doc = JSON.parse(run.stdout);
+  assert.deepEqual(Object.keys(doc), ["diagnostics", "valid"]);
+  assert.equal(doc.valid, false);
+  assert.ok(doc.diagnostics.length > 0);
+  return doc.diagnostics;
+}
+
+/** The human rendering of one error, as `validate` prints it without colour. */
+function rendered(summary: string, where: string | undefined, detail: string): string {
+  return `Error: ${summary}\n${where ? `\n  ${where}:\n` : ""}\n${detail}\n`;
+}
+
+function counts(c: Partial<Record<string, number>>): string {
+  return JSON.stringify(
+    {
+      calls: 0,
+      data_sources: 0,
+      ephemeral: 0,
+      outputs: 0,
+      providers: 0,
+      resources: 0,
+      ...c,
+      valid: true,
+    },
+    null,
+    2,
+  ) + "\n";
+}
+
+Deno.test("validate --json on the seed root prints the seed's counts document exactly", async () => {
+  const [human, json] = await both("seed");
+  assert.equal(
+    ok(json),
+    '{\n  "calls": 0,\n  "data_sources": 0,\n  "ephemeral": 0,\n  "outputs": 0,\n  "providers": 1,\n  "resources": 1,\n  "valid": true\n}\n',
+  );
+  assert.equal(
+    ok(human),
+    "The specification is valid: 1 provider, 1 resource, 0 data sources, 0 ephemeral, 0 calls, 0 outputs.\n",
+  );
+});
+
+Deno.test("validate counts nodes of two files: nested, a computed reference, data, ephemeral, outputs", async () => {
+  const [human, json] = await both("two_files");
+  assert.equal(
+    ok(json),
+    counts({ data_sources: 1, ephemeral: 1, outputs: 1, providers: 2, resources: 2 }),
+  );
+  assert.equal(
+    ok(human),
+    "The specification is valid: 2 providers, 2 resources, 1 data source, 1 ephemeral, 0 calls, 1 output.\n",
+  );
+});
+
+Deno.test("validate reports a type error at its file, line and column", async () => {
+  const [human, json] = await both("type_error");
+  const detail =
+    'base.max cannot be both int and "nine" (an int and a string). Change one of the declarations so that they agree.';
+  assert.equal(
+    invalid(human),
+    rendered("Conflicting values", "on main.cue line 9, column 2, in base.max", detail),
+  );
+  assert.deepEqual(invalidJson(json), [{
+    address: "base.max",
+    detail,
+    range: { column: 2, file: "main.cue", line: 9 },
+    severity: "error",
+    summary: "Conflicting values",
+  }]);
+});
+
+Deno.test("validate names an unknown attribute and the nearest one", async () => {
+  const stderr = invalid(await validate("unknown_attribute"));
+  assert.equal(
+    stderr,
+    rendered(
+      'Unsupported attribute "sede"',
+      "on main.cue line 7, column 59, in base.sede",
+      'random_integer has no attribute "sede"; did you mean "seed"? Remove it or correct its name; run `pravo schema random_integer` for the attributes of the type.',
+    ),
+  );
+});
+
+Deno.test("validate reports a missing required attribute at its node", async () => {
+  const diags = invalidJson(await validate("missing_required", "--json"));
+  assert.equal(diags.length, 1);
+  assert.equal(diags[0].summary, 'Missing required attribute "max"');
+  assert.equal(diags[0].address, "base");
+  assert.deepEqual(diags[0].range, { file: "main.cue", line: 7, column: 1 });
+  assert.match(diags[0].detail, /^random_integer needs "max" \(int\): /);
+});
+
+Deno.test("validate fills @tag fields from -t; a tag value makes the spec valid", async () => {
+  // Without -t env, seed has no value; the diagnostic says which tag feeds it.
+  const unset = invalidJson(await validate("tags", "--json"));
+  assert.equal(unset.length, 1);
+  assert.equal(unset[0].summary, 'Attribute "seed" has no concrete value');
+  assert.match(unset[0].detail, /pass -t env=VALUE\./);
+  assert.deepEqual(unset[0].range, { file: "main.cue", line: 10, column: 65 });
+
+  assert.equal(
+    ok(await validate("tags", "--json", "-t", "env=prod")),
+    counts({
+      providers: 1,
+      resources: 1,
+    }),
+  );
+  // n=4 is an int below 10; n=20 is an int but fails `max: n & <10`, so the
+  // value of the tag is really unified in.
+  ok(await validate("tags", "-t", "env=prod", "-t", "n=4"));
+  const tooBig = invalidJson(await validate("tags", "--json", "-t", "env=prod", "-t", "n=20"));
+  assert.equal(tooBig[0].summary, "No alternative matches");
+  assert.equal(tooBig[0].address, "base.max");
+  assert.deepEqual(tooBig[0].range, { file: "main.cue", line: 10, column: 51 });
+});
+
+Deno.test("validate reports an undeclared tag with did-you-mean, and a tag of the wrong type", async () => {
+  const [typo, wrongType] = await Promise.all([
+    validate("tags", "-t", "envv=prod"),
+    validate("tags", "-t", "env=prod", "-t", "n=x"),
+  ]);
+  assert.equal(
+    invalid(typo),
+    rendered(
+      'No field declares the tag "envv"',
+      undefined,
+      '-t envv=prod names a tag that no field declares with @tag(envv) (did you mean "env"?). The tags declared are: env, n. Correct the name, or add @tag(envv) to the field it should fill.',
+    ),
+  );
+  assert.equal(
+    invalid(wrongType),
+    rendered(
+      'Tag "n" needs a value of type int',
+      "on main.cue line 8, column 15",
+      '-t n=x gives "x", which is not an int. Pass a value such as 3.',
+    ),
+  );
+});
+
+Deno.test("validate names the providers that exist for an unknown provider import", async () => {
+  const diags = invalidJson(await validate("unknown_provider", "--json"));
+  assert.deepEqual(diags, [{
+    detail:
+      'No provider is imported as "pravo.dev/providers/hashicorp/randomm" (did you mean "pravo.dev/providers/hashicorp/random"?). The providers are: pravo.dev/providers/hashicorp/local, pravo.dev/providers/hashicorp/null, pravo.dev/providers/hashicorp/random, pravo.dev/providers/hashicorp/time. Import one of them (run `pravo providers` for their types).',
+    range: { column: 8, file: "main.cue", line: 3 },
+    severity: "error",
+    summary: "Unknown provider",
+  }]);
+});
+
+Deno.test("validate refuses an unknown non-builtin import and an unused import", async () => {
+  const [unknown, unused] = await Promise.all([
+    validate("unknown_import"),
+    validate("unused_import"),
+  ]);
+  assert.equal(
+    invalid(unknown),
+    rendered(
+      "Unknown import",
+      "on main.cue line 3, column 8",
+      '"example.com/things" is neither one of CUE\'s builtin packages nor a pravo provider. Import a builtin package (such as "strings") or a provider as "pravo.dev/providers/<namespace>/<name>".',
+    ),
+  );
+  assert.equal(
+    invalid(unused),
+    rendered(
+      'Import "strings" is not used',
+      "on main.cue line 4, column 2",
+      'CUE refuses an import that nothing refers to. Use "strings" in main.cue, or remove the import.',
+    ),
+  );
+});
+
+Deno.test("validate names a file of another package", async () => {
+  const diags = invalidJson(await validate("other_package", "--json"));
+  assert.deepEqual(diags.map((d) => [d.summary, d.range]), [
+    ["File of another package", { file: "scratch.cue", line: 2, column: 1 }],
+  ]);
+  assert.match(
+    diags[0].detail,
+    /^scratch\.cue is in package "scratch", but the root's files are in package "demo"\./,
+  );
+});
+
+Deno.test("validate reports a root without .cue files", async () => {
+  const stderr = invalid(await validate("no_cue_files"));
+  assert.equal(
+    stderr,
+    rendered(
+      "No .cue files in the root",
+      undefined,
+      `"${
+        join(FIXTURES, "no_cue_files")
+      }" holds no .cue file. Write the specification in a file such as main.cue that starts with a package clause, or give the root with -C DIR.`,
+    ),
+  );
+});
+
+Deno.test("validate reports a cycle between two nodes, naming both", async () => {
+  const [human, json] = await both("cycle");
+  const detail =
+    "These nodes refer to each other in a cycle: a -> b -> a. pravo cannot tell which to create first; remove one of the references.";
+  assert.equal(
+    invalid(human),
+    rendered("Dependency cycle", "on main.cue line 7, column 1, in a", detail),
+  );
+  assert.deepEqual(invalidJson(json), [{
+    address: "a",
+    detail,
+    range: { column: 1, file: "main.cue", line: 7 },
+    severity: "error",
+    summary: "Dependency cycle",
+  }]);
+});
+
+Deno.test("validate reports a syntax error at its line and column", async () => {
+  const stderr = invalid(await validate("syntax_error"));
+  assert.equal(
+    stderr,
+    rendered(
+      "Syntax error",
+      "on main.cue line 9, column 9",
+      `missing ',' or new line before "seed". Correct the syntax at this place.`,
+    ),
+  );
+});
+
+// Three files, errors in the second and the third. cue-wasm reports one error
+// at a time; each must come out at its own file, line and column.
+
+const THIRD = {
+  address: "c.max",
+  detail:
+    'c.max cannot be both int and "nine" (an int and a string). Change one of the declarations so that they agree.',
+  range: { column: 2, file: "c.cue", line: 5 },
+  severity: "error",
+  summary: "Conflicting values",
+};
+
+const SECOND = {
+  address: "b.max",
+  detail:
+    "b.max cannot be both int and true (an int and a bool). Change one of the declarations so that they agree.",
+  range: { column: 2, file: "b.cue", line: 6 },
+  severity: "error",
+  summary: "Conflicting values",
+};
+
+Deno.test("validate reports an error in the third of three files at c.cue line 5, column 2", async () => {
+  const [human, json] = await both("three_files_third");
+  assert.equal(
+    invalid(human),
+    rendered(THIRD.summary, "on c.cue line 5, column 2, in c.max", THIRD.detail),
+  );
+  assert.deepEqual(invalidJson(json), [THIRD]);
+});
+
+Deno.test("validate reports an error in the second of three files at b.cue line 6, column 2", async () => {
+  const [human, json] = await both("three_files_second");
+  assert.equal(
+    invalid(human),
+    rendered(SECOND.summary, "on b.cue line 6, column 2, in b.max", SECOND.detail),
+  );
+  assert.deepEqual(invalidJson(json), [SECOND]);
+});
+
+Deno.test("validate reports one of two errors in two files, at its own position", async () => {
+  const [human, json] = await both("three_files_both");
+  const diags = invalidJson(json);
+  assert.equal(diags.length, 1, "cue-wasm reports the first error only");
+  const found = diags[0].address === "b.max" ? SECOND : THIRD;
+  assert.deepEqual(diags, [found]);
+  assert.equal(
+    invalid(human),
+    rendered(
+      found.summary,
+      `on ${found.range.file} line ${found.range.line}, column ${found.range.column}, in ${found.address}`,
+      found.detail,
+    ),
+  );
+});
