@@ -316,15 +316,22 @@ export function parseDuration(s: string): number | undefined {
 export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   if (ms <= 0) return Promise.resolve(true);
+  const end = performance.now() + ms;
   return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout>;
     const onAbort = () => {
       clearTimeout(timer);
       resolve(false);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
+    // Timers may fire a little early by this clock: wait again for the rest.
+    const arm = () => {
+      timer = setTimeout(() => {
+        if (performance.now() < end) return arm();
+        signal?.removeEventListener("abort", onAbort);
+        resolve(true);
+      }, Math.max(1, end - performance.now()));
+    };
+    arm();
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
