@@ -208,9 +208,12 @@ export function parseRfc3339(s: string): Timestamp | undefined {
   const m = RFC3339.exec(s);
   if (!m) return undefined;
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 60) return undefined;
-  const wall = Date.UTC(y, mo - 1, d, h, mi, se) + (m[7] ? Math.floor(Number(m[7]) * 1000) : 0);
-  if (new Date(wall).getUTCDate() !== d) return undefined; // 31 February
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which reads years 0 to 99 as 1900 to 1999
+  if (date.getUTCDate() !== d) return undefined; // 31 February
+  date.setUTCHours(h, mi, se, m[7] ? Math.floor(Number(m[7]) * 1000) : 0);
+  const wall = date.getTime();
   const offset = m[9] ? (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) : 0;
   return { ms: wall - offset * 60_000, offset };
 }

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { findTypes } from "../registry.ts";
 import type { Attrs, RequestBase, TypeHandler } from "../runtime.ts";
 import { TIME_RUNTIME } from "./runtime.ts";
+import { formatRfc3339, parseDuration, parseRfc3339 } from "../_util.ts";
 
 function base(name: string, signal?: AbortSignal): RequestBase {
   const type = findTypes(name)[0].type;
@@ -202,4 +203,19 @@ Deno.test("time_sleep validate refuses durations Go would not parse", () => {
   assert.deepEqual(v({ create_duration: "1m30s", destroy_duration: "250ms" }), []);
   assert.match(v({ create_duration: "30" })[0].summary, /Invalid create_duration "30"/);
   assert.equal(v({ destroy_duration: "-1s" }).length, 1);
+});
+
+Deno.test("parseDuration() and parseRfc3339() read what Go reads", () => {
+  assert.equal(parseDuration("1h30m"), 5_400_000);
+  assert.equal(parseDuration("1.5s"), 1500);
+  assert.equal(parseDuration("250ms"), 250);
+  assert.equal(parseDuration("0"), 0);
+  assert.equal(parseDuration("30"), undefined);
+  assert.equal(parseDuration(""), undefined);
+  assert.equal(parseDuration("1d"), undefined);
+  assert.equal(parseRfc3339("2023-02-29T00:00:00Z"), undefined);
+  assert.equal(parseRfc3339("2024-01-01 00:00:00Z"), undefined);
+  const t = parseRfc3339("0050-01-01T00:00:00-01:30")!;
+  assert.equal(formatRfc3339(t), "0050-01-01T00:00:00-01:30");
+  assert.equal(new Date(t.ms).toISOString(), "0050-01-01T01:30:00.000Z");
 });
