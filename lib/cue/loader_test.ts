@@ -388,3 +388,16 @@ Deno.test("readRoot() finds tags with their types and paths, and refuses malform
     ]);
   });
 });
+
+Deno.test("loadRoot() refuses a node written on the package instead of a provider instance", async () => {
+  // rnd.#Resource does not exist: the package offers #Provider only. This
+  // was once valid with 0 resources, the error hidden as an unknown value.
+  const diags = await loadErrors({
+    "main.cue": 'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' +
+      "base: rnd.#Resource.random_integer & {min: 1, max: 9}\n",
+  });
+  assert.equal(diags[0].summary, "Reference to an undefined field");
+  assert.equal(diags[0].address, "base");
+  assert.match(diags[0].detail, /^base refers to "#Resource", which is not defined there\./);
+  assert.deepEqual(diags[0].range, { file: "main.cue", line: 5, column: 1 });
+});

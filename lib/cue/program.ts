@@ -100,7 +100,7 @@ export function buildProgram(input: ProgramInput): Program {
     head.push(`import ${builtinName(path)} ${JSON.stringify(path)}`);
   }
   for (const [source, body] of [...input.providers].sort()) {
-    head.push(`${providerField(source)}: {\n${body}\n}`);
+    head.push(`${providerField(source)}: close({\n${body}\n})`);
   }
   head.push(`${WRAP}: {`);
   let text = head.join("\n") + "\n";
