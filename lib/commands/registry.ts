@@ -134,6 +134,88 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./apply.ts"),
   },
   {
+    name: "state show",
+    summary: "Show one record of the state",
+    args: "ADDR",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {
+      "show-sensitive": {
+        type: "boolean",
+        description: "Show sensitive values (only when stdout is a terminal)",
+      },
+    },
+    load: () => import("./state_show.ts"),
+  },
+  {
+    name: "state query",
+    summary: "Evaluate a CUE expression over the state (nodes, lineage, serial)",
+    args: "EXPRESSION",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {
+      limit: {
+        type: "string",
+        valueName: "N",
+        description:
+          "Show at most N elements of a list or fields of a struct (default 100; 0: all)",
+      },
+    },
+    load: () => import("./state_query.ts"),
+  },
+  {
+    name: "state dependents",
+    summary: "List the nodes that depend on a node, directly or through others",
+    args: "ADDR",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./state_dependents.ts"),
+  },
+  {
+    name: "state log",
+    summary: "Show the transaction log, newest first",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      limit: {
+        type: "string",
+        valueName: "N",
+        description: "Show at most N entries (default 20; 0: all)",
+      },
+      address: {
+        type: "string",
+        valueName: "ADDR",
+        description: "Only the entries that changed this node",
+      },
+    },
+    load: () => import("./state_log.ts"),
+  },
+  {
+    name: "state locks",
+    summary: "Show the state lock and the reservations",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {},
+    load: () => import("./state_locks.ts"),
+  },
+  {
+    name: "output",
+    summary: "Show the root's outputs, with the values applied",
+    args: "[NAME]",
+    minArgs: 0,
+    maxArgs: 1,
+    options: {
+      "show-sensitive": {
+        type: "boolean",
+        description: "Show sensitive values (only when stdout is a terminal)",
+      },
+    },
+    load: () => import("./output.ts"),
+  },
+  {
     name: "schema",
     summary: "Show the attributes of one or more types",
     args: "TYPE...",

@@ -1,0 +1,168 @@
+/**
+ * `pravo output [NAME]`: the root's outputs, evaluated from the
+ * configuration with the values known from the state unified in (the
+ * computed attributes of the records, as the planner does), so that
+ * `outputs: {x: base.result}` shows the applied value. An output that
+ * depends on a value not applied yet is reported as unknown; one that holds
+ * a sensitive value is redacted.
+ *
+ * `output NAME` prints the value alone for scripts: a string without quotes,
+ * any other value as JSON.
+ *
+ * @module
+ */
+
+import { type CommandRun, emit } from "../cli/command.ts";
+import { Exit } from "../cli/exit.ts";
+import { stableJson } from "../cli/output.ts";
+import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
+import { evaluateRoot, readRoot, type Spec } from "../cue/loader.ts";
+import { UNKNOWN, type Value } from "../cue/program.ts";
+import { redactOutputs } from "../plan/document.ts";
+import { findProvider } from "../providers/registry.ts";
+import { openStore } from "../state/open.ts";
+import type { StateRecord } from "../state/store.ts";
+import { REDACTED, sensitiveStrings, STATE_FORMAT_VERSION } from "../state/view.ts";
+
+/** What stands in the human view for an output not known yet. */
+const UNKNOWN_TEXT = "(known after apply)";
+
+function hasUnknown(v: Value): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (v !== null && typeof v === "object") return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+/** The computed attributes of a record: what the configuration cannot say itself. */
+function computedOf(rec: StateRecord): Record<string, unknown> {
+  const type = findProvider(rec.provider)?.types.find((t) =>
+    t.name === rec.type && t.mode === rec.mode
+  );
+  const out: Record<string, unknown> = {};
+  for (const [k, a] of Object.entries(type?.attributes ?? {})) {
+    if (!a.required && !a.optional && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
+  }
+  return out;
+}
+
+/** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
+async function evaluateWithState(
+  ctx: Parameters<CommandRun>[0],
+  records: StateRecord[],
+): Promise<Spec> {
+  const sources = readRoot(ctx.root);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  const known = new Map<string, Record<string, unknown>>();
+  for (const rec of records) {
+    if (rec.mode === "managed" || rec.mode === "data") known.set(rec.address, computedOf(rec));
+  }
+  let res = await evaluateRoot(sources.value, { tags: ctx.tags, known });
+  if (!res.ok && known.size) {
+    const bare = await evaluateRoot(sources.value, { tags: ctx.tags });
+    if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
+    const declared = new Set(bare.value.nodes.map((n) => n.address));
+    res = await evaluateRoot(sources.value, {
+      tags: ctx.tags,
+      known: new Map([...known].filter(([a]) => declared.has(a))),
+    });
+    if (!res.ok) res = bare; // values that no longer fit: show what the configuration knows
+  }
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  return res.value;
+}
+
+function renderValue(v: unknown): string {
+  return v === REDACTED ? REDACTED : stableJson(v);
+}
+
+export const run: CommandRun = async (ctx, opts, args) => {
+  const name = args[0] as string | undefined;
+  const showSensitive = Boolean(opts["show-sensitive"]);
+  if (showSensitive && !ctx.streams.isTerminal) {
+    throw new DiagnosticsError([
+      error(
+        "--show-sensitive needs a terminal",
+        "Sensitive values are shown only when standard output is a terminal, so that they do " +
+          "not end up in a file, a pipe or a log. Run the command in a terminal without " +
+          "redirecting its output, or leave out --show-sensitive.",
+      ),
+    ], Exit.USAGE);
+  }
+  const store = await openStore(ctx);
+  let records: StateRecord[];
+  try {
+    records = await store.listRecords();
+  } finally {
+    await store.close();
+  }
+  const spec = await evaluateWithState(ctx, records);
+
+  const values: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [k, v] of Object.entries(spec.outputs)) {
+    if (hasUnknown(v)) unknown.push(k);
+    else values[k] = v;
+  }
+  const secrets = sensitiveStrings(records);
+  const redacted = redactOutputs(values, secrets);
+  const sensitive = Object.keys(values).filter((k) =>
+    redacted[k] === REDACTED && values[k] !== REDACTED
+  ).sort();
+  const shown = showSensitive ? values : redacted;
+  const all = [...Object.keys(values), ...unknown].sort();
+
+  if (name !== undefined && !all.includes(name)) {
+    const hint = didYouMean(name, all);
+    throw new DiagnosticsError([
+      error(
+        `No output named "${name}"`,
+        all.length === 0
+          ? `The root declares no outputs. Declare them in a top-level struct: outputs: {${name}: base.result}.`
+          : `The root's outputs are ${all.join(", ")}${hint ? `; ${hint}` : "."}` +
+            " Give one of those names, or run `pravo output` to list them.",
+      ),
+    ], Exit.ERROR);
+  }
+  const pick = (k: string) => name === undefined || k === name;
+  const doc = {
+    format_version: STATE_FORMAT_VERSION,
+    outputs: Object.fromEntries(Object.entries(shown).filter(([k]) => pick(k))),
+    unknown: unknown.filter(pick).sort(),
+    sensitive: sensitive.filter(pick),
+  };
+
+  if (name !== undefined && !ctx.json) {
+    if (unknown.includes(name)) {
+      throw new DiagnosticsError([
+        error(
+          `Output "${name}" is not known yet`,
+          `The value of "${name}" depends on values that are known only after apply. ` +
+            "Run `pravo plan --out x.plan` and `pravo apply x.plan`, then ask again.",
+        ),
+      ], Exit.ERROR);
+    }
+    const v = doc.outputs[name];
+    if (v === REDACTED && !showSensitive) {
+      throw new DiagnosticsError([
+        error(
+          `Output "${name}" is sensitive`,
+          `The value of "${name}" holds a sensitive value, which pravo does not print. ` +
+            "Run `pravo output " + name + " --show-sensitive` in a terminal to see it.",
+        ),
+      ], Exit.ERROR);
+    }
+    ctx.streams.stdout((typeof v === "string" ? v : stableJson(v)) + "\n");
+    return Exit.OK;
+  }
+
+  emit(ctx, doc, () => {
+    if (all.length === 0) return "The root declares no outputs.";
+    const width = Math.max(...all.map((k) => k.length));
+    return all.map((k) => {
+      const v = k in doc.outputs ? renderValue(doc.outputs[k]) : ctx.style.dim(UNKNOWN_TEXT);
+      return `${k.padEnd(width)} = ${v === REDACTED ? ctx.style.dim(REDACTED) : v}`;
+    }).join("\n");
+  });
+  return Exit.OK;
+};

@@ -1,0 +1,496 @@
+/**
+ * Views of the state for the commands that read it (`state show`,
+ * `state query`, `state dependents`, `state log`, `state locks`, `output`):
+ * the JSON documents they print and the human renderings made from those
+ * same documents.
+ *
+ * Sensitive values never reach a document unless asked for: the value at
+ * each sensitive path of a record (those the record names and those its
+ * type's schema marks) becomes `"(sensitive)"`, and so does any other
+ * string that contains a sensitive string value (a value is traced, not
+ * declared, as in the plan document).
+ *
+ * Nothing here loads cue-wasm.
+ *
+ * @module
+ */
+
+import { isDeepStrictEqual } from "node:util";
+import { Exit } from "../cli/exit.ts";
+import type { Style } from "../cli/output.ts";
+import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
+import { REDACTED } from "../plan/document.ts";
+import { findProvider } from "../providers/registry.ts";
+import type {
+  AttrPath,
+  LockInfo,
+  LogEntry,
+  Reservation,
+  StateIdentity,
+  StateRecord,
+} from "./store.ts";
+
+export { REDACTED };
+
+/** The `format_version` of every document on this page. */
+export const STATE_FORMAT_VERSION = "1.0";
+
+type Json = Record<string, unknown>;
+
+/** A path written with dots: `["rules", 0, "secret"]` → `rules.0.secret`. */
+export function pathText(path: AttrPath): string {
+  return path.length === 0 ? "(all attributes)" : path.map(String).join(".");
+}
+
+/**
+ * The sensitive paths of a record: those it names, and the attributes its
+ * type's schema marks sensitive (so that a record written without them is
+ * still redacted).
+ */
+export function sensitivePathsOf(
+  rec: Pick<StateRecord, "provider" | "type" | "mode" | "sensitivePaths">,
+): AttrPath[] {
+  const seen = new Map<string, AttrPath>();
+  for (const p of rec.sensitivePaths ?? []) seen.set(JSON.stringify(p), p);
+  const type = findProvider(rec.provider)?.types.find((t) =>
+    t.name === rec.type && t.mode === rec.mode
+  );
+  for (const [k, a] of Object.entries(type?.attributes ?? {})) {
+    if (a.sensitive) seen.set(JSON.stringify([k]), [k]);
+  }
+  return [...seen.values()];
+}
+
+function at(v: unknown, path: AttrPath): unknown {
+  let cur = v;
+  for (const k of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  return cur;
+}
+
+function strings(v: unknown, out: Set<string>): void {
+  if (typeof v === "string") {
+    if (v !== "" && v !== REDACTED) out.add(v);
+  } else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
+  else if (v !== null && typeof v === "object") Object.values(v).forEach((x) => strings(x, out));
+}
+
+/** Every string value held at a sensitive path of any of the records. */
+export function sensitiveStrings(records: readonly StateRecord[]): Set<string> {
+  const out = new Set<string>();
+  for (const rec of records) {
+    for (const p of sensitivePathsOf(rec)) strings(at(rec.attributes, p), out);
+  }
+  return out;
+}
+
+/**
+ * A copy of `attrs` with the value at each of `paths` replaced by
+ * `"(sensitive)"`, and every other string that contains one of `secrets`
+ * too. `null` stays `null`: a value that is not set reveals nothing.
+ */
+export function redactAttributes(
+  attrs: Record<string, unknown>,
+  paths: readonly AttrPath[],
+  secrets: ReadonlySet<string>,
+): Record<string, unknown> {
+  if (paths.some((p) => p.length === 0)) return { [REDACTED]: REDACTED };
+  const copy = structuredClone(attrs);
+  for (const path of paths) {
+    const parent = at(copy, path.slice(0, -1));
+    const last = path[path.length - 1];
+    if (parent === null || typeof parent !== "object") continue;
+    const container = parent as Record<string | number, unknown>;
+    if (!(last in container) || container[last] === null) continue;
+    container[last] = REDACTED;
+  }
+  return traceSecrets(copy, secrets) as Record<string, unknown>;
+}
+
+/** `v` with every string that contains one of `secrets` replaced by `"(sensitive)"`. */
+export function traceSecrets(v: unknown, secrets: ReadonlySet<string>): unknown {
+  if (secrets.size === 0) return v;
+  if (typeof v === "string") {
+    for (const s of secrets) if (v.includes(s)) return REDACTED;
+    return v;
+  }
+  if (Array.isArray(v)) return v.map((x) => traceSecrets(x, secrets));
+  if (v !== null && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, traceSecrets(x, secrets)]));
+  }
+  return v;
+}
+
+/** When a record is due to be read again: refreshed + refresh age, or null. */
+export function refreshDue(rec: Pick<StateRecord, "refreshAge" | "refreshedAt">): string | null {
+  if (rec.refreshAge === null) return null;
+  const ms = durationMs(rec.refreshAge);
+  const from = Date.parse(rec.refreshedAt);
+  if (ms === undefined || Number.isNaN(from)) return null;
+  return new Date(from + ms).toISOString();
+}
+
+/** Milliseconds in `30s`, `1h30m`, `7d`; as the configuration writes refresh ages. */
+function durationMs(text: string): number | undefined {
+  if (text === "0") return 0;
+  const units: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 };
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  let total = 0;
+  let end = 0;
+  let m;
+  while ((m = re.exec(text))) {
+    total += Number(m[1]) * units[m[2]];
+    end = re.lastIndex;
+  }
+  return end === text.length && end > 0 ? total : undefined;
+}
+
+/** The JSON form of a record, sensitive values redacted unless `showSensitive`. */
+export function recordDocument(
+  rec: StateRecord,
+  opts: { showSensitive?: boolean; secrets?: ReadonlySet<string> } = {},
+) {
+  const paths = sensitivePathsOf(rec);
+  return {
+    address: rec.address,
+    mode: rec.mode,
+    type: rec.type,
+    provider: rec.provider,
+    attributes: opts.showSensitive
+      ? rec.attributes
+      : redactAttributes(rec.attributes, paths, opts.secrets ?? new Set()),
+    sensitive: paths.map(pathText).sort(),
+    dependencies: [...rec.dependencies].sort(),
+    config_digest: rec.configDigest,
+    created_at: rec.createdAt,
+    updated_at: rec.updatedAt,
+    refreshed_at: rec.refreshedAt,
+    refresh_age: rec.refreshAge,
+    refresh_due: refreshDue(rec),
+  };
+}
+
+export type RecordDocument = ReturnType<typeof recordDocument>;
+
+/**
+ * The state document that `state query` evaluates expressions over:
+ * `{lineage, serial, nodes: {"<address>": record}}`, sensitive values
+ * redacted.
+ */
+export function stateDocument(identity: StateIdentity, records: readonly StateRecord[]) {
+  const secrets = sensitiveStrings(records);
+  const nodes: Record<string, RecordDocument> = {};
+  for (const rec of records) nodes[rec.address] = recordDocument(rec, { secrets });
+  return { lineage: identity.lineage, serial: identity.serial, nodes };
+}
+
+/** The error for an address with no record, with a did-you-mean over the state's. */
+export function unknownAddress(address: string, addresses: readonly string[]): DiagnosticsError {
+  const hint = didYouMean(address, addresses);
+  const what = addresses.length === 0
+    ? "The state has no records yet: nothing has been applied in this root."
+    : `The state has no record at "${address}"${hint ? `; ${hint}` : "."}`;
+  const todo = addresses.length === 0
+    ? " Run `pravo plan --out x.plan` and `pravo apply x.plan` first."
+    : " Give the address of a node in the state; `pravo state query '[for a, _ in nodes {a}]'` lists them.";
+  return new DiagnosticsError(
+    [error(`No record for "${address}"`, what + todo, { address })],
+    Exit.ERROR,
+  );
+}
+
+/**
+ * Reads a `--limit` value: a whole number, 0 meaning no limit. A bad value
+ * is a usage error naming the flag.
+ */
+export function parseLimit(value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (!/^\d+$/.test(text)) {
+    throw new DiagnosticsError([
+      error(
+        `--limit "${text}" is not a whole number`,
+        "--limit takes how many to show, such as --limit 50; --limit 0 shows all.",
+      ),
+    ], Exit.USAGE);
+  }
+  return Number(text);
+}
+
+/** The names of the attributes that differ between before and after, sorted. */
+export function changedAttributes(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): string[] {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  return [...keys].filter((k) => !isDeepStrictEqual(before?.[k], after?.[k])).sort();
+}
+
+/**
+ * The JSON form of a log entry. Sensitive values are the store's markers;
+ * any other string that contains one of `secrets` (the sensitive values of
+ * the records now) is redacted too.
+ */
+export function logEntryDocument(entry: LogEntry, secrets: ReadonlySet<string> = new Set()) {
+  return {
+    id: entry.id,
+    at: entry.at,
+    serial: entry.serial,
+    actor: entry.actor,
+    reason: entry.reason,
+    command: entry.command,
+    plan_id: entry.planId,
+    changes: entry.changes.map((c) => ({
+      address: c.address,
+      action: c.action,
+      changed: changedAttributes(c.before, c.after),
+      before: traceSecrets(c.before, secrets) as Record<string, unknown> | null,
+      after: traceSecrets(c.after, secrets) as Record<string, unknown> | null,
+    })),
+  };
+}
+
+export type LogEntryDocument = ReturnType<typeof logEntryDocument>;
+
+/** The JSON form of the state lock. */
+export function lockDocument(lock: LockInfo) {
+  return {
+    id: lock.id,
+    actor: lock.actor,
+    reason: lock.reason,
+    command: lock.command,
+    pid: lock.pid,
+    hostname: lock.hostname,
+    since: lock.since,
+    expires: lock.expires,
+    stale: lock.stale ?? null,
+  };
+}
+
+/** The JSON form of a reservation. */
+export function reservationDocument(r: Reservation) {
+  return {
+    id: r.id,
+    addresses: [...r.addresses].sort(),
+    actor: r.actor,
+    reason: r.reason,
+    plan_id: r.planId,
+    created: r.created,
+    expires: r.expires,
+  };
+}
+
+/** A node that depends on another, and how far from it. */
+export interface Dependent {
+  address: string;
+  mode: string;
+  type: string;
+  /** 1 for a direct dependent, 2 for a dependent of one, and so on (the shortest way). */
+  depth: number;
+  /** The nodes one step nearer to the target that this one depends on, sorted. */
+  via: string[];
+}
+
+/**
+ * The records that depend on `address`, directly or through others, from
+ * the records' dependencies: nearest first, then by address.
+ */
+export function dependentsOf(records: readonly StateRecord[], address: string): Dependent[] {
+  const dependents = new Map<string, StateRecord[]>();
+  for (const rec of records) {
+    for (const d of rec.dependencies) {
+      dependents.set(d, [...(dependents.get(d) ?? []), rec]);
+    }
+  }
+  const depth = new Map<string, number>([[address, 0]]);
+  const out: Dependent[] = [];
+  let frontier = [address];
+  for (let level = 1; frontier.length > 0; level++) {
+    const next = new Map<string, Dependent>();
+    for (const a of frontier) {
+      for (const rec of dependents.get(a) ?? []) {
+        if (depth.has(rec.address) && !next.has(rec.address)) continue;
+        const d = next.get(rec.address) ??
+          { address: rec.address, mode: rec.mode, type: rec.type, depth: level, via: [] };
+        d.via.push(a);
+        next.set(rec.address, d);
+      }
+    }
+    for (const d of next.values()) {
+      depth.set(d.address, level);
+      d.via.sort();
+      out.push(d);
+    }
+    frontier = [...next.keys()];
+  }
+  return out.sort((a, b) =>
+    a.depth - b.depth || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)
+  );
+}
+
+// Human renderings, each from the JSON document the command prints.
+
+/** A value for one line: strings quoted, structures as compact JSON. */
+export function inlineValue(v: unknown): string {
+  if (v === REDACTED) return REDACTED;
+  return JSON.stringify(v) ?? "null";
+}
+
+function table(rows: string[][], indent = "  "): string[] {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => widths[i] = Math.max(widths[i] ?? 0, c.length));
+  return rows.map((r) =>
+    indent + r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ")
+  );
+}
+
+/** The human view of `state show`. */
+export function renderRecord(doc: RecordDocument, style: Style): string {
+  const lines = [
+    `${style.bold(doc.address)}: ${doc.mode} ${doc.type} (${doc.provider})`,
+    "",
+    "Attributes:",
+  ];
+  const attrs = Object.keys(doc.attributes).sort();
+  if (attrs.length === 0) lines.push("  (none)");
+  lines.push(
+    ...attrs.map((k) => {
+      const v = doc.attributes[k];
+      const width = Math.max(...attrs.map((a) => a.length));
+      return `  ${k.padEnd(width)} = ${v === REDACTED ? style.dim(REDACTED) : inlineValue(v)}`;
+    }),
+  );
+  lines.push(
+    "",
+    ...table([
+      ["Sensitive:", doc.sensitive.length ? doc.sensitive.join(", ") : "(none)"],
+      ["Dependencies:", doc.dependencies.length ? doc.dependencies.join(", ") : "(none)"],
+      ["Created:", doc.created_at],
+      ["Updated:", doc.updated_at],
+      ["Refreshed:", doc.refreshed_at],
+      [
+        "Refresh age:",
+        doc.refresh_age === null
+          ? "none (never read again)"
+          : doc.refresh_age + (doc.refresh_due ? ` (next read due ${doc.refresh_due})` : ""),
+      ],
+      ["Config digest:", doc.config_digest],
+    ], ""),
+  );
+  return lines.join("\n");
+}
+
+const SIGN: Record<string, string> = {
+  create: "+",
+  update: "~",
+  replace: "-/+",
+  delete: "-",
+  read: "<=",
+  refresh: "<=",
+  forget: "-",
+};
+
+/** The human view of `state log`: no values, only the names of changed attributes. */
+export function renderLog(
+  doc: { entries: LogEntryDocument[]; total: number; limit: number; address: string | null },
+  style: Style,
+): string {
+  const where = doc.address ? ` that changed ${doc.address}` : "";
+  if (doc.entries.length === 0) {
+    return `The transaction log has no entries${where}.`;
+  }
+  const lines: string[] = [];
+  for (const e of doc.entries) {
+    const who = `by ${e.actor}` + (e.reason ? `: ${e.reason}` : "");
+    lines.push(
+      `${style.bold(`#${e.id}`)}  ${e.at}  serial ${e.serial}  ${e.command}  ${who}` +
+        (e.plan_id ? `  (plan ${e.plan_id})` : ""),
+    );
+    for (const c of e.changes) {
+      const names = c.action === "update" || c.action === "refresh" || c.action === "replace"
+        ? c.changed
+        : [];
+      lines.push(
+        `  ${(SIGN[c.action] ?? "?").padStart(3)} ${c.address} (${c.action}${
+          names.length ? `: ${names.join(", ")}` : ""
+        })`,
+      );
+    }
+  }
+  const more = doc.total - doc.entries.length;
+  if (more > 0) {
+    lines.push(
+      "",
+      style.dim(
+        `${more} older ${more === 1 ? "entry" : "entries"}${where} not shown; ` +
+          `pass --limit ${doc.total} (or --limit 0) to see all.`,
+      ),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The human view of `state locks`. */
+export function renderLocks(
+  doc: { lock: ReturnType<typeof lockDocument> | null; reservations: Json[] },
+  style: Style,
+): string {
+  const lines: string[] = [];
+  const l = doc.lock;
+  if (!l) {
+    lines.push("State lock: not held.");
+  } else {
+    lines.push(
+      `State lock: held by ${JSON.stringify(l.actor)} (command ${JSON.stringify(l.command)}` +
+        (l.reason ? `, reason ${JSON.stringify(l.reason)}` : "") + ")",
+      ...table([
+        ["id:", l.id],
+        ["process:", `${l.pid} on host ${JSON.stringify(l.hostname || "(unknown)")}`],
+        ["since:", l.since],
+        ["expires:", l.expires],
+        ...(l.stale ? [["stale:", `${l.stale}; the next writer takes it over`]] : []),
+      ]),
+    );
+  }
+  lines.push("");
+  const rs = doc.reservations as ReturnType<typeof reservationDocument>[];
+  if (rs.length === 0) {
+    lines.push("Reservations: none.");
+  } else {
+    lines.push(`Reservations (${rs.length}):`);
+    for (const r of rs) {
+      lines.push(
+        `  ${style.bold(r.id)}`,
+        ...table([
+          ["addresses:", r.addresses.join(", ")],
+          ["actor:", r.actor],
+          ["reason:", r.reason || "(none)"],
+          ["plan:", r.plan_id],
+          ["created:", r.created],
+          ["expires:", r.expires],
+        ], "    "),
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+/** The human view of `state dependents`. */
+export function renderDependents(
+  doc: { address: string; dependents: Dependent[] },
+  style: Style,
+): string {
+  const n = doc.dependents.length;
+  if (n === 0) return `Nothing in the state depends on ${doc.address}.`;
+  const direct = doc.dependents.filter((d) => d.depth === 1).length;
+  return [
+    `${n} ${n === 1 ? "node depends" : "nodes depend"} on ${style.bold(doc.address)} ` +
+    `(${direct} directly, ${n - direct} through others):`,
+    ...table([
+      ["depth", "address", "type", "via"],
+      ...doc.dependents.map((d) => [String(d.depth), d.address, d.type, d.via.join(", ")]),
+    ]),
+  ].join("\n");
+}
