@@ -4,9 +4,9 @@
  * @module
  */
 
-import { fromFileUrl } from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const MAIN = fromFileUrl(new URL("../main.ts", import.meta.url));
+export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 export interface RunResult {
   code: number;
