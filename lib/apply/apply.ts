@@ -8,7 +8,7 @@
 
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import type { StateStore } from "../state/store.ts";
+import type { LockInfo, StateStore } from "../state/store.ts";
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
@@ -27,6 +27,8 @@ export interface ApplyOptions {
   parallelism?: number;
   /** How long to wait for the state lock. */
   lockTimeoutMs?: number;
+  /** The state lock, when the caller holds it already (apply without a plan file). */
+  heldLock?: LockInfo;
   /** Told when a node starts and ends, for progress on a terminal. */
   progress?: (
     event: { address: string; action: string; phase: "start" | "done" | "failed"; ms?: number },
@@ -93,7 +95,7 @@ export async function applyPlan(
       ], Exit.USAGE);
     }
   }
-  const lock = await store.acquireLock({
+  const lock = opts.heldLock ?? await store.acquireLock({
     actor: opts.actor,
     reason: opts.reason,
     command: "apply",
@@ -103,7 +105,7 @@ export async function applyPlan(
     await checkFresh(plan, store);
     return await walk(plan, store, opts);
   } finally {
-    await store.releaseLock(lock);
+    if (!opts.heldLock) await store.releaseLock(lock);
   }
 }
 

@@ -17,7 +17,7 @@ import { readPlanFile } from "../plan/planfile.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
-import { applyPlan, type ApplyResult } from "../apply/apply.ts";
+import { type ApplyOptions, applyPlan, type ApplyResult } from "../apply/apply.ts";
 import { openStore } from "../state/open.ts";
 import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
@@ -45,6 +45,27 @@ async function confirm(ctx: Context): Promise<boolean> {
   return answer === "yes";
 }
 
+function progressPrinter(ctx: Context): ApplyOptions["progress"] {
+  const verbs: Record<string, string> = {
+    create: "Creating",
+    update: "Updating",
+    replace: "Replacing",
+    delete: "Destroying",
+    read: "Reading",
+    open: "Opening",
+  };
+  return (e) => {
+    if (e.phase === "start") {
+      ctx.streams.stderr(`${e.address}: ${verbs[e.action] ?? e.action}...\n`);
+    } else {
+      const secs = ((e.ms ?? 0) / 1000).toFixed(1);
+      ctx.streams.stderr(
+        `${e.address}: ${e.phase === "done" ? "done" : "failed"} after ${secs}s\n`,
+      );
+    }
+  };
+}
+
 export const run: CommandRun = async (ctx, opts, args) => {
   const only = parseOnly(opts.only);
   const parallelism = opts.parallelism === undefined ? 10 : Number(opts.parallelism);
@@ -54,63 +75,59 @@ export const run: CommandRun = async (ctx, opts, args) => {
       "apply",
     );
   }
-  let plan: Plan;
   const planPath = args[0];
-  if (planPath) {
-    if (opts["auto-approve"]) {
-      // A saved plan is already approved by whoever reviewed it; the flag changes nothing.
-    }
-    plan = readPlanFile(resolve(ctx.root, planPath), ctx.root);
-  } else {
-    plan = await planFromFlags(ctx, opts);
-    const doc = planDocument(plan);
-    if (!hasChanges(plan)) {
-      emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
-      return Exit.OK;
-    }
-    if (!opts["auto-approve"]) {
-      if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
-        throw new DiagnosticsError([
-          error(
-            "Apply needs approval",
-            "There is no terminal to ask on, and -auto-approve was not given. Save a plan with `pravo plan --out FILE`, review it, and run `pravo apply FILE`; or pass -auto-approve.",
-          ),
-        ], Exit.USAGE);
-      }
-      ctx.streams.stdout(renderPlan(doc, ctx.style));
-      if (!(await confirm(ctx))) {
-        ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
-        return Exit.ERROR;
-      }
-    }
-  }
+  // A saved plan is checked before the state is opened: a damaged or foreign
+  // file is refused without touching anything.
+  const saved = planPath ? readPlanFile(resolve(ctx.root, planPath), ctx.root) : undefined;
   const store = await openStore(ctx);
   let result: ApplyResult;
+  let plan: Plan;
   try {
-    result = await applyPlan(plan, store, {
+    // Without a plan file, the lock is held from planning to the end of
+    // apply, so that no one changes the state in between.
+    const lock = saved ? undefined : await store.acquireLock({
       actor: ctx.actor,
       reason: ctx.reason,
-      only,
-      parallelism,
-      progress: ctx.streams.isTerminal && !ctx.json
-        ? (e) => {
-          const verb = {
-            create: "Creating",
-            update: "Updating",
-            replace: "Replacing",
-            delete: "Destroying",
-            read: "Reading",
-            open: "Opening",
-          }[e.action] ?? e.action;
-          if (e.phase === "start") ctx.streams.stderr(`${e.address}: ${verb}...\n`);
-          else {ctx.streams.stderr(
-              `${e.address}: ${e.phase === "done" ? "done" : "failed"} after ${
-                ((e.ms ?? 0) / 1000).toFixed(1)
-              }s\n`,
-            );}
-        }
-        : undefined,
+      command: "apply",
+      timeoutMs: 10_000,
     });
+    try {
+      if (saved) {
+        plan = saved;
+      } else {
+        plan = await planFromFlags(ctx, opts, store);
+        const doc = planDocument(plan);
+        if (!hasChanges(plan)) {
+          emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
+          return Exit.OK;
+        }
+        if (!opts["auto-approve"]) {
+          if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
+            throw new DiagnosticsError([
+              error(
+                "Apply needs approval",
+                "There is no terminal to ask on, and -auto-approve was not given. Save a plan with `pravo plan --out FILE`, review it, and run `pravo apply FILE`; or pass -auto-approve.",
+              ),
+            ], Exit.USAGE);
+          }
+          ctx.streams.stdout(renderPlan(doc, ctx.style));
+          if (!(await confirm(ctx))) {
+            ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
+            return Exit.ERROR;
+          }
+        }
+      }
+      result = await applyPlan(plan, store, {
+        actor: ctx.actor,
+        reason: ctx.reason,
+        only,
+        parallelism,
+        heldLock: lock,
+        progress: ctx.streams.isTerminal && !ctx.json ? progressPrinter(ctx) : undefined,
+      });
+    } finally {
+      if (lock) await store.releaseLock(lock);
+    }
   } finally {
     await store.close();
   }

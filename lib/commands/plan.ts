@@ -12,6 +12,7 @@ import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
+import type { StateStore } from "../state/store.ts";
 import { makePlan, type RefreshMode } from "../plan/planner.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
@@ -23,14 +24,18 @@ import { resolve } from "node:path";
 const REFRESH = ["age", "expired", "false", "all"];
 
 /** Reads the root and makes a plan with the flags of `plan` (also used by `apply`). */
-export async function planFromFlags(ctx: Context, opts: OptionValues): Promise<Plan> {
+export async function planFromFlags(
+  ctx: Context,
+  opts: OptionValues,
+  openedStore?: StateStore,
+): Promise<Plan> {
   const refresh = (opts.refresh as string | undefined) ?? "age";
   if (!REFRESH.includes(refresh)) {
     throw new UsageError(`--refresh "${refresh}" is not one of ${REFRESH.join(", ")}`, "plan");
   }
   const sources = readRoot(ctx.root);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
-  const store = await openStore(ctx);
+  const store = openedStore ?? await openStore(ctx);
   try {
     const { plan, diagnostics } = await makePlan(sources.value, store, {
       root: ctx.root,
@@ -44,7 +49,7 @@ export async function planFromFlags(ctx: Context, opts: OptionValues): Promise<P
     emitWarnings(ctx, diagnostics);
     return plan;
   } finally {
-    await store.close();
+    if (!openedStore) await store.close();
   }
 }
 
