@@ -1,0 +1,18 @@
+/**
+ * Policies: CUE files that every plan must satisfy. `loadPolicy` reads and
+ * checks one before anything runs; `judge` evaluates a plan document against
+ * them and reports every rule that failed, with its file, line and nodes.
+ * Described in `docs/reference/policies.md`.
+ *
+ * @module
+ */
+
+export {
+  checkAbsolutePolicyPath,
+  emptyPlanDocument,
+  loadPolicies,
+  loadPolicy,
+  type Policy,
+  type RuleSite,
+} from "./load.ts";
+export { judge, type Judgement, type Level, type PolicyReport, type RuleResult } from "./judge.ts";
