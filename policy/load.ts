@@ -102,6 +102,12 @@ export function emptyPlanDocument(): Record<string, unknown> {
   return planDocument(plan);
 }
 
+/** The `--policy` values of a command's options, as a list. */
+export function policyPaths(value: unknown): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
 /** Reads every `--policy` (in order); the first that cannot be used ends the command. */
 export async function loadPolicies(
   paths: readonly string[],

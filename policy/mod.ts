@@ -13,6 +13,7 @@ export {
   loadPolicies,
   loadPolicy,
   type Policy,
+  policyPaths,
   type RuleSite,
 } from "./load.ts";
 export { judge, type Judgement, type Level, type PolicyReport, type RuleResult } from "./judge.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type CommandRun, type Context, emit } from "../cli/command.ts";
+import { type CommandRun, type Context, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
@@ -22,6 +22,7 @@ import { openStore } from "../state/open.ts";
 import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
+import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -66,6 +67,19 @@ function progressPrinter(ctx: Context): ApplyOptions["progress"] {
   };
 }
 
+/** Judges the plan when there are policies: a refusal ends the command (exit 5). */
+async function judgeOrRefuse(
+  ctx: Context,
+  policies: Awaited<ReturnType<typeof loadPolicies>>,
+  plan: Plan,
+): Promise<Judgement | undefined> {
+  if (policies.length === 0) return undefined;
+  const judged = await judge(policies, planDocument(plan));
+  if (judged.refused) throw new DiagnosticsError(judged.diagnostics, Exit.POLICY);
+  emitWarnings(ctx, judged.diagnostics);
+  return judged;
+}
+
 export const run: CommandRun = async (ctx, opts, args) => {
   const only = parseOnly(opts.only);
   const parallelism = opts.parallelism === undefined ? 10 : Number(opts.parallelism);
@@ -75,10 +89,14 @@ export const run: CommandRun = async (ctx, opts, args) => {
       "apply",
     );
   }
+  // Policies are read and checked before anything runs.
+  const policies = await loadPolicies(policyPaths(opts.policy));
   const planPath = args[0];
   // A saved plan is checked before the state is opened: a damaged or foreign
   // file is refused without touching anything.
   const saved = planPath ? readPlanFile(resolve(ctx.root, planPath), ctx.root) : undefined;
+  // A saved plan is judged whole before the state is opened.
+  let judged = saved ? await judgeOrRefuse(ctx, policies, saved) : undefined;
   const store = await openStore(ctx);
   let result: ApplyResult;
   let plan: Plan;
@@ -96,7 +114,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
         plan = saved;
       } else {
         plan = await planFromFlags(ctx, opts, store);
-        const doc = planDocument(plan);
+        judged = await judgeOrRefuse(ctx, policies, plan);
+        const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
         if (!hasChanges(plan)) {
           emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
           return Exit.OK;
@@ -144,6 +163,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const doc = {
     format_version: "1.0",
     plan_id: plan.id,
+    ...(judged ? { policies: judged.policies } : {}),
     summary: { ...counts, planned: summarize(plan.nodes) },
     nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
     serial: result.serial,

@@ -20,6 +20,7 @@ import { writePlanFile } from "../plan/planfile.ts";
 import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
 import { resolve } from "node:path";
+import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
 
 const REFRESH = ["age", "expired", "false", "all"];
 
@@ -54,13 +55,20 @@ export async function planFromFlags(
 }
 
 export const run: CommandRun = async (ctx, opts) => {
+  // Policies are read and checked before anything runs.
+  const policies = await loadPolicies(policyPaths(opts.policy));
   const plan = await planFromFlags(ctx, opts);
   const out = opts.out as string | undefined;
-  if (out) writePlanFile(resolve(ctx.root, out), plan);
-  const doc = planDocument(plan);
+  const judged = policies.length ? await judge(policies, planDocument(plan)) : undefined;
+  const refused = judged?.refused ?? false;
+  if (out && !refused) writePlanFile(resolve(ctx.root, out), plan);
+  const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
+  if (judged && !refused) emitWarnings(ctx, judged.diagnostics);
   emit(ctx, doc, () => {
     let text = renderPlan(doc, ctx.style);
-    if (out) {
+    if (refused) {
+      text += `\nA policy refuses this plan${out ? `: it was not saved to ${out}` : ""}.\n`;
+    } else if (out) {
       text += `\nSaved the plan to ${out}. Apply exactly this plan with:\n    pravo apply ${out}\n`;
     } else if (hasChanges(plan)) {
       text +=
@@ -68,5 +76,6 @@ export const run: CommandRun = async (ctx, opts) => {
     }
     return text;
   });
+  if (refused) throw new DiagnosticsError(judged!.diagnostics, Exit.POLICY);
   return hasChanges(plan) ? Exit.CHANGES : Exit.OK;
 };

@@ -84,6 +84,13 @@ export const COMMANDS: CommandSpec[] = [
         valueName: "ADDR",
         description: "Replace this node even if nothing changed; repeatable",
       },
+      policy: {
+        type: "string",
+        multiple: true,
+        valueName: "FILE",
+        description:
+          "A CUE policy the plan must satisfy; repeatable. Refused: exit 5, no plan file",
+      },
     },
     load: () => import("./plan.ts"),
   },
@@ -129,6 +136,13 @@ export const COMMANDS: CommandSpec[] = [
         multiple: true,
         valueName: "ADDR",
         description: "Without a plan file: as plan --replace",
+      },
+      policy: {
+        type: "string",
+        multiple: true,
+        valueName: "FILE",
+        description:
+          "A CUE policy the plan must satisfy, judged before anything is applied; repeatable",
       },
     },
     load: () => import("./apply.ts"),
