@@ -280,7 +280,9 @@ export function parseSources(
         continue;
       }
       const used = [...f.parsed.sites, ...f.parsed.lets].some((s) =>
-        s.refs.some((r) => r.name === imp.name && !resolve(r))
+        s.refs.some((r) =>
+          r.name === imp.name && !resolve(r)
+        )
       ) ||
         f.parsed.topRefs.some((r) => r.name === imp.name && !resolve(r));
       if (!used) {
