@@ -12,7 +12,7 @@ import type { LockInfo, StateStore } from "../state/store.ts";
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
-import type { Attrs as ProviderAttrs, TypeHandler } from "../providers/runtime.ts";
+import type { Attrs as ProviderAttrs } from "../providers/runtime.ts";
 import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
@@ -323,7 +323,10 @@ async function applyNode(
   try {
     if (n.action === "delete") {
       if (n.mode === "managed") {
-        const r = await need(handler, "delete")({ ...base, prior: n.before ?? {} });
+        const r = await must(handler.delete, "delete").call(handler, {
+          ...base,
+          prior: n.before ?? {},
+        });
         if (hasError(r.diagnostics)) return outcome("failed", r.diagnostics);
       }
       await store.transaction(meta, async (tx) => {
@@ -344,13 +347,13 @@ async function applyNode(
     const config = resolved.config as ProviderAttrs;
 
     if (n.action === "open") {
-      const r = await need(handler, "open")({ ...base, config });
+      const r = await must(handler.open, "open").call(handler, { ...base, config });
       return outcome(hasError(r.diagnostics) ? "failed" : "applied", r.diagnostics);
     }
     if (n.action === "read") {
       let attrs = n.after ?? {};
       if (n.afterUnknown.length) {
-        const r = await need(handler, "readData")({ ...base, config });
+        const r = await must(handler.readData, "readData").call(handler, { ...base, config });
         if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
         attrs = { ...config, ...r.value };
       }
@@ -368,7 +371,7 @@ async function applyNode(
       return outcome("applied", []);
     }
     if (n.action === "create") {
-      const r = await need(handler, "create")({ ...base, config });
+      const r = await must(handler.create, "create").call(handler, { ...base, config });
       if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
       const attrs = r.value;
       await store.transaction(meta, async (tx) => {
@@ -385,7 +388,11 @@ async function applyNode(
       return outcome("applied", r.diagnostics);
     }
     if (n.action === "update") {
-      const r = await need(handler, "update")({ ...base, config, prior: n.before ?? {} });
+      const r = await must(handler.update, "update").call(handler, {
+        ...base,
+        config,
+        prior: n.before ?? {},
+      });
       if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
       const attrs = r.value;
       await store.transaction(meta, async (tx) => {
@@ -403,14 +410,17 @@ async function applyNode(
     }
     // Replace: destroy then create, or the other way round when asked.
     const destroy = async () => {
-      const r = await need(handler, "delete")({ ...base, prior: n.before ?? {} });
+      const r = await must(handler.delete, "delete").call(handler, {
+        ...base,
+        prior: n.before ?? {},
+      });
       return r.diagnostics;
     };
     if (!n.lifecycle.create_before_destroy) {
       const d = await destroy();
       if (hasError(d)) return outcome("failed", d);
     }
-    const r = await need(handler, "create")({ ...base, config });
+    const r = await must(handler.create, "create").call(handler, { ...base, config });
     if (hasError(r.diagnostics) || !r.value) {
       if (!n.lifecycle.create_before_destroy) {
         // The old object is gone: the state must say so.
@@ -468,22 +478,15 @@ function hasError(d: Diagnostic[]): boolean {
   return d.some((x) => x.severity === "error");
 }
 
-// deno-lint-ignore no-explicit-any
-function need<K extends keyof TypeHandler>(
-  h: TypeHandler,
-  method: K,
-): NonNullable<TypeHandler[K]> & ((req: any) => any) {
-  const f = h[method];
+/** The handler's method, or a diagnostic when the type lacks it (a bug in a provider). */
+function must<F>(f: F | undefined, what: string): F {
   if (!f) {
     throw new DiagnosticsError([
       error(
-        `Cannot ${String(method)}`,
-        `The type has no ${
-          String(method)
-        } operation. This is a bug in pravo's provider; please report it.`,
+        `Cannot ${what}`,
+        `The type has no ${what} operation. This is a bug in pravo's provider; please report it.`,
       ),
     ], Exit.ERROR);
   }
-  // deno-lint-ignore no-explicit-any
-  return (f as any).bind(h);
+  return f;
 }

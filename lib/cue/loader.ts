@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
 import { findProvider, PROVIDERS } from "../providers/registry.ts";
-import type { Mode, ProviderSchema, TypeSchema } from "../providers/schema.ts";
+import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { importPath, typeString } from "../providers/schema.ts";
 import {
   newTopScope,
@@ -152,7 +152,6 @@ function pos(file: string, line: number, column: number): SourcePos {
 
 /** Reads the root's `.cue` files and checks what can be checked without CUE. */
 export function readRoot(root: string): Result<Sources> {
-  const diags: Diagnostic[] = [];
   let names: string[];
   try {
     names = readdirSync(root).filter((n) => n.endsWith(".cue") && statSync(join(root, n)).isFile())
