@@ -33,7 +33,12 @@ const SINGLE_DASH_LONG = new Set(["-auto-approve"]);
 
 /** Splits `argv` into the command, its options and its positional arguments. */
 export function parse(argv: string[]): Parsed {
-  argv = argv.map((a) => (SINGLE_DASH_LONG.has(a) ? "-" + a : a));
+  // `-auto-approve` as Terraform writes it; `-C=DIR` as `-C DIR`.
+  argv = argv.flatMap((a) => {
+    if (SINGLE_DASH_LONG.has(a)) return ["-" + a];
+    const short = /^-([A-Za-z])=(.*)$/s.exec(a);
+    return short ? [`-${short[1]}`, short[2]] : [a];
+  });
   // Find the command words: the first one or two arguments that are neither
   // flags nor the values of global flags that take one.
   const words: number[] = [];
@@ -66,7 +71,7 @@ export function parse(argv: string[]): Parsed {
   if (!command) {
     const hint = didYouMean(name, COMMANDS.map((c) => c.name));
     throw new UsageError(
-      `unknown command "${name}"${hint ? `: ${hint}` : ""}; run "pravo --help" for the list`,
+      `unknown command "${name}"${hint ? ` (${hint})` : ""}; run "pravo --help" for the list`,
     );
   }
   const rest = argv.filter((_, i) => !words.includes(i));
@@ -123,9 +128,10 @@ function parseGlobal(
       strict: true,
     });
     for (const [k, o] of Object.entries(all)) {
-      if (o.type === "string" && !o.multiple && Array.isArray(values[k])) {
-        throw new UsageError(`--${k} may be given once`, command?.name);
-      }
+      if (o.type !== "string" || o.multiple) continue;
+      const flag = k.length === 1 ? `-${k}` : `--${k}`;
+      const given = argv.filter((a) => a === flag || a.startsWith(flag + "=")).length;
+      if (given > 1) throw new UsageError(`${flag} may be given once`, command?.name);
     }
     return { values: values as OptionValues, positionals };
   } catch (e) {
@@ -138,16 +144,21 @@ function parseGlobal(
       const hint = didYouMean(flag, names);
       const where = command ? `"${command.name}"` : "pravo";
       throw new UsageError(
-        `unknown flag ${flag} for ${where}${hint ? `: ${hint}` : ""}; run "pravo ${
+        `unknown flag ${flag} for ${where}${hint ? ` (${hint})` : ""}; run "pravo ${
           command?.name ?? ""
         }${command ? " " : ""}--help" for the flags`,
         command?.name,
       );
     }
-    const missing = /Option '([^']+)' argument missing/.exec(msg) ??
-      /Option '(?:-\w, )?(--?[\w-]+)(?: <value>)?' argument missing/.exec(msg);
+    const missing = /Option '(?:-\w, )?--?([\w-]+)(?: <value>)?' argument missing/.exec(msg);
     if (missing) {
-      throw new UsageError(`flag ${missing[1]} needs a value`, command?.name);
+      const name = missing[1];
+      const spec = all[name];
+      const flag = name.length === 1 ? `-${name}` : `--${name}`;
+      throw new UsageError(
+        `flag ${flag} needs a value: ${flag} ${spec?.valueName ?? "VALUE"}`,
+        command?.name,
+      );
     }
     const ambiguous = /Option '([^']+)'.*(?:does not take an argument|argument is ambiguous)/.exec(
       msg,
