@@ -19,7 +19,9 @@ function files(n: number): string {
     "",
   ];
   for (let i = 0; i < n; i++) {
-    lines.push(`f${i}: $local.#Resource.local_file & {filename: "out/f${i}.txt", content: "file ${i}"}`);
+    lines.push(
+      `f${i}: $local.#Resource.local_file & {filename: "out/f${i}.txt", content: "file ${i}"}`,
+    );
   }
   return lines.join("\n") + "\n";
 }
@@ -41,7 +43,11 @@ async function checkConsistent(root: string): Promise<number> {
     const recs = await store.listRecords();
     for (const r of recs) {
       const text = await Deno.readTextFile(`${root}/${r.attributes.filename}`);
-      assert.equal(text, r.attributes.content, `${r.address} is recorded with its real-world value`);
+      assert.equal(
+        text,
+        r.attributes.content,
+        `${r.address} is recorded with its real-world value`,
+      );
     }
     const log = await store.readLog();
     const logged = new Set<string>();
@@ -51,7 +57,11 @@ async function checkConsistent(root: string): Promise<number> {
         else logged.add(c.address);
       }
     }
-    assert.deepEqual([...logged].sort(), recs.map((r) => r.address).sort(), "the log agrees with the records");
+    assert.deepEqual(
+      [...logged].sort(),
+      recs.map((r) => r.address).sort(),
+      "the log agrees with the records",
+    );
     assert.equal((await store.identity()).serial, log.length);
     return recs.length;
   } finally {
@@ -114,7 +124,10 @@ Deno.test("two applies started at once on one root: one waits or is refused, and
   // One applies; the other finds the lock held (4) or, having waited, a plan
   // made stale by the first (6).
   assert.equal(codes[0], 0, a.stderr + b.stderr);
-  assert.ok(codes[1] === 4 || codes[1] === 6, `the second exited ${codes[1]}: ${a.stderr}${b.stderr}`);
+  assert.ok(
+    codes[1] === 4 || codes[1] === 6,
+    `the second exited ${codes[1]}: ${a.stderr}${b.stderr}`,
+  );
   const loser = a.code === 0 ? b : a;
   assert.match(loser.stderr, /stale|locked/);
   assert.equal(await checkConsistent(root), 20);
@@ -130,7 +143,9 @@ Deno.test("two applies started at once on one root: one waits or is refused, and
   assert.equal(await checkConsistent(root2), 20);
   const store = await openStore({ root: root2, state: undefined });
   try {
-    const creates = (await store.readLog()).flatMap((e) => e.changes).filter((x) => x.action === "create");
+    const creates = (await store.readLog()).flatMap((e) => e.changes).filter((x) =>
+      x.action === "create"
+    );
     assert.equal(creates.length, 20, "each node was created once");
   } finally {
     await store.close();

@@ -36,7 +36,14 @@ Deno.test("the seed's loop: init, plan --out, show, apply, plan again has nothin
   assert.equal(show.code, 0, show.stderr);
   const doc = JSON.parse(show.stdout);
   assert.equal(doc.format_version, "1.0");
-  assert.deepEqual(doc.summary, { add: 1, change: 0, replace: 0, destroy: 0, read: 0, unchanged: 0 });
+  assert.deepEqual(doc.summary, {
+    add: 1,
+    change: 0,
+    replace: 0,
+    destroy: 0,
+    read: 0,
+    unchanged: 0,
+  });
   assert.equal(doc.nodes[0].action, "create");
   assert.deepEqual(doc.nodes[0].after_unknown, ["id", "result"]);
   assert.equal(doc.state.serial, 0);
@@ -84,7 +91,11 @@ d: $random.#Resource.random_integer & {min: 0, max: a.result + 100}
   assert.equal(bv.max, av.result);
   assert.equal(cv.length, bv.result);
   assert.equal((cv.result as string).length, bv.result);
-  assert.equal(dv.max, (av.result as number) + 100, "arithmetic on an unknown is evaluated again at apply");
+  assert.equal(
+    dv.max,
+    (av.result as number) + 100,
+    "arithmetic on an unknown is evaluated again at apply",
+  );
   const again = await pravo(root, ["plan"]);
   assert.equal(again.code, 0, again.stdout);
 });
@@ -117,7 +128,11 @@ f: $local.#Resource.local_file & {filename: "out.txt", content: "${content}"}
   assert.equal(doc.nodes.find((n: { address: string }) => n.address === "n").action, "no-op");
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
   assert.equal(await Deno.readTextFile(`${root}/out.txt`), "two");
-  assert.equal((await records(root)).get("n")!.attributes.result, n1, "an unchanged random value stays");
+  assert.equal(
+    (await records(root)).get("n")!.attributes.result,
+    n1,
+    "an unchanged random value stays",
+  );
 
   await writeFiles(root, { "main.cue": cue("two", 2) });
   const r = await planJson(root);
@@ -146,7 +161,10 @@ Deno.test("saved plans that are stale, damaged, foreign or newer are refused and
   await Deno.writeTextFile(`${root}/short.plan`, text.slice(0, text.length / 2));
   assert.equal((await pravo(root, ["apply", "short.plan"])).code, 7);
   // Newer format.
-  await Deno.writeTextFile(`${root}/new.plan`, text.replace('"pravo_plan":"1.0"', '"pravo_plan":"2.0"'));
+  await Deno.writeTextFile(
+    `${root}/new.plan`,
+    text.replace('"pravo_plan":"1.0"', '"pravo_plan":"2.0"'),
+  );
   const newer = await pravo(root, ["apply", "new.plan"]);
   assert.equal(newer.code, 9, newer.stderr);
   // Another root.
@@ -223,7 +241,9 @@ fine: $random.#Resource.random_integer & {min: 1, max: 2}
   const r = await pravo(root, ["--json", "apply", "-auto-approve"]);
   assert.equal(r.code, 1, r.stderr);
   const doc = JSON.parse(r.stdout);
-  const status = Object.fromEntries(doc.nodes.map((n: { address: string; status: string }) => [n.address, n.status]));
+  const status = Object.fromEntries(
+    doc.nodes.map((n: { address: string; status: string }) => [n.address, n.status]),
+  );
   assert.deepEqual(status, { after: "skipped", bad: "failed", fine: "applied" });
   assert.deepEqual([...(await records(root)).keys()], ["fine"]);
 });

@@ -229,7 +229,8 @@ kept: $random.#Resource.random_integer & {min: 1, max: 5}
     assert.equal(opened.length, 1, "the ephemeral value was opened once, during apply");
     const secret = opened[0];
     assert.equal(secret.length, 40);
-    const bytes = (path: string) => Deno.readFile(path).then((b) => new TextDecoder("latin1").decode(b));
+    const bytes = (path: string) =>
+      Deno.readFile(path).then((b) => new TextDecoder("latin1").decode(b));
     const files = [`${root}/p.plan`, `${root}/.pravo/state.db`];
     for (const f of ["state.db-wal", "state.db-shm"]) {
       try {
@@ -237,7 +238,9 @@ kept: $random.#Resource.random_integer & {min: 1, max: 5}
         files.push(`${root}/.pravo/${f}`);
       } catch { /* not there */ }
     }
-    for (const f of files) assert.ok(!(await bytes(f)).includes(secret), `${f} holds the ephemeral value`);
+    for (const f of files) {
+      assert.ok(!(await bytes(f)).includes(secret), `${f} holds the ephemeral value`);
+    }
     const log = streams();
     await run(["-C", root, "--json", "state", "log"], log.s, env);
     assert.ok(!log.out.stdout.includes(secret));
