@@ -82,5 +82,8 @@ export function cleanMessage(message: string): CleanMessage {
   if (path[0] === "_pravo" || path[0] === "out") path.shift();
   if (path[0] === "_pravoOne") path.shift();
   if (path.length === 0) return { path: null, text: match[2] };
+  if (path[0] === RULES && path[2] === "level" && /not one of those allowed/.test(match[2])) {
+    return { path, text: `${path.join(".")}: must be "mandatory" or "advisory"` };
+  }
   return { path, text: `${path.join(".")}: ${match[2]}` };
 }

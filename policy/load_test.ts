@@ -76,7 +76,7 @@ Deno.test("loadPolicy() refuses a rule without deny, and a wrong level", async (
   let e = await refusal('rules: r: message: "x"\n');
   assert.match(e.diagnostics[0].detail, /rules.r.deny: cannot convert incomplete value "bool"/);
   e = await refusal('rules: r: {level: "mandatry", deny: true}\n');
-  assert.match(e.diagnostics[0].detail, /rules.r.level/);
+  assert.match(e.diagnostics[0].detail, /rules.r.level: must be "mandatory" or "advisory"/);
 });
 
 Deno.test("loadPolicy() refuses a non-builtin import and a declared plan", async () => {
