@@ -196,7 +196,7 @@ export function unknownAddress(address: string, addresses: readonly string[]): D
     ? " Run `pravo plan --out x.plan` and `pravo apply x.plan` first."
     : " Give the address of a node in the state; `pravo state query '[for a, _ in nodes {a}]'` lists them.";
   return new DiagnosticsError(
-    [error(`No record for "${address}"`, what + todo, { address })],
+    [error(`No record for "${address}"`, what + todo)],
     Exit.ERROR,
   );
 }
