@@ -98,3 +98,22 @@ Deno.test("state show in a root that was never initialised says to run pravo ini
   assert.match(stderr, /The root is not initialised/);
   await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("state show, dependents, log and locks import nothing that evaluates CUE", async () => {
+  for (const name of ["state_show", "state_dependents", "state_log", "state_locks"]) {
+    const url = new URL(`./${name}.ts`, import.meta.url);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", url.href],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+      modules: { specifier: string }[];
+    };
+    assert.ok(graph.modules.length > 3, name);
+    const cue = graph.modules.map((m) => m.specifier).filter((s) =>
+      s.includes("/lib/cue/") || s.includes("cue-wasm")
+    );
+    assert.deepEqual(cue, [], name);
+  }
+});

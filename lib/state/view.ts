@@ -19,7 +19,6 @@ import { isDeepStrictEqual } from "node:util";
 import { Exit } from "../cli/exit.ts";
 import type { Style } from "../cli/output.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import { REDACTED } from "../plan/document.ts";
 import { findProvider } from "../providers/registry.ts";
 import type {
   AttrPath,
@@ -30,7 +29,12 @@ import type {
   StateRecord,
 } from "./store.ts";
 
-export { REDACTED };
+/**
+ * What stands for a sensitive value: the same text as `REDACTED` of the plan
+ * document (lib/plan/document.ts), which is not imported so that these
+ * commands load nothing of the planner or of CUE.
+ */
+export const REDACTED = "(sensitive)";
 
 /** The `format_version` of every document on this page. */
 export const STATE_FORMAT_VERSION = "1.0";

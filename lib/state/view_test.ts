@@ -6,6 +6,7 @@ import {
   parseLimit,
   recordDocument,
   redactAttributes,
+  REDACTED,
   refreshDue,
   sensitivePathsOf,
   sensitiveStrings,
@@ -100,4 +101,9 @@ Deno.test("parseLimit() reads whole numbers and refuses the rest", () => {
   assert.equal(parseLimit("7", 20), 7);
   assert.throws(() => parseLimit("-1", 20), /not a whole number/);
   assert.throws(() => parseLimit("1.5", 20), /not a whole number/);
+});
+
+Deno.test("REDACTED is the plan document's marker", async () => {
+  const { REDACTED: planMarker } = await import("../plan/document.ts");
+  assert.equal(REDACTED, planMarker);
 });
