@@ -167,12 +167,12 @@ Deno.test("validate reports a missing required attribute at its node", async () 
 });
 
 Deno.test("validate fills @tag fields from -t; a tag value makes the spec valid", async () => {
-  // Without -t env, seed has no value; the diagnostic says which tag feeds it.
+  // Without -t env, the tagged field has no value; the diagnostic names the tag.
   const unset = invalidJson(await validate("tags", "--json"));
   assert.equal(unset.length, 1);
-  assert.equal(unset[0].summary, 'Attribute "seed" has no concrete value');
-  assert.match(unset[0].detail, /pass -t env=VALUE\./);
-  assert.deepEqual(unset[0].range, { file: "main.cue", line: 10, column: 65 });
+  assert.equal(unset[0].summary, 'Tag "env" has no value');
+  assert.match(unset[0].detail, /Pass -t env=VALUE/);
+  assert.deepEqual(unset[0].range, { file: "main.cue", line: 7, column: 13 });
 
   assert.equal(
     ok(await validate("tags", "--json", "-t", "env=prod")),

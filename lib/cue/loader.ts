@@ -25,11 +25,25 @@ import {
   type Site,
   SyntaxError,
 } from "./parser.ts";
-import { buildProgram, rebuild, UNKNOWN, type Value } from "./program.ts";
+import { buildProgram, UNKNOWN, type Value, WRAP } from "./program.ts";
 import { LIFECYCLE, NODE_MARKER, PROVIDER_MARKER, providerPackage } from "./provider_cue.ts";
-import { cueErrorDiagnostic, formatPath, locate, pathKey, type SourceIndex } from "./errors.ts";
+import {
+  cueErrorDiagnostic,
+  formatPath,
+  locate,
+  pathKey,
+  type SourceIndex,
+  splitPath,
+} from "./errors.ts";
 import { evaluate } from "./engine.ts";
-import { explains, sentinelNumber, type SentinelRef, sentinelString } from "./unknowns.ts";
+import {
+  explains,
+  hasUnknownDefault,
+  isUnknownDefault,
+  markUnknown,
+  sentinelFor,
+  type SentinelRef,
+} from "./unknowns.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -455,13 +469,6 @@ function nested(path: string[], lit: string): string {
   return path.map((l) => JSON.stringify(l)).join(": ") + ": " + lit;
 }
 
-/** A sentinel of the type, or undefined where the type has none (bool). */
-function sentinelFor(t: TypeSchema["attributes"][string]["type"], i: number): string | undefined {
-  if (t === "string") return JSON.stringify(sentinelString(i));
-  if (t === "int" || t === "number") return String(sentinelNumber(i));
-  return undefined;
-}
-
 function isObject(v: Value | undefined): v is { [k: string]: Value } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -523,9 +530,9 @@ export async function evaluateRoot(
   const index: SourceIndex = { ...sources.index };
   const res = await evaluate(program.source);
   if (!res.ok) {
-    return { ok: false, diagnostics: [cueErrorDiagnostic(res.message, index)] };
+    return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
   }
-  const tree = rebuild(res.json);
+  const tree = (JSON.parse(res.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
   const found: Found = { nodes: [], providers: [], inLists: [] };
   walk(tree, [], found);
   const diags: Diagnostic[] = [];
@@ -548,27 +555,11 @@ export async function evaluateRoot(
     return { m, provider, type };
   };
 
-  // Tell values known after apply from values never set: evaluate again with
-  // placeholders for the computed attributes that are not known; what stays
-  // unknown then was never set.
-  const unsetCandidates: { node: string[]; attr: string }[] = [];
-  for (const n of found.nodes) {
-    const { type } = schemaOf(n.value);
-    for (const [name, a] of Object.entries(type.attributes)) {
-      const v = n.value[name];
-      if (v === undefined) continue;
-      if (a.required || a.optional) {
-        if (hasUnknown(v)) unsetCandidates.push({ node: n.path, attr: name });
-      }
-    }
-  }
-  // Evaluate again with a sentinel in each unknown computed attribute: an
-  // input that stays unknown then was never set; one that holds sentinels
-  // is a template that apply fills in (see unknowns.ts).
-  const unset = new Set<string>();
-  const templates = new Map<string, { template?: unknown; evaluate?: boolean }>();
+  // Where computed values are not known yet, evaluate again with a distinct
+  // sentinel in each: what differs depends on them (see unknowns.ts).
   const sentinels: SentinelRef[] = [];
-  if (unsetCandidates.length) {
+  let traced: Record<string, Value> | undefined;
+  if (hasUnknownDefault(tree)) {
     const holders: string[] = [];
     for (const n of found.nodes) {
       const { type } = schemaOf(n.value);
@@ -576,99 +567,55 @@ export async function evaluateRoot(
       for (const [name, a] of Object.entries(type.attributes)) {
         if (a.required || a.optional) continue;
         if (known.get(addr)?.[name] !== undefined) continue;
-        const lit = sentinelFor(a.type, sentinels.length);
-        if (lit === undefined) continue;
+        holders.push(nested([...n.path, name], sentinelFor(a.type, sentinels.length)));
         sentinels.push({ address: addr, attr: name });
-        holders.push(nested([...n.path, name], lit));
       }
     }
-    const programB = buildProgram({
+    const second = buildProgram({
       files,
       providers: providerBodies,
       extra: [...tagged.value, ...knownDecls, ...holders],
     });
-    const resB = await evaluate(programB.source);
-    const treeB = resB.ok ? rebuild(resB.json) : undefined;
-    for (const c of unsetCandidates) {
-      const key = pathKey([...c.node, c.attr]);
-      if (!treeB) {
-        templates.set(key, { evaluate: true });
-        continue;
-      }
-      let a: Value | undefined = tree;
-      let b: Value | undefined = treeB;
-      for (const k of [...c.node, c.attr]) {
-        a = isObject(a) ? a[k] : undefined;
-        b = isObject(b) ? b[k] : undefined;
-      }
-      if (b === undefined || hasUnknown(b)) unset.add(key);
-      else if (explains(a, b, sentinels)) templates.set(key, { template: b });
-      else templates.set(key, { evaluate: true });
-    }
+    const resU = await evaluate(second.source);
+    if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
   }
+  const at = (v: Value | undefined, path: string[]): Value | undefined => {
+    for (const k of path) v = isObject(v) ? v[k] : undefined;
+    return v;
+  };
 
   const nodes: Node[] = [];
   for (const n of found.nodes) {
     const { m, provider, type } = schemaOf(n.value);
     const address = formatPath(n.path);
     const range = locate(index, n.path)?.pos;
+    const u = traced ? at(traced, n.path) : undefined;
     const config: Record<string, Value> = {};
-    for (const [k, v] of Object.entries(n.value)) {
-      if (k === NODE_MARKER || k === LIFECYCLE) continue;
-      config[k] = v;
-    }
-    for (const [name, a] of Object.entries(type.attributes)) {
-      const v = config[name];
-      const attrRange = locate(index, [...n.path, name]);
-      const isUnset = unset.has(pathKey([...n.path, name]));
-      const tagHint = isUnset ? tagsFeeding(sources, [...n.path, name]) : [];
-      const fromTag = tagHint.length
-        ? ` It comes from a field filled by a tag: pass ${
-          tagHint.map((t) => `-t ${t}=VALUE`).join(" and ")
-        }.`
-        : "";
-      if (a.required && (v === undefined || isUnset)) {
-        diags.push(
-          error(
-            `Missing required attribute "${name}"`,
-            `${type.name} needs "${name}" (${
-              typeString(a.type)
-            }): ${a.description}${fromTag} Set it in the value of ${address}; run \`pravo schema ${type.name}\` for every attribute.`,
-            { address, range: attrRange?.exact ? attrRange.pos : range },
-          ),
-        );
-      } else if (!a.required && isUnset) {
-        diags.push(
-          error(
-            `Attribute "${name}" has no concrete value`,
-            `${address}.${name} is declared as ${
-              typeString(a.type)
-            } but never given a value, and it does not depend on a value known only after apply.${fromTag} Give it a value, or remove it to leave it unset.`,
-            { address, range: attrRange?.pos ?? range },
-          ),
-        );
-      }
-      if (
-        !a.required && !a.optional && v !== undefined && v !== UNKNOWN &&
-        known.get(address)?.[name] === undefined
-      ) {
-        diags.push(
-          error(
-            `Computed attribute "${name}" is set`,
-            `${type.name}.${name} is computed by the provider and cannot be set in the configuration. Remove it from ${address}.`,
-            { address, range: attrRange?.pos ?? range },
-          ),
-        );
-      }
-    }
-    const instance = found.providers.find((p) => p.value[PROVIDER_MARKER] === provider.source);
     const nodeTemplates: Record<string, unknown> = {};
     const needsEvaluation: string[] = [];
-    for (const name of Object.keys(type.attributes)) {
-      const t = templates.get(pathKey([...n.path, name]));
-      if (t?.evaluate) needsEvaluation.push(name);
-      else if (t) nodeTemplates[name] = t.template;
+    for (const [k, v] of Object.entries(n.value)) {
+      if (k === NODE_MARKER || k === LIFECYCLE) continue;
+      const uv = isObject(u) ? u[k] : undefined;
+      const marked = markUnknown(v, traced ? uv : undefined);
+      config[k] = marked;
+      const a = type.attributes[k];
+      if (!a || !(a.required || a.optional) || !hasUnknown(marked)) continue;
+      if (traced && explains(marked, uv, sentinels)) nodeTemplates[k] = uv;
+      else needsEvaluation.push(k);
     }
+    for (const [name, a] of Object.entries(type.attributes)) {
+      const v = n.value[name];
+      if (a.required || a.optional || v === undefined) continue;
+      if (known.get(address)?.[name] !== undefined || isUnknownDefault(v, a.type)) continue;
+      diags.push(
+        error(
+          `Computed attribute "${name}" is set`,
+          `${type.name}.${name} is computed by the provider and cannot be set in the configuration. Remove it from ${address}.`,
+          { address, range: locate(index, [...n.path, name])?.pos ?? range },
+        ),
+      );
+    }
+    const instance = found.providers.find((p) => p.value[PROVIDER_MARKER] === provider.source);
     nodes.push({
       address,
       path: n.path,
@@ -724,7 +671,9 @@ export async function evaluateRoot(
   }
 
   const outputsValue = tree["outputs"];
-  const outputs: Record<string, Value> = isObject(outputsValue) ? outputsValue : {};
+  const outputs: Record<string, Value> = isObject(outputsValue)
+    ? markUnknown(outputsValue, traced ? traced["outputs"] : undefined) as Record<string, Value>
+    : {};
   if (outputsValue !== undefined && !isObject(outputsValue)) {
     diags.push(
       error(
@@ -755,6 +704,61 @@ export async function evaluateRoot(
     },
     diagnostics: [],
   };
+}
+
+/**
+ * The diagnostic for a failed evaluation. An incomplete value (an attribute
+ * never given a concrete value) gets the message of a missing attribute,
+ * with the tags that would fill it; anything else is mapped as CUE said it.
+ */
+function incompleteOrError(message: string, sources: Sources, index: SourceIndex): Diagnostic {
+  const m = /^cue: marshal error: (\S+): cannot convert incomplete value "([^"]*)" to JSON$/.exec(
+    message,
+  );
+  if (!m) return cueErrorDiagnostic(message, index);
+  let path = splitPath(m[1]);
+  if (path[0] === WRAP) path = path.slice(1);
+  const address = formatPath(path);
+  const loc = locate(index, path);
+  const tag = sources.tags.find((t) => pathKey(t.path) === pathKey(path));
+  if (tag) {
+    return error(
+      `Tag "${tag.name}" has no value`,
+      `${address} is filled by @tag(${tag.name}), and no -t ${tag.name}=VALUE was given. Pass -t ${tag.name}=VALUE, or give the field a default (such as *"dev" | string).`,
+      { address, range: tag.pos },
+    );
+  }
+  const tags = tagsFeeding(sources, path);
+  const fromTag = tags.length
+    ? ` It comes from a field filled by a tag: pass ${
+      tags.map((t) => `-t ${t}=VALUE`).join(" and ")
+    }.`
+    : "";
+  const owner = index.attributesOf?.(path.slice(0, -1));
+  const attr = path[path.length - 1];
+  const schema = owner
+    ? PROVIDERS.flatMap((p) => p.types).find((t) => t.name === owner.type)?.attributes[attr]
+    : undefined;
+  if (owner && schema?.required) {
+    return error(
+      `Missing required attribute "${attr}"`,
+      `${owner.type} needs "${attr}" (${
+        typeString(schema.type)
+      }): ${schema.description}${fromTag} Set it in the value of ${
+        formatPath(path.slice(0, -1))
+      }; run \`pravo schema ${owner.type}\` for every attribute.`,
+      { address: formatPath(path.slice(0, -1)), range: loc?.pos },
+    );
+  }
+  return error(
+    `${address} has no concrete value`,
+    `${address} is ${
+      m[2]
+    } but never given a value, and it does not depend on a value known only after apply.${fromTag} Give it a value${
+      owner && schema ? ", or remove it to leave it unset" : ""
+    }.`,
+    { address, range: loc?.pos },
+  );
 }
 
 /** The tags whose fields the declarations at `path` refer to. */

@@ -248,8 +248,9 @@ base: $random.#Resource.random_integer & {min: 1, max: n & <10, seed: env}
   assert.equal(spec.nodes[0].config.max, 7);
 
   const unset = await loadErrors(files, { env: "prod" });
-  assert.equal(unset[0].summary, 'Missing required attribute "max"');
-  assert.match(unset[0].detail, /pass -t n=VALUE/);
+  assert.equal(unset[0].summary, 'Tag "n" has no value');
+  assert.match(unset[0].detail, /Pass -t n=VALUE/);
+  assert.deepEqual(unset[0].range, { file: "main.cue", line: 8, column: 10 });
 
   const typo = await loadErrors(files, { envv: "prod", n: "7" });
   assert.equal(typo[0].summary, 'No field declares the tag "envv"');

@@ -1,9 +1,8 @@
 /**
  * Assembling one CUE source from a root's files for cue-wasm, which takes one
  * string and knows no packages: provider packages go in hidden fields, the
- * files' bodies are wrapped in one hidden field `_p`, import names are
- * renamed to what they stand for, and a projection reports, for every value,
- * its JSON when it is concrete and its shape when it is not.
+ * files' bodies are wrapped in one field, and import names are renamed to
+ * what they stand for.
  *
  * @module
  */
@@ -11,10 +10,8 @@
 import type { ParsedFile } from "./parser.ts";
 import type { Token } from "./scanner.ts";
 
-/** The hidden field that holds the user's package. */
-export const WRAP = "_p";
-/** How deep the projection looks into values that are not concrete. */
-export const DEPTH = 10;
+/** The field that holds the user's package; what is exported as JSON. */
+export const WRAP = "pravo_package";
 
 /** The hidden field name that holds a provider package. */
 export function providerField(source: string): string {
@@ -78,9 +75,9 @@ export interface ProgramInput {
   extra: string[];
 }
 
-/** Builds the program: imports, provider packages, the wrapped package, the projection. */
+/** Builds the program: imports, provider packages, the wrapped package. */
 export function buildProgram(input: ProgramInput): Program {
-  const builtins = new Set<string>(["encoding/json"]);
+  const builtins = new Set<string>();
   const head: string[] = [];
   const bodies: { file: string; text: string; fileLine: number }[] = [];
   for (const { parsed, src } of input.files) {
@@ -113,39 +110,7 @@ export function buildProgram(input: ProgramInput): Program {
     line += n;
   }
   text += input.extra.join("\n") + "\n}\n";
-  text += projection(DEPTH);
   return { source: text, segments };
-}
-
-/**
- * The projection: a list of entries, one per value the walk reaches. A
- * concrete value gives its JSON (`j`) and the walk stops there; a value that
- * is not concrete says whether it is a struct (`s`, walked further) or a list
- * (`l`), or neither (a leaf whose value is not known).
- */
-export function projection(depth: number): string {
-  const json = builtinName("encoding/json");
-  const parts: string[] = [];
-  for (let d = 1; d <= depth; d++) {
-    const clauses: string[] = [];
-    for (let k = 1; k <= d; k++) {
-      const parent = k === 1 ? WRAP : `v${k - 1}`;
-      if (k > 1) {
-        clauses.push(`if ${json}.Marshal(${parent}) == _|_ if (${parent} & {...}) != _|_`);
-      }
-      clauses.push(`for k${k}, v${k} in ${parent}`);
-    }
-    const p = Array.from({ length: d }, (_, i) => `k${i + 1}`).join(", ");
-    const v = `v${d}`;
-    parts.push(
-      `\t${
-        clauses.join(" ")
-      } {p: [${p}], if ${json}.Marshal(${v}) != _|_ {j: ${json}.Marshal(${v})}, ` +
-        `if ${json}.Marshal(${v}) == _|_ if (${v} & {...}) != _|_ {s: true}, ` +
-        `if ${json}.Marshal(${v}) == _|_ if (${v} & [...]) != _|_ {l: true}},`,
-    );
-  }
-  return `out: [\n${parts.join("\n")}\n]\n`;
 }
 
 /** A value the evaluation could not make concrete: known only after apply, or unset. */
@@ -161,33 +126,6 @@ export type Value =
   | Unknown
   | Value[]
   | { [k: string]: Value };
-
-interface Entry {
-  p: string[];
-  j?: string;
-  s?: boolean;
-  l?: boolean;
-}
-
-/**
- * Rebuilds the package's value from the projection: concrete parts as JSON,
- * the rest as UNKNOWN leaves. Values deeper than the projection reaches come
- * out as UNKNOWN too.
- */
-export function rebuild(json: string): Record<string, Value> {
-  const { out } = JSON.parse(json) as { out: Entry[] };
-  const root: Record<string, Value> = {};
-  // Entries come level by level, so parents exist before children.
-  for (const e of out) {
-    let obj = root as Record<string, Value>;
-    for (const k of e.p.slice(0, -1)) obj = obj[k] as Record<string, Value>;
-    const key = e.p[e.p.length - 1];
-    if (e.j !== undefined) obj[key] = JSON.parse(e.j) as Value;
-    else if (e.s) obj[key] = {};
-    else obj[key] = UNKNOWN;
-  }
-  return root;
-}
 
 /** Maps a line of the program back to a file and line, when it is in a file's body. */
 export function mapLine(

@@ -11,6 +11,7 @@
  */
 
 import type { Attribute, AttrType, Mode, ProviderSchema } from "../providers/schema.ts";
+import { unknownDefault } from "./unknowns.ts";
 
 /** The marker field's label in every node's value. */
 export const NODE_MARKER = "@pravo";
@@ -35,14 +36,20 @@ export function cueType(t: AttrType): string {
 
 function field(name: string, a: Attribute): string {
   const label = /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+  if (!a.required && !a.optional) {
+    // Computed only: the provider sets it. Until then it holds a default
+    // that stands for "unknown" (see unknowns.ts), so that the package
+    // evaluates to concrete values and references to it can be traced.
+    return `${label}: *${unknownDefault(a.type)} | ${cueType(a.type)}`;
+  }
+  return inputField(label, a);
+}
+
+function inputField(label: string, a: Attribute): string {
   const t = cueType(a.type);
   if (a.required) return `${label}: ${t}`;
-  if (a.default !== undefined && a.optional) {
-    return `${label}: *${JSON.stringify(a.default)} | ${t}`;
-  }
-  if (a.optional) return `${label}?: ${t}`;
-  // Computed only: the provider sets it; known after apply.
-  return `${label}: ${t}`;
+  if (a.default !== undefined) return `${label}: *${JSON.stringify(a.default)} | ${t}`;
+  return `${label}?: ${t}`;
 }
 
 /** The body of the provider's package: `#Provider: {...}`. */

@@ -1,20 +1,83 @@
 /**
  * Values known only after apply, traced through the configuration.
  *
- * Before apply, a computed attribute of a new node has no value, and CUE
- * leaves whatever refers to it incomplete. To learn how such an input will
- * be made once the value exists, the loader evaluates a second time with a
- * sentinel in each unknown computed attribute: a string `⟦pravo:N⟧` or an
- * integer between 8e15 and 2^53, a step of 1,000,003 apart. An input that comes out holding sentinels is a
- * template: apply replaces each sentinel with the value once it is known,
- * without evaluating CUE again. An input whose unknown parts hold no
- * sentinel (arithmetic on an unknown number, say) needs a new evaluation at
- * apply.
+ * Before apply, a computed attribute of a new node has no value. Each one
+ * holds a default of its type in the provider's package (`*"⟦pravo:?⟧" |
+ * string`), so the package evaluates to concrete JSON at the cost of one
+ * plain evaluation. Where unknowns are, the loader evaluates a second time
+ * with a distinct sentinel in each unknown computed attribute (a string
+ * `⟦pravo:N⟧`, an integer between 8e15 and 2^53 a step of 1,000,003 apart, a
+ * `true` for a bool). A value that differs between the two evaluations
+ * depends on something unknown. Where it holds sentinels, it is a template
+ * that apply fills in once the values exist, without evaluating CUE again;
+ * where it does not (arithmetic on an unknown number, say), apply evaluates
+ * again.
  *
  * @module
  */
 
 import { UNKNOWN, type Value } from "./program.ts";
+import type { AttrType } from "../providers/schema.ts";
+
+const DEFAULT_STRING = "⟦pravo:?⟧";
+const DEFAULT_NUMBER = 7_000_000_000_000_000;
+
+/** The default a computed attribute holds until it is known, as CUE. */
+export function unknownDefault(t: AttrType): string {
+  if (t === "string") return JSON.stringify(DEFAULT_STRING);
+  if (t === "int" || t === "number") return String(DEFAULT_NUMBER);
+  if (t === "bool") return "false";
+  if ("map" in t) return "{}";
+  return `[${unknownDefault("list" in t ? t.list : t.set)}]`;
+}
+
+/** A distinct sentinel of the type, as CUE: what the second evaluation unifies in. */
+export function sentinelFor(t: AttrType, i: number): string {
+  if (t === "string") return JSON.stringify(sentinelString(i));
+  if (t === "int" || t === "number") return String(sentinelNumber(i));
+  if (t === "bool") return "true";
+  if ("map" in t) return `{${JSON.stringify(sentinelString(i))}: ${sentinelFor(t.map, i)}}`;
+  return `[${sentinelFor("list" in t ? t.list : t.set, i)}]`;
+}
+
+/** True when `v` is the default a computed attribute of type `t` holds while unknown. */
+export function isUnknownDefault(v: unknown, t: AttrType): boolean {
+  return JSON.stringify(v) === unknownDefault(t);
+}
+
+/** True when a value of the first evaluation holds an unknown's default anywhere. */
+export function hasUnknownDefault(v: unknown): boolean {
+  if (typeof v === "string") return v.includes(DEFAULT_STRING);
+  if (typeof v === "number") return v === DEFAULT_NUMBER;
+  if (Array.isArray(v)) return v.some(hasUnknownDefault);
+  if (v && typeof v === "object") {
+    return Object.entries(v).some(([k, e]) => k.includes(DEFAULT_STRING) || hasUnknownDefault(e));
+  }
+  return false;
+}
+
+/**
+ * The value of the first evaluation with UNKNOWN wherever the second differs
+ * (or, without a second, wherever an unknown's default shows).
+ */
+export function markUnknown(d: unknown, u: unknown | undefined): Value {
+  if (u === undefined) return hasUnknownDefault(d) ? UNKNOWN : (d as Value);
+  if (Array.isArray(d)) {
+    if (!Array.isArray(u) || u.length !== d.length) return UNKNOWN;
+    return d.map((e, i) => markUnknown(e, u[i]));
+  }
+  if (d && typeof d === "object") {
+    if (!u || typeof u !== "object" || Array.isArray(u)) return UNKNOWN;
+    const dk = Object.keys(d).sort(), uk = Object.keys(u).sort();
+    if (dk.join("\u0000") !== uk.join("\u0000")) return UNKNOWN;
+    return Object.fromEntries(
+      dk.map((
+        k,
+      ) => [k, markUnknown((d as Record<string, unknown>)[k], (u as Record<string, unknown>)[k])]),
+    );
+  }
+  return d === u ? (d as Value) : UNKNOWN;
+}
 
 /** What a sentinel stands for: a computed attribute of a node. */
 export interface SentinelRef {
