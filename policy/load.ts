@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, resolve } from "node:path";
 import { newTopScope, type ParsedFile, parseFile, SyntaxError } from "../lib/cue/parser.ts";
-import { scan, type Token } from "../lib/cue/scanner.ts";
+import type { Token } from "../lib/cue/scanner.ts";
 import { evaluate } from "../lib/cue/engine.ts";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../lib/diag/diag.ts";
 import { Exit } from "../lib/cli/exit.ts";
@@ -149,7 +149,7 @@ export async function loadPolicy(path: string, opts: { cwd?: string } = {}): Pro
   const digest = createHash("sha256").update(bytes).digest("hex");
   let parsed: ParsedFile;
   try {
-    parsed = parseFile(path, _typedEllipses(source), newTopScope());
+    parsed = parseFile(path, source, newTopScope());
   } catch (e) {
     if (e instanceof SyntaxError) {
       refuse(path, "it does not compile", `${e.message}. Fix the policy file.`, e.line, e.column);
@@ -265,34 +265,6 @@ export function locate(p: Policy, path: string[] | null): { line: number; column
   }
   const first = p.chunks[0];
   return first ? { line: first.line, column: first.column } : { line: 1, column: 1 };
-}
-
-/**
- * The source with each `...T` written `_& T` (same length, so the same
- * lines and columns): lib/cue/parser.ts refuses a typed ellipsis (`[...{a:
- * 1}]`), which CUE accepts. Only the parse sees this copy.
- */
-export function _typedEllipses(source: string): string {
-  let tokens: Token[];
-  try {
-    tokens = scan(source);
-  } catch {
-    return source; // the parser reports the scan error with its position
-  }
-  let out = source;
-  for (let i = 0; i < tokens.length - 1; i++) {
-    const t = tokens[i];
-    const next = tokens[i + 1];
-    if (t.kind !== "punct" || t.text !== "...") continue;
-    if (
-      next.kind === "comma" || next.kind === "eof" ||
-      (next.kind === "punct" && /^[\]})]$/.test(next.text))
-    ) {
-      continue;
-    }
-    out = out.slice(0, t.offset) + "_& " + out.slice(t.offset + 3);
-  }
-  return out;
 }
 
 /** Splits the body into top-level declarations at commas outside brackets. */

@@ -369,20 +369,27 @@ class Parser {
     const out: ChainLabel[] = [];
     for (;;) {
       const save = this.#i;
-      const l = this.#label();
-      if (!l) {
+      const saved = {
+        sites: this.#sites.length,
+        lets: this.#lets.length,
+        top: this.#topRefs.length,
+      };
+      // A label that turns out not to be one leaves nothing behind.
+      const rewind = () => {
         this.#i = save;
+        this.#sites.length = saved.sites;
+        this.#lets.length = saved.lets;
+        this.#topRefs.length = saved.top;
         return out;
-      }
+      };
+      const l = this.#label();
+      if (!l) return rewind();
       let optional = false;
       if (this.#is("?") || this.#is("!")) {
         optional = this.#cur().text === "?";
         this.#next();
       }
-      if (!this.#is(":")) {
-        this.#i = save;
-        return out;
-      }
+      if (!this.#is(":")) return rewind();
       this.#next();
       out.push({ ...l, optional });
     }
@@ -642,8 +649,14 @@ class Parser {
           this.#next();
           operand = false;
         } else if (this.#is("...")) {
+          // `...` alone, or `...T` (a typed ellipsis: every further element is T).
           this.#next();
-          operand = false;
+          const next = this.#cur();
+          operand =
+            !(next.kind === "eof" || next.kind === "comma" || this.#is("]") || this.#is("}") ||
+              this.#is(")"));
+          first = false;
+          continue;
         } else {
           this.#fail(`expected a value, found ${this.#describe(t)}`);
         }

@@ -273,3 +273,13 @@ Deno.test("parseFile() reports a value missing, a late package clause and scan e
   assert.deepEqual([str.file, str.line, str.column], ["s.cue", 2, 4]);
   assert.match(str.message, /unterminated string/);
 });
+
+Deno.test('parseFile() reads a typed ellipsis in a list: [...{mode: "managed"}]', () => {
+  const top = newTopScope();
+  const pf = parseFile(
+    "p.cue",
+    'nodes: [...{mode: "managed"}]\nopen: [...]\nints: [1, 2, ...int]\n',
+    top,
+  );
+  assert.deepEqual(pf.sites.map((s) => s.label), ["nodes", "mode", "open", "ints"]);
+});
