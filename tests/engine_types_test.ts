@@ -265,3 +265,41 @@ kept: $random.#Resource.random_string & {length: 5, keepers: {t: token.result}}
     handler.open = open;
   }
 });
+
+Deno.test("an input built from a sensitive value is sensitive too: redacted in the plan, the log and the views", async () => {
+  const root = await makeRoot({
+    "main.cue": `package sens
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+pw: $random.#Resource.random_password & {length: 24, special: false}
+pet: $random.#Resource.random_pet & {keepers: {p: pw.result}}
+`,
+  });
+  await pravo(root, ["init"]);
+  const first = await planDoc(root, ["--out", "a.plan"]);
+  assert.ok(
+    first.doc.nodes.find((n: { address: string }) => n.address === "pet").sensitive.includes(
+      "keepers",
+    ),
+  );
+  assert.equal((await pravo(root, ["apply", "a.plan"])).code, 0);
+  const recs = await records(root);
+  const secret = recs.get("pw")!.attributes.result as string;
+  assert.deepEqual(recs.get("pet")!.sensitivePaths, [["keepers"]]);
+  // Once the password is known, a plan still redacts the keepers that hold it.
+  const again = await pravo(root, ["--json", "plan", "--replace", "pet"]);
+  assert.equal(again.code, 2);
+  assert.ok(!again.stdout.includes(secret), "the plan document holds the password");
+  for (
+    const args of [["--json", "state", "log"], ["--json", "state", "show", "pet"], [
+      "show",
+      "a.plan",
+    ]]
+  ) {
+    const r = await pravo(root, args);
+    assert.ok(!r.stdout.includes(secret), `${args.join(" ")} prints the password`);
+  }
+});

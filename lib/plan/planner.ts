@@ -22,6 +22,7 @@ import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
 import { type Attrs, type Plan, PLAN_FORMAT_VERSION, type PlannedNode } from "./types.ts";
 import { parseDuration } from "./duration.ts";
+import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
 
@@ -240,6 +241,8 @@ export async function makePlan(
   }
   if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
 
+  propagateSensitivity(planned, spec.sentinels);
+
   const outputsUnknown: string[] = [];
   const outputs: Attrs = {};
   for (const [k, v] of Object.entries(spec.outputs)) {
@@ -267,6 +270,41 @@ export async function makePlan(
     providers: spec.providers,
   };
   return { plan, diagnostics: diags };
+}
+
+/**
+ * Marks sensitive the inputs built from sensitive values: an input whose
+ * value contains the value of a sensitive attribute of any node, or whose
+ * template waits for one. Their values are then redacted in every view and
+ * in the log, as the attributes they came from are.
+ */
+export function propagateSensitivity(planned: PlannedNode[], sentinels: SentinelRef[]): void {
+  const secretAttrs = new Set<string>();
+  const secrets = new Set<string>();
+  for (const n of planned) {
+    for (const k of n.sensitive) {
+      secretAttrs.add(`${n.address}\u0000${k}`);
+      for (const v of [n.before?.[k], n.after?.[k]]) {
+        if (typeof v === "string" && v.length >= 4) secrets.add(v);
+      }
+    }
+  }
+  const holds = (v: unknown): boolean => {
+    if (typeof v === "string") return [...secrets].some((s) => v.includes(s));
+    if (Array.isArray(v)) return v.some(holds);
+    if (v && typeof v === "object") return Object.values(v).some(holds);
+    return false;
+  };
+  for (const n of planned) {
+    const marked = new Set(n.sensitive);
+    for (const [k, v] of Object.entries(n.config)) if (holds(v)) marked.add(k);
+    for (const [k, t] of Object.entries(n.templates)) {
+      if (sentinelRefs(t, sentinels).some((r) => secretAttrs.has(`${r.address}\u0000${r.attr}`))) {
+        marked.add(k);
+      }
+    }
+    n.sensitive = [...marked].sort();
+  }
 }
 
 function inputsOf(n: Node): Record<string, Value> {
