@@ -230,6 +230,26 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./output.ts"),
   },
   {
+    name: "drift",
+    summary: "Read the real world and report how it differs from the state",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      due: {
+        type: "boolean",
+        description:
+          "List the records past their refresh age, the longest overdue first; read nothing",
+      },
+      limit: {
+        type: "string",
+        valueName: "N",
+        description: "With --due: list at most N records (default 20)",
+      },
+    },
+    load: () => import("./drift.ts"),
+  },
+  {
     name: "schema",
     summary: "Show the attributes of one or more types",
     args: "TYPE...",

@@ -1,0 +1,247 @@
+/**
+ * The documents that `pravo drift` prints with `--json`, and the human views
+ * rendered from those same documents.
+ *
+ * Sensitive values never reach a document: the value at each sensitive path
+ * of a record becomes `"(sensitive)"`, in what the state holds and in what
+ * was read, and so does any other string that contains a sensitive value of
+ * either (see `lib/state/view.ts`). Attribute names are never secret.
+ *
+ * @module
+ */
+
+import type { Style } from "../cli/output.ts";
+import { findTypes } from "../providers/registry.ts";
+import type { StateRecord } from "../state/store.ts";
+import {
+  redactAttributes,
+  sensitivePathsOf,
+  sensitiveStrings,
+  STATE_FORMAT_VERSION,
+} from "../state/view.ts";
+import type { DueBecause, DueRecord } from "./due.ts";
+import type { DriftReport, DriftStatus } from "./read.ts";
+
+/** The `format_version` of the drift documents. */
+export const DRIFT_FORMAT_VERSION = STATE_FORMAT_VERSION;
+
+type Attrs = Record<string, unknown>;
+
+/** One record that differs from the real world. */
+export interface DriftEntry {
+  address: string;
+  type: string;
+  status: DriftStatus;
+  /** The attributes whose values differ, sorted; empty when gone. */
+  changed: string[];
+  /** The attributes in the state, redacted. */
+  before: Attrs;
+  /** The attributes read now, redacted; null when the object is gone. */
+  now: Attrs | null;
+}
+
+/** The document of `pravo drift`. */
+export interface DriftDocument {
+  format_version: string;
+  /** The records read that differ (drifted or gone), by address. */
+  drift: DriftEntry[];
+  /** The types whose records cannot be read, with how many records of each. */
+  not_readable: { type: string; count: number }[];
+  /** The records whose read failed (the diagnostics say why), by address. */
+  failed: { address: string; type: string }[];
+  summary: {
+    /** Records read, whatever they showed. */
+    read: number;
+    drifted: number;
+    gone: number;
+    unchanged: number;
+    not_readable: number;
+    failed: number;
+  };
+}
+
+/** The document of a drift run, sensitive values redacted. */
+export function driftDocument(report: DriftReport, records: readonly StateRecord[]): DriftDocument {
+  const read = report.results;
+  const nowRecords = read.filter((r) => r.now !== null).map((r) => ({
+    ...r.record,
+    attributes: r.now!,
+  }));
+  const secrets = new Set([...sensitiveStrings(records), ...sensitiveStrings(nowRecords)]);
+  const drift = read.filter((r) => r.status !== "unchanged").map((r): DriftEntry => {
+    const paths = sensitivePathsOf(r.record);
+    return {
+      address: r.record.address,
+      type: r.record.type,
+      status: r.status,
+      changed: r.changed,
+      before: redactAttributes(r.record.attributes, paths, secrets),
+      now: r.now === null ? null : redactAttributes(r.now, paths, secrets),
+    };
+  });
+  const byType = new Map<string, number>();
+  for (const rec of report.notReadable) byType.set(rec.type, (byType.get(rec.type) ?? 0) + 1);
+  const count = (s: DriftStatus) => read.filter((r) => r.status === s).length;
+  return {
+    format_version: DRIFT_FORMAT_VERSION,
+    drift,
+    not_readable: [...byType].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map((
+      [type, count],
+    ) => ({ type, count })),
+    failed: report.failed.map((r) => ({ address: r.address, type: r.type })),
+    summary: {
+      read: read.length,
+      drifted: count("drifted"),
+      gone: count("gone"),
+      unchanged: count("unchanged"),
+      not_readable: report.notReadable.length,
+      failed: report.failed.length,
+    },
+  };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The attributes of a managed type that the configuration sets (not computed). */
+function inputsOf(type: string): Set<string> | undefined {
+  const t = findTypes(type).find((f) => f.type.mode === "managed")?.type;
+  if (!t) return undefined;
+  return new Set(
+    Object.entries(t.attributes).filter(([, a]) => a.required || a.optional).map(([k]) => k),
+  );
+}
+
+/**
+ * What changed in one line: the inputs that changed, and how many computed
+ * attributes followed them (a file's digests follow its content); all the
+ * names when no input changed.
+ */
+export function changedText(entry: Pick<DriftEntry, "type" | "changed">): string {
+  const inputs = inputsOf(entry.type);
+  const named = inputs ? entry.changed.filter((k) => inputs.has(k)) : [];
+  if (named.length === 0) return `${entry.changed.join(", ")} changed`;
+  const rest = entry.changed.length - named.length;
+  return `${named.join(", ")} changed` +
+    (rest ? ` (and ${plural(rest, "computed attribute", "computed attributes")})` : "");
+}
+
+/** The human view of `pravo drift`: the records that differ, one line each. */
+export function renderDrift(doc: DriftDocument, style: Style): string {
+  const s = doc.summary;
+  const lines: string[] = [];
+  const differ = s.drifted + s.gone;
+  if (differ === 0) {
+    lines.push(
+      s.read === 0
+        ? "Nothing compared: no record in the state can be read from the real world."
+        : `No drift: the real world matches the state for the ${
+          plural(s.read, "record", "records")
+        } read.`,
+    );
+  } else {
+    lines.push(`Drift: ${differ} of the ${plural(s.read, "record", "records")} read differ:`, "");
+    for (const e of doc.drift) {
+      lines.push(
+        e.status === "gone"
+          ? `  ${style.red("-")} ${style.bold(e.address)}: gone`
+          : `  ${style.yellow("~")} ${style.bold(e.address)}: ${changedText(e)}`,
+      );
+    }
+    lines.push("");
+  }
+  if (s.not_readable > 0) {
+    const types = doc.not_readable.map((t) => `${t.type} (${t.count})`).join(", ");
+    lines.push(
+      `${plural(s.not_readable, "record was", "records were")} not compared, as ` +
+        `${s.not_readable === 1 ? "its type" : "their types"} cannot be read: ${types}.`,
+    );
+  }
+  if (s.failed > 0) {
+    lines.push(
+      `${plural(s.failed, "record", "records")} could not be read: ` +
+        `${doc.failed.map((f) => f.address).join(", ")}.`,
+    );
+  }
+  if (differ > 0) {
+    lines.push(
+      style.dim("`pravo plan` shows how apply would bring them back to the configuration."),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** One record due for a refresh, as `drift --due` prints it. */
+export interface DueEntry {
+  address: string;
+  type: string;
+  refreshed_at: string;
+  refresh_age: string | null;
+  due_since: string;
+  because: DueBecause[];
+}
+
+/** The document of `pravo drift --due`. */
+export interface DueDocument {
+  format_version: string;
+  /** At most `limit` records, the longest overdue first. */
+  due: DueEntry[];
+  /** How many records are due in all. */
+  total_due: number;
+  limit: number;
+  truncated: boolean;
+}
+
+/** The document of `drift --due`: at most `limit` of the due records. */
+export function dueDocument(due: readonly DueRecord[], limit: number): DueDocument {
+  const shown = due.slice(0, limit).map((d) => ({
+    address: d.address,
+    type: d.type,
+    refreshed_at: d.refreshedAt,
+    refresh_age: d.refreshAge,
+    due_since: d.dueSince,
+    because: d.because,
+  }));
+  return {
+    format_version: DRIFT_FORMAT_VERSION,
+    due: shown,
+    total_due: due.length,
+    limit,
+    truncated: shown.length < due.length,
+  };
+}
+
+/** The human view of `drift --due`. */
+export function renderDue(doc: DueDocument, style: Style): string {
+  if (doc.total_due === 0) return "No record is due for a refresh.";
+  const rows = [
+    ["address", "type", "refreshed", "refresh age", "due since"],
+    ...doc.due.map((d) => [
+      d.address,
+      d.type,
+      d.refreshed_at,
+      d.refresh_age ?? "none",
+      d.due_since + (d.because.includes("expired") ? " (expired)" : ""),
+    ]),
+  ];
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => widths[i] = Math.max(widths[i] ?? 0, c.length));
+  const lines = [
+    `${plural(doc.total_due, "record is", "records are")} due for a refresh, ` +
+    "the longest overdue first:",
+    ...rows.map((r, n) => {
+      const line = "  " +
+        r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+      return n === 0 ? style.dim(line) : line;
+    }),
+  ];
+  const more = doc.total_due - doc.due.length;
+  if (more > 0) {
+    lines.push(
+      "",
+      style.dim(`${more} more not shown; pass --limit ${doc.total_due} to see all.`),
+    );
+  }
+  return lines.join("\n");
+}
