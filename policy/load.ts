@@ -93,6 +93,8 @@ export function emptyPlanDocument(): Record<string, unknown> {
     configDigest: "",
     destroy: false,
     nodes: [],
+    skipped: [],
+    full: false,
     outputs: {},
     outputsUnknown: [],
     sentinels: [],

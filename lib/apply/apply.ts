@@ -17,6 +17,7 @@ import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
+import { nodeDigest, reservationError } from "../plan/planner.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -103,7 +104,23 @@ export async function applyPlan(
   });
   try {
     await checkFresh(plan, store);
-    return await walk(plan, store, opts);
+    const changing = plan.nodes.filter((n) =>
+      ["create", "update", "replace", "delete"].includes(n.action)
+    )
+      .filter((n) => !opts.only || opts.only.includes(n.address)).map((n) => n.address);
+    const conflicts = await store.findReservationConflicts(changing, {
+      actor: opts.actor,
+      planId: plan.id,
+    });
+    if (conflicts.length) {
+      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "apply")), Exit.LOCKED);
+    }
+    const result = await walk(plan, store, opts);
+    // Applying the plan that reserved nodes releases them.
+    for (const r of await store.listReservations()) {
+      if (r.planId === plan.id) await store.releaseReservation(r.id);
+    }
+    return result;
   } finally {
     if (!opts.heldLock) await store.releaseLock(lock);
   }
@@ -115,8 +132,11 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   const todoSet = new Set(todo.map((n) => n.address));
   // Values known now: nodes left as they are, and data read during plan.
   const values = new Map<string, Attrs>();
+  // Nodes the plan skipped keep their values in the state.
+  for (const r of await store.listRecords()) values.set(r.address, r.attributes);
   for (const n of plan.nodes) {
     if (n.action === "no-op" && n.after) values.set(n.address, n.after);
+    if (todoSet.has(n.address) && n.action !== "delete") values.delete(n.address);
   }
   // What each node waits for.
   const waits = new Map<string, Set<string>>();
@@ -309,7 +329,7 @@ async function applyNode(
   };
   const meta = { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id };
   const sensitivePaths = n.sensitive.map((k) => [k]);
-  const record = (attributes: Attrs) => ({
+  const record = (attributes: Attrs, config: Attrs) => ({
     address: n.address,
     mode: n.mode,
     type: n.type,
@@ -317,7 +337,7 @@ async function applyNode(
     attributes,
     sensitivePaths,
     dependencies: n.dependencies,
-    configDigest: n.configDigest,
+    configDigest: nodeDigest(config, n.lifecycle),
     refreshAge: n.refreshAge,
   });
   try {
@@ -358,7 +378,7 @@ async function applyNode(
         attrs = { ...config, ...r.value };
       }
       await store.transaction(meta, async (tx) => {
-        await tx.putRecord(record(attrs));
+        await tx.putRecord(record(attrs, config));
         await tx.logChange({
           address: n.address,
           action: "read",
@@ -375,7 +395,7 @@ async function applyNode(
       if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
       const attrs = r.value;
       await store.transaction(meta, async (tx) => {
-        await tx.putRecord(record(attrs));
+        await tx.putRecord(record(attrs, config));
         await tx.logChange({
           address: n.address,
           action: "create",
@@ -396,7 +416,7 @@ async function applyNode(
       if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
       const attrs = r.value;
       await store.transaction(meta, async (tx) => {
-        await tx.putRecord(record(attrs));
+        await tx.putRecord(record(attrs, config));
         await tx.logChange({
           address: n.address,
           action: "update",
@@ -443,7 +463,7 @@ async function applyNode(
       const d = await destroy();
       if (hasError(d)) {
         await store.transaction(meta, async (tx) => {
-          await tx.putRecord(record(attrs));
+          await tx.putRecord(record(attrs, config));
           await tx.logChange({
             address: n.address,
             action: "replace",
@@ -457,7 +477,7 @@ async function applyNode(
       }
     }
     await store.transaction(meta, async (tx) => {
-      await tx.putRecord(record(attrs));
+      await tx.putRecord(record(attrs, config));
       await tx.logChange({
         address: n.address,
         action: "replace",

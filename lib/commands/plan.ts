@@ -20,6 +20,7 @@ import { writePlanFile } from "../plan/planfile.ts";
 import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
 import { resolve } from "node:path";
+import { parseDuration } from "../plan/duration.ts";
 import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
 
 const REFRESH = ["age", "expired", "false", "all"];
@@ -46,11 +47,40 @@ export async function planFromFlags(
       destroy: Boolean(opts.destroy),
       replace: (opts.replace as string[] | undefined) ?? [],
       refresh: refresh as RefreshMode,
+      full: Boolean(opts.full),
+      explainReservations: Boolean(opts["explain-reservations"]),
     });
     emitWarnings(ctx, diagnostics);
     return plan;
   } finally {
     if (!openedStore) await store.close();
+  }
+}
+
+/** Reserves the nodes the plan changes, for its actor, until it is applied or expires. */
+async function reserve(ctx: Context, plan: Plan, opts: OptionValues): Promise<void> {
+  const text = (opts["reserve-for"] as string | undefined) ?? "1h";
+  const ttlMs = parseDuration(text);
+  if (ttlMs === undefined || ttlMs <= 0) {
+    throw new UsageError(`--reserve-for "${text}" is not a duration such as 30m or 2h`, "plan");
+  }
+  const addresses = plan.nodes.filter((n) =>
+    ["create", "update", "replace", "delete"].includes(n.action)
+  )
+    .map((n) => n.address);
+  if (addresses.length === 0) return;
+  const store = await openStore(ctx);
+  try {
+    const r = await store.createReservation({
+      addresses,
+      actor: ctx.actor,
+      reason: ctx.reason,
+      planId: plan.id,
+      ttlMs,
+    });
+    plan.reservation = { id: r.id, expires: r.expires, addresses: r.addresses };
+  } finally {
+    await store.close();
   }
 }
 
@@ -61,8 +91,11 @@ export const run: CommandRun = async (ctx, opts) => {
   const out = opts.out as string | undefined;
   const judged = policies.length ? await judge(policies, planDocument(plan)) : undefined;
   const refused = judged?.refused ?? false;
+  if (opts.reserve && !refused) await reserve(ctx, plan, opts);
   if (out && !refused) writePlanFile(resolve(ctx.root, out), plan);
-  const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
+  const doc = planDocument(plan, judged ? { policies: judged.policies } : {}, {
+    includeSkipped: Boolean(opts["include-skipped"]),
+  });
   if (judged && !refused) emitWarnings(ctx, judged.diagnostics);
   emit(ctx, doc, () => {
     let text = renderPlan(doc, ctx.style);

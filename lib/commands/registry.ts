@@ -84,6 +84,24 @@ export const COMMANDS: CommandSpec[] = [
         valueName: "ADDR",
         description: "Replace this node even if nothing changed; repeatable",
       },
+      full: {
+        type: "boolean",
+        description: "Run every node, also those whose configuration and inputs did not change",
+      },
+      "include-skipped": {
+        type: "boolean",
+        description: "List the nodes the plan left alone too (address, mode, type, name)",
+      },
+      reserve: {
+        type: "boolean",
+        description:
+          "Reserve the nodes this plan changes, so no one else changes them until it is applied",
+      },
+      "reserve-for": {
+        type: "string",
+        valueName: "DURATION",
+        description: "How long a reservation lasts (default 1h)",
+      },
       policy: {
         type: "string",
         multiple: true,
@@ -214,6 +232,36 @@ export const COMMANDS: CommandSpec[] = [
     maxArgs: 0,
     options: {},
     load: () => import("./state_locks.ts"),
+  },
+  {
+    name: "state release",
+    summary: "Release a reservation (operators only; there is no MCP tool for it)",
+    args: "ID",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./state_release.ts"),
+  },
+  {
+    name: "why",
+    summary: "Say why nodes are or are not in the plan",
+    args: "ADDR...",
+    minArgs: 1,
+    maxArgs: Infinity,
+    options: {
+      refresh: {
+        type: "string",
+        valueName: "MODE",
+        description: "What to read from the real world, as plan --refresh",
+      },
+      replace: {
+        type: "string",
+        multiple: true,
+        valueName: "ADDR",
+        description: "As plan --replace",
+      },
+    },
+    load: () => import("./why.ts"),
   },
   {
     name: "output",

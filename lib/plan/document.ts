@@ -40,7 +40,11 @@ export function nodeDocument(n: PlannedNode) {
 }
 
 /** The plan as a document. */
-export function planDocument(plan: Plan, extra: Record<string, unknown> = {}) {
+export function planDocument(
+  plan: Plan,
+  extra: Record<string, unknown> = {},
+  opts: { includeSkipped?: boolean } = {},
+) {
   const sensitiveValues = collectSensitive(plan);
   return {
     format_version: plan.formatVersion,
@@ -53,8 +57,13 @@ export function planDocument(plan: Plan, extra: Record<string, unknown> = {}) {
     state: { lineage: plan.lineage, serial: plan.serial },
     config_digest: plan.configDigest,
     destroy: plan.destroy,
-    summary: summarize(plan.nodes),
+    summary: summarize(plan.nodes, plan.skipped.length),
     nodes: plan.nodes.map(nodeDocument),
+    skipped: opts.includeSkipped
+      ? plan.skipped.map(({ address, mode, type, name }) => ({ address, mode, type, name }))
+      : undefined,
+    full: plan.full,
+    reservation: plan.reservation,
     outputs: redactOutputs(plan.outputs, sensitiveValues),
     outputs_unknown: plan.outputsUnknown,
     ...extra,

@@ -16,12 +16,20 @@ import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
-import type { StateRecord, StateStore } from "../state/store.ts";
+import type { ReservationConflict, StateRecord, StateStore } from "../state/store.ts";
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
-import { type Attrs, type Plan, PLAN_FORMAT_VERSION, type PlannedNode } from "./types.ts";
+import {
+  type Attrs,
+  type Plan,
+  PLAN_FORMAT_VERSION,
+  type PlannedNode,
+  type Reason,
+  type SkippedNode,
+} from "./types.ts";
 import { parseDuration } from "./duration.ts";
+import { sortKeys } from "../cli/output.ts";
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
@@ -35,6 +43,10 @@ export interface PlanOptions {
   /** Addresses to replace even though nothing changed. */
   replace?: string[];
   refresh?: RefreshMode;
+  /** Run every node, also those whose configuration and inputs did not change. */
+  full?: boolean;
+  /** Report reservations of others as reasons instead of refusing (`pravo why`). */
+  explainReservations?: boolean;
   now?: () => Date;
 }
 
@@ -64,11 +76,18 @@ function computedOf(
   return out;
 }
 
-function digest(v: unknown): string {
+/**
+ * The digest of a node's configuration: its inputs (keys sorted; unknowns
+ * marked) and its lifecycle settings. Apply records it with the inputs as
+ * resolved, so that a later plan whose inputs are the same can skip the node.
+ */
+export function nodeDigest(inputs: Record<string, unknown>, lifecycle: unknown): string {
   return createHash("sha256").update(
-    JSON.stringify(v, (_k, x) => (x === UNKNOWN ? { $unknown: true } : x)),
-  )
-    .digest("hex");
+    JSON.stringify(
+      sortKeys({ inputs, lifecycle }),
+      (_k, x) => (x === UNKNOWN ? { $unknown: true } : x),
+    ),
+  ).digest("hex");
 }
 
 function sensitiveOf(type: TypeSchema): string[] {
@@ -89,6 +108,7 @@ export async function makePlan(
 
   // Refresh: read the real world for the records that are due.
   const prior = new Map<string, Attrs | null>();
+  const refreshed = new Map<string, string>();
   for (const rec of records.values()) {
     prior.set(rec.address, rec.attributes);
     if (rec.mode !== "managed" || refresh === "false") continue;
@@ -97,16 +117,22 @@ export async function makePlan(
       t.name === rec.type && t.mode === rec.mode
     );
     if (!handler?.read || !type) continue;
-    let due = refresh === "all";
+    let due = refresh === "all" ? "--refresh all reads every node" : undefined;
     if (refresh === "age" && rec.refreshAge !== null) {
       const age = parseDuration(rec.refreshAge);
-      due = age !== undefined && now().getTime() - Date.parse(rec.refreshedAt) >= age;
+      if (age !== undefined && now().getTime() - Date.parse(rec.refreshedAt) >= age) {
+        due =
+          `its refresh age ${rec.refreshAge} has passed since it was last read at ${rec.refreshedAt}`;
+      }
     }
     if (refresh === "expired" || refresh === "age") {
       const exp = handler.expiresAt?.(rec.attributes);
-      if (exp !== undefined && Date.parse(exp) <= now().getTime()) due = true;
+      if (exp !== undefined && Date.parse(exp) <= now().getTime()) {
+        due = `its value expired at ${exp}`;
+      }
     }
     if (!due) continue;
+    refreshed.set(rec.address, due);
     const res = await handler.read({
       type,
       address: rec.address,
@@ -243,6 +269,36 @@ export async function makePlan(
 
   propagateSensitivity(planned, spec.sentinels);
 
+  // Why each node is in the plan; and the nodes left as they were without
+  // being run: configuration and inputs unchanged since apply, refresh not due.
+  const skipped: SkippedNode[] = [];
+  for (const p of planned) {
+    const rec = records.get(p.address);
+    p.reasons = reasonsFor(p, rec, refreshed.get(p.address), opts, spec.sentinels, planned);
+    const skippable = !opts.full && !opts.destroy && p.action === "no-op" && p.mode === "managed" &&
+      rec !== undefined && rec.configDigest === p.configDigest && !refreshed.has(p.address);
+    if (skippable) {
+      skipped.push({
+        address: p.address,
+        mode: p.mode,
+        type: p.type,
+        name: p.name,
+        reason: skipReason(rec!),
+      });
+    }
+  }
+  const skippedSet = new Set(skipped.map((s) => s.address));
+
+  // A plan may not change what someone else reserved.
+  const changing = planned.filter((p) => CHANGES.has(p.action)).map((p) => p.address);
+  const conflicts = await store.findReservationConflicts(changing, { actor: opts.actor });
+  if (conflicts.length && !opts.explainReservations) {
+    throw new DiagnosticsError(
+      conflicts.map((c) => reservationError(c, "plan")),
+      Exit.LOCKED,
+    );
+  }
+
   const outputsUnknown: string[] = [];
   const outputs: Attrs = {};
   for (const [k, v] of Object.entries(spec.outputs)) {
@@ -262,7 +318,9 @@ export async function makePlan(
     serial: identity.serial,
     configDigest: spec.configDigest,
     destroy: Boolean(opts.destroy),
-    nodes: planned,
+    nodes: planned.filter((p) => !skippedSet.has(p.address)),
+    skipped,
+    full: Boolean(opts.full),
     outputs: opts.destroy ? {} : outputs,
     outputsUnknown: opts.destroy ? [] : outputsUnknown.sort(),
     sentinels: spec.sentinels,
@@ -270,6 +328,117 @@ export async function makePlan(
     providers: spec.providers,
   };
   return { plan, diagnostics: diags };
+}
+
+const CHANGES = new Set(["create", "update", "replace", "delete"]);
+
+/** The refusal of a change to nodes that someone else reserved. */
+export function reservationError(c: ReservationConflict, what: "plan" | "apply"): Diagnostic {
+  const r = c.reservation;
+  return error(
+    `Reserved by ${r.actor}`,
+    `The ${what} would change ${
+      c.addresses.join(", ")
+    }, which ${r.actor} reserved for plan ${r.planId} (reservation ${r.id}${
+      r.reason ? `: "${r.reason}"` : ""
+    }) until ${r.expires}. A reservation is the operators' decision: wait until it is applied or expires, or ask an operator to release it with \`pravo state release ${r.id}\`.`,
+    { address: c.addresses[0] },
+  );
+}
+
+function skipReason(rec: StateRecord): string {
+  const age = rec.refreshAge === null
+    ? "it never needs reading again"
+    : `its refresh is due ${rec.refreshAge} after ${rec.refreshedAt}`;
+  return `configuration and inputs unchanged since it was applied at ${rec.updatedAt}, and ${age}`;
+}
+
+/** Every reason a node has its action. */
+function reasonsFor(
+  p: PlannedNode,
+  rec: StateRecord | undefined,
+  due: string | undefined,
+  opts: PlanOptions,
+  sentinels: SentinelRef[],
+  planned: PlannedNode[],
+): Reason[] {
+  const out: Reason[] = [];
+  const byAddr = new Map(planned.map((x) => [x.address, x]));
+  if (due) out.push({ kind: "refresh", detail: `read from the real world: ${due}` });
+  if (rec && p.before && !isDeepStrictEqual(rec.attributes, p.before)) {
+    const drifted = changedKeys(rec.attributes, p.before);
+    out.push({
+      kind: "drift",
+      detail: `the real world differs from the state in ${drifted.join(", ")}`,
+      attributes: drifted,
+    });
+  }
+  if (p.action === "delete") {
+    out.push({
+      kind: p.deleteBecause === "destroy" ? "destroy" : "removed",
+      detail: p.deleteBecause === "destroy"
+        ? "--destroy plans to destroy every node"
+        : "it is no longer in the configuration",
+    });
+    return out;
+  }
+  if (p.action === "create") {
+    out.push(
+      p.replaceBecause.includes("gone")
+        ? { kind: "gone", detail: "the object was deleted outside pravo (seen on refresh)" }
+        : { kind: "new", detail: "it is not in the state" },
+    );
+  }
+  if (p.replaceBecause.includes("requested")) {
+    out.push({ kind: "requested", detail: "--replace asks for it" });
+  }
+  if (p.action === "update" || p.action === "replace") {
+    for (const k of p.changed) {
+      const t = p.templates[k];
+      const from = t === undefined
+        ? []
+        : [...new Set(sentinelRefs(t, sentinels).map((r) => r.address))];
+      const via = from.length ? from : p.needsEvaluation.includes(k) ? p.dependencies : [];
+      const forces = p.replaceBecause.includes(k) ? " (forces replacement)" : "";
+      if (via.length) {
+        const what = via.map((d) => `${d} (${byAddr.get(d)?.action ?? "changing"})`).join(", ");
+        out.push({
+          kind: "dependency",
+          detail: `${k} depends on ${what}, whose new values are known only after apply${forces}`,
+          attributes: [k],
+          dependencies: via,
+        });
+      } else if (p.sensitive.includes(k)) {
+        out.push({
+          kind: "config",
+          detail: `${k} changed in the configuration${forces}`,
+          attributes: [k],
+        });
+      } else {
+        out.push({
+          kind: "config",
+          detail: `${k} changed: ${JSON.stringify(p.before?.[k] ?? null)} -> ${
+            JSON.stringify(p.config[k] ?? null)
+          }${forces}`,
+          attributes: [k],
+        });
+      }
+    }
+  }
+  if (p.action === "read") {
+    out.push({ kind: "data", detail: "a data source is read on every plan" });
+  }
+  if (p.action === "open") {
+    out.push({
+      kind: "ephemeral",
+      detail: "an ephemeral value is opened for each run and never stored",
+    });
+  }
+  if (p.action === "no-op" && out.length === 0) {
+    out.push({ kind: "unchanged", detail: "its configuration matches the state" });
+  }
+  void opts;
+  return out;
 }
 
 /**
@@ -384,7 +553,7 @@ function planNode(
       Object.entries(n.templates).filter(([k]) => unknownInputs.includes(k)),
     ),
     needsEvaluation: n.needsEvaluation.filter((k) => unknownInputs.includes(k)),
-    configDigest: digest({ inputs, lifecycle: n.lifecycle }),
+    configDigest: nodeDigest(inputs, n.lifecycle),
     refreshAge: n.lifecycle.refresh_age ?? type.refreshAge ?? null,
     lifecycle: n.lifecycle,
     providerConfig: providerConfigOf(spec, n),

@@ -16,6 +16,37 @@ export type Action = "create" | "update" | "replace" | "delete" | "read" | "open
 /** The plan's format; a plan file of a newer major version is refused. */
 export const PLAN_FORMAT_VERSION = "1.0";
 
+/** One reason a node has its action, for `pravo why` and the plan document. */
+export interface Reason {
+  kind:
+    | "new"
+    | "gone"
+    | "config"
+    | "dependency"
+    | "refresh"
+    | "drift"
+    | "requested"
+    | "removed"
+    | "destroy"
+    | "data"
+    | "ephemeral"
+    | "unchanged"
+    | "skipped"
+    | "reservation";
+  detail: string;
+  attributes?: string[];
+  dependencies?: string[];
+}
+
+/** A node the plan left alone without running it. */
+export interface SkippedNode {
+  address: string;
+  mode: Mode;
+  type: string;
+  name: string;
+  reason: string;
+}
+
 export interface PlannedNode {
   address: string;
   mode: Mode;
@@ -50,6 +81,8 @@ export interface PlannedNode {
   lifecycle: LifecycleSettings;
   /** The provider instance's configuration. */
   providerConfig: Attrs;
+  /** Why the node has its action. */
+  reasons?: Reason[];
 }
 
 export interface Plan {
@@ -65,7 +98,14 @@ export interface Plan {
   serial: number;
   configDigest: string;
   destroy: boolean;
+  /** The nodes the plan ran. */
   nodes: PlannedNode[];
+  /** The nodes it left alone without running them (see `--full`). */
+  skipped: SkippedNode[];
+  /** Made with --full: every node ran. */
+  full: boolean;
+  /** The reservation made with --reserve. */
+  reservation?: { id: string; expires: string; addresses: string[] };
   /** Output values; unknown ones are listed in outputsUnknown. */
   outputs: Record<string, unknown>;
   outputsUnknown: string[];
@@ -84,8 +124,8 @@ export interface Summary {
   unchanged: number;
 }
 
-export function summarize(nodes: readonly PlannedNode[]): Summary {
-  const s: Summary = { add: 0, change: 0, replace: 0, destroy: 0, read: 0, unchanged: 0 };
+export function summarize(nodes: readonly PlannedNode[], skipped = 0): Summary {
+  const s: Summary = { add: 0, change: 0, replace: 0, destroy: 0, read: 0, unchanged: skipped };
   for (const n of nodes) {
     if (n.action === "create") s.add++;
     else if (n.action === "update") s.change++;
