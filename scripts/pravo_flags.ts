@@ -65,6 +65,8 @@ export interface PermissionOptions {
    * a source checkout's ({@link SOURCE_FILES}). For the bundle: `["pravo.js"]`.
    */
   programFiles?: readonly string[];
+  /** Files outside the root the run must read: the MCP server's policies. */
+  extraRead?: readonly string[];
 }
 
 /**
@@ -94,9 +96,10 @@ export function permissionFlags(options: PermissionOptions): string[] {
   const files = (options.programFiles ?? SOURCE_FILES).map((f) =>
     checkedPath("programFiles", projectDir + "/" + f)
   );
+  const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
   return [
     "--no-prompt",
-    `--allow-read=${[root, ...files].join(",")}`,
+    `--allow-read=${[root, ...files, ...extra].join(",")}`,
     `--allow-write=${root}`,
     `--allow-env=${ENV_VARS.join(",")}`,
     `--allow-run=${execPath}`,

@@ -320,6 +320,47 @@ export const COMMANDS: CommandSpec[] = [
     options: {},
     load: () => import("./providers.ts"),
   },
+  {
+    name: "approve",
+    summary: "Record that a saved plan was reviewed (for pravo mcp --require-approval)",
+    args: "PLANFILE",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./approve.ts"),
+  },
+  {
+    name: "mcp",
+    summary: "Serve pravo to an AI agent over the Model Context Protocol on stdio",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      policy: {
+        type: "string",
+        multiple: true,
+        valueName: "FILE",
+        description:
+          "A policy (absolute path) that every plan and apply the server runs must satisfy; repeatable",
+      },
+      "read-only": { type: "boolean", description: "Register no tool that can change anything" },
+      "require-approval": {
+        type: "boolean",
+        description: "Apply only plan files that an operator approved with `pravo approve`",
+      },
+      "max-result-bytes": {
+        type: "string",
+        valueName: "N",
+        description: "Cut a tool result longer than N bytes, with a note (default 40960)",
+      },
+      timeout: {
+        type: "string",
+        valueName: "DURATION",
+        description: "Stop a tool call that runs longer (default 10m)",
+      },
+    },
+    load: () => import("./mcp.ts"),
+  },
 ];
 
 /** The command with this name (one word, or two for `state show`). */

@@ -1,0 +1,445 @@
+/**
+ * The thirteen tools of `pravo mcp`: their schemas and annotations, and the
+ * fixed argument list each builds for the pravo command it runs. The server
+ * runs nothing else: every argument list starts with the command's own words
+ * and holds the agent's values only where the command reads a value.
+ *
+ * @module
+ */
+
+/** A JSON Schema for one tool's arguments or result. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A refusal of the arguments, made before any process runs. */
+export class ArgumentRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArgumentRefusal";
+  }
+}
+
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  /** The server adds its --policy flags to this tool's runs. */
+  policies: boolean;
+  /** The tool can change something (writes a plan file, reserves, applies). */
+  writes: boolean;
+  /** The command's argument list for these (already schema-checked) arguments. */
+  argv(args: Record<string, unknown>): string[];
+}
+
+const TAGS = {
+  type: "array",
+  items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_.-]*=" },
+  description:
+    "Tags as key=value strings; each fills the field marked @tag(key), as -t key=value does",
+};
+
+/** The arguments that reach the command line as a word of their own. */
+export const POSITIONAL = ["planfile", "addr", "addrs", "types", "expression"] as const;
+
+/** Refuses a positional value that is empty or begins with "-", as the seed page says. */
+export function checkPositional(name: string, value: unknown): void {
+  const values = Array.isArray(value) ? value : [value];
+  for (const v of values) {
+    if (typeof v !== "string" || v === "" || v.startsWith("-")) {
+      throw new ArgumentRefusal(
+        `${name} ${JSON.stringify(v)} is not a usable value: it is empty or begins with "-"`,
+      );
+    }
+  }
+}
+
+function tagArgs(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const t of (args.tags as string[] | undefined) ?? []) {
+    if (typeof t !== "string" || !/^[A-Za-z_][A-Za-z0-9_.-]*=/.test(t)) {
+      throw new ArgumentRefusal(
+        `tag ${
+          JSON.stringify(t)
+        } is not key=value with a key of letters, digits, "_", "." or "-": write it as name=value`,
+      );
+    }
+    out.push("-t", t);
+  }
+  return out;
+}
+
+function list(args: Record<string, unknown>, name: string): string[] {
+  return (args[name] as string[] | undefined) ?? [];
+}
+
+const READ = (title: string): ToolAnnotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/** Every tool, in the order of the seed page. */
+export function tools(opts: { readOnly: boolean }): ToolSpec[] {
+  const planProps: Record<string, JsonSchema> = {
+    tags: TAGS,
+    out: {
+      type: "string",
+      description:
+        "Save the plan to this file, inside the root, for pravo_apply_plan; a plan that a policy refuses is not saved",
+    },
+    refresh: {
+      type: "string",
+      enum: ["age", "expired", "false", "all"],
+      description:
+        "What to read from the real world first: age (records past their refresh age; the default), expired, false (nothing), all",
+    },
+    full: {
+      type: "boolean",
+      description: "Run every node, also those whose configuration and inputs did not change",
+    },
+    include_skipped: {
+      type: "boolean",
+      description:
+        "Also list the nodes the plan left alone, each with its address, mode, type and name",
+    },
+    reserve: {
+      type: "boolean",
+      description:
+        "Reserve the nodes this plan changes so that no one else changes them until it is applied; a reservation is the operators' decision",
+    },
+    destroy: { type: "boolean", description: "Plan to destroy every node in the state" },
+    replace: {
+      type: "array",
+      items: { type: "string" },
+      description: "Addresses of nodes to replace even though nothing changed",
+    },
+  };
+  if (opts.readOnly) {
+    delete planProps.out;
+    delete planProps.reserve;
+  }
+  const all: ToolSpec[] = [
+    {
+      name: "pravo_validate",
+      title: "Validate the specification",
+      description:
+        "Check the root's CUE specification and count what it declares (calls, data sources, ephemeral, outputs, providers, resources). Run it after every edit, until valid is true.",
+      inputSchema: { type: "object", properties: { tags: TAGS }, additionalProperties: false },
+      annotations: READ("Validate the specification"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "validate"],
+    },
+    {
+      name: "pravo_plan",
+      title: "Plan the changes",
+      description: opts.readOnly
+        ? "Show what apply would change: the plan document (exit code 2 means there are changes). This server is read-only: plans cannot be saved."
+        : "Show what apply would change, as the plan document (exit code 2 means there are changes, and is not a failure). Pass out=<file> to save a plan that pravo_apply_plan can apply after review. The server's policies judge every plan.",
+      inputSchema: { type: "object", properties: planProps, additionalProperties: false },
+      annotations: {
+        title: "Plan the changes",
+        readOnlyHint: opts.readOnly,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      policies: true,
+      writes: !opts.readOnly,
+      argv: (a) => {
+        const out = [...tagArgs(a), "plan"];
+        if (a.out !== undefined) out.push(`--out=${a.out}`);
+        if (a.refresh !== undefined) out.push(`--refresh=${a.refresh}`);
+        if (a.full) out.push("--full");
+        if (a.include_skipped) out.push("--include-skipped");
+        if (a.reserve) out.push("--reserve");
+        if (a.destroy) out.push("--destroy");
+        for (const r of list(a, "replace")) out.push(`--replace=${r}`);
+        return out;
+      },
+    },
+    {
+      name: "pravo_show_plan",
+      title: "Show a saved plan",
+      description: "Show a plan file saved by pravo_plan with out, as its plan document.",
+      inputSchema: {
+        type: "object",
+        properties: { planfile: { type: "string", description: "The plan file, inside the root" } },
+        required: ["planfile"],
+        additionalProperties: false,
+      },
+      annotations: READ("Show a saved plan"),
+      policies: false,
+      writes: false,
+      argv: (a) => ["show", a.planfile as string],
+    },
+    {
+      name: "pravo_apply_plan",
+      title: "Apply a saved plan",
+      description:
+        "Apply a plan file saved by pravo_plan, exactly as it was reviewed. It is refused when the state moved since the plan (make a new plan), when a policy refuses it (exit code 5), or when nodes are reserved by someone else (exit code 4). Never try to bypass a refusal.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          planfile: { type: "string", description: "The plan file, inside the root" },
+          only: {
+            type: "array",
+            items: { type: "string" },
+            description: "Apply only these nodes of the plan",
+          },
+        },
+        required: ["planfile"],
+        additionalProperties: false,
+      },
+      annotations: {
+        title: "Apply a saved plan",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      policies: true,
+      writes: true,
+      argv: (a) => {
+        const out = ["apply", a.planfile as string];
+        const only = list(a, "only");
+        if (only.length) out.push(`--only=${only.join(",")}`);
+        return out;
+      },
+    },
+    {
+      name: "pravo_schema",
+      title: "Describe types",
+      description:
+        "The attributes of one or more types (random_integer, local_file, data.local_file, ...): name, type, required/optional/computed, sensitive, forces replacement, description. Use it before writing a node.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          types: {
+            type: "array",
+            items: { type: "string" },
+            minItems: 1,
+            description: "Type names",
+          },
+          required: {
+            type: "boolean",
+            description: "Only the attributes the configuration must set",
+          },
+        },
+        required: ["types"],
+        additionalProperties: false,
+      },
+      annotations: READ("Describe types"),
+      policies: false,
+      writes: false,
+      argv: (a) => ["schema", ...list(a, "types"), ...(a.required ? ["--required"] : [])],
+    },
+    {
+      name: "pravo_why",
+      title: "Explain a node's action",
+      description:
+        "Why nodes are or are not in the plan: changed attributes, a dependency that changes, a refresh due, drift, a requested replace, a reservation and its holder, or why it was skipped.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          addrs: {
+            type: "array",
+            items: { type: "string" },
+            minItems: 1,
+            description: "Node addresses",
+          },
+          tags: TAGS,
+        },
+        required: ["addrs"],
+        additionalProperties: false,
+      },
+      annotations: READ("Explain a node's action"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "why", ...list(a, "addrs")],
+    },
+    {
+      name: "pravo_state_query",
+      title: "Query the state",
+      description:
+        'Evaluate a CUE expression over the state document, which has nodes (by address: mode, type, provider, attributes, dependencies), lineage and serial. Example: [for a, n in nodes if n.type == "local_file" {a}]. Sensitive values are redacted; long lists are cut at 100 entries.',
+      inputSchema: {
+        type: "object",
+        properties: {
+          expression: { type: "string", description: "One CUE expression" },
+          tags: TAGS,
+        },
+        required: ["expression"],
+        additionalProperties: false,
+      },
+      annotations: READ("Query the state"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "state", "query", a.expression as string],
+    },
+    {
+      name: "pravo_state_show",
+      title: "Show a node's record",
+      description:
+        "One node's record in the state: its attributes (sensitive ones redacted), dependencies and times.",
+      inputSchema: {
+        type: "object",
+        properties: { addr: { type: "string", description: "The node's address" }, tags: TAGS },
+        required: ["addr"],
+        additionalProperties: false,
+      },
+      annotations: READ("Show a node's record"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "state", "show", a.addr as string],
+    },
+    {
+      name: "pravo_dependents",
+      title: "List dependents",
+      description:
+        "The nodes that depend on a node, directly and transitively: what a change to it reaches.",
+      inputSchema: {
+        type: "object",
+        properties: { addr: { type: "string", description: "The node's address" }, tags: TAGS },
+        required: ["addr"],
+        additionalProperties: false,
+      },
+      annotations: READ("List dependents"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "state", "dependents", a.addr as string],
+    },
+    {
+      name: "pravo_state_log",
+      title: "Read the transaction log",
+      description:
+        "The state's transaction log, newest first (the last 20): who changed what, when and why.",
+      inputSchema: { type: "object", properties: { tags: TAGS }, additionalProperties: false },
+      annotations: READ("Read the transaction log"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "state", "log"],
+    },
+    {
+      name: "pravo_locks",
+      title: "List locks and reservations",
+      description:
+        "The state lock, if an apply holds it, and the reservations: who holds them, why, since and until when.",
+      inputSchema: { type: "object", properties: { tags: TAGS }, additionalProperties: false },
+      annotations: READ("List locks and reservations"),
+      policies: false,
+      writes: false,
+      argv: (a) => [...tagArgs(a), "state", "locks"],
+    },
+    {
+      name: "pravo_drift",
+      title: "Detect drift",
+      description:
+        "Read the real world and compare it with the state (exit code 2 means drift). With due, list the records past their refresh age instead, oldest first, at most limit of them, reading nothing.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          tags: TAGS,
+          due: {
+            type: "boolean",
+            description: "List the records past their refresh age; read nothing",
+          },
+          limit: {
+            type: "integer",
+            minimum: 1,
+            description: "With due: at most this many records",
+          },
+        },
+        additionalProperties: false,
+      },
+      annotations: { ...READ("Detect drift"), idempotentHint: false, openWorldHint: true },
+      policies: false,
+      writes: false,
+      argv: (a) => [
+        ...tagArgs(a),
+        "drift",
+        ...(a.due ? ["--due"] : []),
+        ...(a.limit !== undefined ? [`--limit=${a.limit}`] : []),
+      ],
+    },
+    {
+      name: "pravo_providers",
+      title: "List providers",
+      description: "The providers pravo ships, their versions, import paths and types.",
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      annotations: READ("List providers"),
+      policies: false,
+      writes: false,
+      argv: () => ["providers"],
+    },
+  ];
+  return opts.readOnly ? all.filter((t) => t.name !== "pravo_apply_plan") : all;
+}
+
+/** The structured result every tool returns. */
+export const OUTPUT_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    exit_code: {
+      type: "integer",
+      description:
+        "The exit code of the command: 0 done, 2 changes or drift (a result, not a failure), 5 refused by a policy; see the exit codes page",
+    },
+  },
+  required: ["exit_code"],
+};
+
+/** Checks arguments against a tool's input schema; the message says what is wrong. */
+export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): void {
+  const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const key of Object.keys(args)) {
+    if (!(key in props)) {
+      const known = Object.keys(props);
+      throw new ArgumentRefusal(
+        `${tool.name} has no argument "${key}"; its arguments are: ${
+          known.length ? known.join(", ") : "none"
+        }`,
+      );
+    }
+  }
+  for (const req of (tool.inputSchema.required as string[] | undefined) ?? []) {
+    if (args[req] === undefined) {
+      throw new ArgumentRefusal(`${tool.name} needs the argument "${req}"`);
+    }
+  }
+  for (const [key, value] of Object.entries(args)) {
+    const p = props[key];
+    const bad = (what: string) => new ArgumentRefusal(`${key} must be ${what}`);
+    if (p.type === "string" && typeof value !== "string") throw bad("a string");
+    if (p.type === "boolean" && typeof value !== "boolean") throw bad("true or false");
+    if (
+      p.type === "integer" &&
+      (!Number.isInteger(value) || (value as number) < (p.minimum as number ?? -Infinity))
+    ) {
+      throw bad(`a whole number${p.minimum !== undefined ? ` of at least ${p.minimum}` : ""}`);
+    }
+    if (p.type === "array") {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+        throw bad("a list of strings");
+      }
+      if (p.minItems && value.length < (p.minItems as number)) {
+        throw bad("a list of at least one string");
+      }
+    }
+    if (p.enum && !(p.enum as unknown[]).includes(value)) {
+      throw bad(`one of ${(p.enum as string[]).join(", ")}`);
+    }
+  }
+  for (const name of POSITIONAL) if (args[name] !== undefined) checkPositional(name, args[name]);
+}
