@@ -125,7 +125,12 @@ f: $local.#Resource.local_file & {filename: "out.txt", content: "${content}"}
   const f = doc.nodes.find((n: { address: string }) => n.address === "f");
   assert.equal(f.action, "replace");
   assert.deepEqual(f.replace_because, ["content"]);
-  assert.equal(doc.nodes.find((n: { address: string }) => n.address === "n").action, "no-op");
+  assert.equal(doc.nodes.find((n: { address: string }) => n.address === "n"), undefined);
+  const incl = await planJson(root, ["--include-skipped"]);
+  assert.ok(
+    incl.doc.skipped.some((s: { address: string }) => s.address === "n"),
+    "n is left alone",
+  );
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
   assert.equal(await Deno.readTextFile(`${root}/out.txt`), "two");
   assert.equal(

@@ -28,7 +28,7 @@ function plural(n: number, one: string, many = one + "s"): string {
 }
 
 export const run: CommandRun = async (ctx) => {
-  const res = await loadRoot(ctx.root, { tags: ctx.tags });
+  const res = await loadRoot(ctx.root, { tags: ctx.tags, trace: false });
   if (!res.ok) {
     if (ctx.json) {
       ctx.streams.stdout(

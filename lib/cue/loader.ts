@@ -10,7 +10,7 @@
  * @module
  */
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
@@ -411,6 +411,11 @@ export interface EvaluateOptions {
    * are unified in so that references to them are concrete.
    */
   known?: Map<string, Record<string, unknown>>;
+  /**
+   * Trace values known only after apply (a second evaluation), for plans.
+   * `validate` needs no templates and sets it false. Default true.
+   */
+  trace?: boolean;
 }
 
 /** Turns the `-t` values into CUE declarations; wrong names or types are diagnostics. */
@@ -528,7 +533,10 @@ export async function evaluateRoot(
     extra: [...tagged.value, ...knownDecls],
   });
   const index: SourceIndex = { ...sources.index };
-  const res = await evaluate(program.source);
+  const cacheDir = existsSync(join(sources.root, ".pravo"))
+    ? join(sources.root, ".pravo", "cache")
+    : undefined;
+  const res = await evaluate(program.source, { cacheDir });
   if (!res.ok) {
     return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
   }
@@ -559,7 +567,7 @@ export async function evaluateRoot(
   // sentinel in each: what differs depends on them (see unknowns.ts).
   const sentinels: SentinelRef[] = [];
   let traced: Record<string, Value> | undefined;
-  if (hasUnknownDefault(tree)) {
+  if (opts.trace !== false && hasUnknownDefault(tree)) {
     const holders: string[] = [];
     for (const n of found.nodes) {
       const { type } = schemaOf(n.value);
@@ -576,7 +584,7 @@ export async function evaluateRoot(
       providers: providerBodies,
       extra: [...tagged.value, ...knownDecls, ...holders],
     });
-    const resU = await evaluate(second.source);
+    const resU = await evaluate(second.source, { cacheDir });
     if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
   }
   const at = (v: Value | undefined, path: string[]): Value | undefined => {

@@ -61,7 +61,14 @@ export function hasUnknownDefault(v: unknown): boolean {
  * (or, without a second, wherever an unknown's default shows).
  */
 export function markUnknown(d: unknown, u: unknown | undefined): Value {
-  if (u === undefined) return hasUnknownDefault(d) ? UNKNOWN : (d as Value);
+  if (u === undefined) {
+    if (Array.isArray(d)) return d.map((e) => markUnknown(e, undefined));
+    if (d && typeof d === "object") {
+      if (Object.keys(d).some((k) => k.includes(DEFAULT_STRING))) return UNKNOWN;
+      return Object.fromEntries(Object.entries(d).map(([k, e]) => [k, markUnknown(e, undefined)]));
+    }
+    return hasUnknownDefault(d) ? UNKNOWN : (d as Value);
+  }
   if (Array.isArray(d)) {
     if (!Array.isArray(u) || u.length !== d.length) return UNKNOWN;
     return d.map((e, i) => markUnknown(e, u[i]));
