@@ -99,6 +99,11 @@ export const run: CommandRun = async (ctx, opts) => {
   if (judged && !refused) emitWarnings(ctx, judged.diagnostics);
   emit(ctx, doc, () => {
     let text = renderPlan(doc, ctx.style);
+    if (plan.reservation) {
+      text += `\nReserved ${
+        plan.reservation.addresses.join(", ")
+      } for ${ctx.actor} until ${plan.reservation.expires} (reservation ${plan.reservation.id}): no one else may change them until this plan is applied.\n`;
+    }
     if (refused) {
       text += `\nA policy refuses this plan${out ? `: it was not saved to ${out}` : ""}.\n`;
     } else if (out) {

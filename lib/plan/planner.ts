@@ -347,9 +347,12 @@ export function reservationError(c: ReservationConflict, what: "plan" | "apply")
 }
 
 function skipReason(rec: StateRecord): string {
-  const age = rec.refreshAge === null
+  const ms = rec.refreshAge === null ? undefined : parseDuration(rec.refreshAge);
+  const age = ms === undefined
     ? "it never needs reading again"
-    : `its refresh is due ${rec.refreshAge} after ${rec.refreshedAt}`;
+    : `its next read is due at ${
+      new Date(Date.parse(rec.refreshedAt) + ms).toISOString()
+    } (refresh age ${rec.refreshAge})`;
   return `configuration and inputs unchanged since it was applied at ${rec.updatedAt}, and ${age}`;
 }
 
