@@ -82,7 +82,7 @@ Deno.test("drift exits 2 and names the attribute of a file edited by hand, and a
       "  - other: gone",
       "",
       "1 record was not compared, as its type cannot be read: random_integer (1).",
-      "`pravo plan` shows how apply would bring them back to the configuration.",
+      "`pravo plan --refresh all` reads them again and shows how apply would put them back.",
       "",
     ].join("\n"),
   );

@@ -166,7 +166,9 @@ export function renderDrift(doc: DriftDocument, style: Style): string {
   }
   if (differ > 0) {
     lines.push(
-      style.dim("`pravo plan` shows how apply would bring them back to the configuration."),
+      style.dim(
+        "`pravo plan --refresh all` reads them again and shows how apply would put them back.",
+      ),
     );
   }
   return lines.join("\n");
