@@ -1,9 +1,17 @@
 /**
- * Choosing and opening a root's state store from `--state` / `$PRAVO_STATE`.
+ * Choosing and opening a root's state store.
+ *
+ * The location comes from, first to last: `--state`, `$PRAVO_STATE`, the
+ * `state.url` of the root's `pravo.jsonc`, and the default:
  *
  * - absent: SQLite in `<root>/.pravo/state.db`;
  * - `sqlite:PATH`: SQLite in PATH (relative to the root);
- * - `postgres://…` / `postgresql://…`: PostgreSQL, not available yet.
+ * - `postgres://USER[:PASSWORD]@HOST[:PORT][,HOST2...]/DATABASE[?root=KEY&...]`
+ *   (or `postgresql://`): PostgreSQL, shared by many roots, each under its
+ *   root key (`?root=KEY`, else `state.root` in `pravo.jsonc`).
+ *
+ * A password is never printed: {@linkcode withoutPassword} takes it out of
+ * every URL that reaches a message, and a location's `path` never holds it.
  *
  * @module
  */
@@ -12,24 +20,69 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Context } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
+import { CONFIG_FILE, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { StateStore } from "./store.ts";
 
 /** The folder in a root that holds pravo's files. */
 export const PRAVO_DIR = ".pravo";
 
-/** Where a root's state lives, as chosen by the context. */
-export interface StateLocation {
+/** The PostgreSQL schema of pravo's tables unless one is named. */
+export const DEFAULT_SCHEMA = "pravo";
+
+/** SQLite: a file. */
+export interface SqliteLocation {
   backend: "sqlite";
   /** The absolute path of the database file. */
   path: string;
-  /** True when no `--state` or `$PRAVO_STATE` chose it. */
+  /** True when nothing (flag, variable, pravo.jsonc) chose it. */
   isDefault: boolean;
 }
 
+/** One server of a PostgreSQL location. */
+export interface PgHost {
+  host: string;
+  port: number;
+}
+
+/** PostgreSQL: a database shared by many roots, this one under `rootKey`. */
+export interface PostgresLocation {
+  backend: "postgres";
+  /** The URL without any password, with the root key: for messages and documents. */
+  path: string;
+  isDefault: false;
+  /** The servers to try, in order. */
+  hosts: PgHost[];
+  database: string;
+  /** The user; default `$PGUSER`, then `$USER`. */
+  user?: string;
+  /** The password from the URL, when it has one. Never print it. */
+  password?: string;
+  /** The root's key in the database. */
+  rootKey: string;
+  /** The schema of pravo's tables. */
+  schema: string;
+  /** `disable` (default), `require` or `verify-full`. */
+  sslmode: "disable" | "require" | "verify-full";
+  /** Seconds to wait for a connection. */
+  connectTimeout: number;
+  /** The lineage the state must have (`state.lineage` in pravo.jsonc), when set. */
+  lineage?: string;
+}
+
+/** Where a root's state lives, as chosen by the context. */
+export type StateLocation = SqliteLocation | PostgresLocation;
+
+/** The URL parameters pravo reads; others are refused. */
+const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
+
 /** The state location that `ctx` names; refuses what pravo cannot use. */
 export function stateLocation(ctx: Pick<Context, "root" | "state">): StateLocation {
-  const given = ctx.state;
+  const { config, path: configPath } = readConfig(ctx.root);
+  const fromConfig = config.state ?? {};
+  const flagged = ctx.state !== undefined && ctx.state !== "";
+  const given = flagged ? ctx.state! : fromConfig.url;
+  const source = flagged ? "--state or $PRAVO_STATE" : `state.url in ${configPath}`;
   if (given === undefined || given === "") {
     return { backend: "sqlite", path: join(ctx.root, PRAVO_DIR, "state.db"), isDefault: true };
   }
@@ -38,26 +91,143 @@ export function stateLocation(ctx: Pick<Context, "root" | "state">): StateLocati
     if (p === "") {
       throw usage(
         'The state location "sqlite:" names no file',
-        "Write sqlite:PATH, such as sqlite:.pravo/state.db (relative to the root).",
+        `${source} says sqlite: alone. Write sqlite:PATH, such as sqlite:.pravo/state.db ` +
+          "(relative to the root).",
       );
     }
     return { backend: "sqlite", path: isAbsolute(p) ? p : resolve(ctx.root, p), isDefault: false };
   }
   if (/^postgres(ql)?:\/\//i.test(given)) {
-    throw new DiagnosticsError([
-      error(
-        "PostgreSQL state is not available yet",
-        "--state or $PRAVO_STATE names a PostgreSQL server, but this pravo stores state only " +
-          "in SQLite; shared state on PostgreSQL is planned. Unset it to use the root's " +
-          ".pravo/state.db, or give sqlite:PATH.",
-      ),
-    ], Exit.ERROR);
+    return postgresLocation(given, {
+      root: fromConfig.root,
+      schema: fromConfig.schema,
+      lineage: fromConfig.lineage,
+      source,
+    });
   }
   throw usage(
     `Unknown state location "${withoutPassword(given)}"`,
-    "--state and $PRAVO_STATE take sqlite:PATH (relative to the root) or, later, a " +
-      "postgres:// URL. Leave both unset for the default, .pravo/state.db in the root.",
+    `${source} must be sqlite:PATH (relative to the root) or a postgres:// URL. ` +
+      "Leave both unset for the default, .pravo/state.db in the root.",
   );
+}
+
+/**
+ * Reads a `postgres://` URL. The root key and schema come from the URL's
+ * `root` and `schema` parameters, else from `defaults` (pravo.jsonc).
+ *
+ * @example
+ * ```ts
+ * import { postgresLocation } from "./open.ts";
+ * const l = postgresLocation("postgres://ci:s3cret@db:6432/infra?root=web");
+ * if (l.path !== "postgres://ci@db:6432/infra?root=web" || l.password !== "s3cret") {
+ *   throw new Error(l.path);
+ * }
+ * ```
+ */
+export function postgresLocation(
+  url: string,
+  defaults: { root?: string; schema?: string; lineage?: string; source?: string } = {},
+): PostgresLocation {
+  const shown = withoutPassword(url);
+  const source = defaults.source ?? "The URL";
+  const m = /^postgres(?:ql)?:\/\/(?:([^@]*)@)?([^/?#@]*)(?:\/([^?#]*))?(?:\?([^#]*))?$/i.exec(url);
+  if (!m) {
+    throw usage(
+      `Cannot read the PostgreSQL URL "${shown}"`,
+      `${source} must have the form postgres://USER@HOST:PORT/DATABASE?root=KEY.`,
+    );
+  }
+  const [, userinfo, hostlist, dbPart, query] = m;
+  let user: string | undefined;
+  let password: string | undefined;
+  if (userinfo !== undefined) {
+    const colon = userinfo.indexOf(":");
+    user = decode(colon < 0 ? userinfo : userinfo.slice(0, colon), shown);
+    if (colon >= 0) password = decode(userinfo.slice(colon + 1), shown);
+    if (user === "") user = undefined;
+  }
+  const hosts: PgHost[] = [];
+  for (const h of hostlist.split(",")) {
+    const hm = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(h);
+    if (!hm) {
+      throw usage(
+        `The PostgreSQL URL "${shown}" names no server`,
+        `${source} must name HOST or HOST:PORT after the user, such as db.internal:5432.`,
+      );
+    }
+    hosts.push({ host: hm[1], port: hm[2] === undefined ? 5432 : Number(hm[2]) });
+  }
+  const database = decode(dbPart ?? "", shown);
+  if (database === "") {
+    throw usage(
+      `The PostgreSQL URL "${shown}" names no database`,
+      `${source} must end in /DATABASE, such as postgres://pravo@db:5432/infra.`,
+    );
+  }
+  const params = new URLSearchParams(query ?? "");
+  for (const k of params.keys()) {
+    if (!PG_PARAMS.includes(k)) {
+      throw usage(
+        `Unknown parameter "${k}" in the PostgreSQL URL "${shown}"`,
+        `pravo reads these parameters: ${PG_PARAMS.join(", ")}. Remove the others.`,
+      );
+    }
+  }
+  const rootKey = params.get("root") ?? defaults.root;
+  if (rootKey === undefined || rootKey === "") {
+    throw usage(
+      "The PostgreSQL state location names no root key",
+      `Many roots can share one database, so each has a key. Add ?root=KEY to the URL ` +
+        `("${shown}"), or set "state": {"root": "KEY"} in the root's ${CONFIG_FILE}.`,
+    );
+  }
+  if (!ROOT_KEY.test(rootKey)) {
+    throw usage(
+      `The root key "${rootKey}" is not valid`,
+      "Use 1 to 200 letters, digits and the characters . _ - /, such as network/prod.",
+    );
+  }
+  const schema = params.get("schema") ?? defaults.schema ?? DEFAULT_SCHEMA;
+  if (!SCHEMA_NAME.test(schema)) {
+    throw usage(
+      `The schema name "${schema}" is not valid`,
+      "Use lower-case letters, digits and _, starting with a letter or _, such as pravo.",
+    );
+  }
+  const sslmode = params.get("sslmode") ?? "disable";
+  if (sslmode !== "disable" && sslmode !== "require" && sslmode !== "verify-full") {
+    throw usage(
+      `The sslmode "${sslmode}" is not one pravo knows`,
+      "Use sslmode=disable, require or verify-full.",
+    );
+  }
+  const timeoutText = params.get("connect_timeout") ?? "10";
+  const connectTimeout = Number(timeoutText);
+  if (!Number.isInteger(connectTimeout) || connectTimeout < 1) {
+    throw usage(
+      `The connect_timeout "${timeoutText}" is not a whole number of seconds`,
+      "Give connect_timeout=N with N at least 1.",
+    );
+  }
+  const out = new URLSearchParams({ root: rootKey });
+  if (schema !== DEFAULT_SCHEMA) out.set("schema", schema);
+  const who = user === undefined ? "" : `${encodeURIComponent(user)}@`;
+  const where = hosts.map((h) => `${h.host}:${h.port}`).join(",");
+  return {
+    backend: "postgres",
+    path: `postgres://${who}${where}/${encodeURIComponent(database)}?${out}`,
+    isDefault: false,
+    hosts,
+    database,
+    ...(user === undefined ? {} : { user }),
+    ...(password === undefined ? {} : { password }),
+    rootKey,
+    schema,
+    sslmode,
+    connectTimeout,
+    ...(defaults.lineage === undefined ? {} : { lineage: defaults.lineage }),
+  };
 }
 
 /**
@@ -68,13 +238,26 @@ export async function openStore(
   ctx: Pick<Context, "root" | "state">,
   opts: { create?: boolean; now?: () => Date } = {},
 ): Promise<StateStore> {
-  const where = stateLocation(ctx);
+  return await openLocation(stateLocation(ctx), { ...opts, root: ctx.root });
+}
+
+/** Opens the store at `where`; `root` names the root in messages. */
+export async function openLocation(
+  where: StateLocation,
+  opts: { create?: boolean; now?: () => Date; root?: string } = {},
+): Promise<StateStore> {
+  if (where.backend === "postgres") {
+    // Loaded only here, so that SQLite users never load the driver.
+    const { PostgresStore } = await import("./postgres.ts");
+    return await PostgresStore.open(where, { create: opts.create, now: opts.now });
+  }
   if (!opts.create && !(await exists(where.path))) {
     const what = where.isDefault ? `no ${PRAVO_DIR}/state.db` : `no state store at "${where.path}"`;
+    const root = opts.root ?? "the root";
     throw new DiagnosticsError([
       error(
         "The root is not initialised",
-        `"${ctx.root}" has ${what}. Run \`pravo init\` in ${ctx.root} first.`,
+        `"${root}" has ${what}. Run \`pravo init\` in ${root} first.`,
       ),
     ], Exit.ERROR);
   }
@@ -85,9 +268,31 @@ function usage(summary: string, detail: string): DiagnosticsError {
   return new DiagnosticsError([error(summary, detail)], Exit.USAGE);
 }
 
-/** A URL with the password of its user info replaced by `***`. */
+function decode(s: string, shown: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw usage(
+      `Cannot read the PostgreSQL URL "${shown}"`,
+      "A part of it is not valid percent-encoding. Write a % as %25.",
+    );
+  }
+}
+
+/**
+ * A URL with the password of its user info replaced by `***`. Everything up
+ * to the last `@` is taken as user info, so that a password holding an `@`
+ * does not leak its end.
+ */
 export function withoutPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, "$1:***@");
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([\s\S]*)$/i.exec(url);
+  if (!m) return url;
+  const rest = m[2];
+  const at = rest.lastIndexOf("@");
+  if (at < 0) return url;
+  const colon = rest.slice(0, at).indexOf(":");
+  if (colon < 0) return url;
+  return m[1] + rest.slice(0, colon) + ":***" + rest.slice(at);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,0 +1,338 @@
+/**
+ * The PostgreSQL store: the store suite (the same as SQLite's), and what is
+ * PostgreSQL's own: roots kept apart, the lock of a dead session, migrations,
+ * the append-only log, passwords kept out of messages.
+ *
+ * These tests need a server: `PRAVO_TEST_PG=postgres://USER:PASSWORD@HOST:PORT/DB`
+ * (`.ci/run` starts one). Without it they are reported as ignored, saying so.
+ */
+
+import assert from "node:assert/strict";
+import postgres from "postgres";
+import { DiagnosticsError } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import { type PostgresLocation, postgresLocation } from "./open.ts";
+import { PostgresStore } from "./postgres.ts";
+import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
+import { storeSuite } from "./store_suite.ts";
+
+const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
+const SKIP = PG === "";
+if (SKIP) {
+  console.log(
+    "lib/state/postgres_test.ts: PostgreSQL tests skipped: PRAVO_TEST_PG names no server " +
+      "(set it to postgres://USER:PASSWORD@HOST:PORT/DB, as .ci/run does)",
+  );
+}
+
+/** This run's schema: the tests' rows go there, and it is dropped at the end. */
+const SCHEMA = `pravo_test_${crypto.randomUUID().slice(0, 8)}`;
+const META: TxMeta = { actor: "t", reason: "", command: "apply" };
+
+function where(root: string, schema = SCHEMA): PostgresLocation {
+  return postgresLocation(PG, { root, schema });
+}
+
+function admin() {
+  return postgres(PG, { max: 1, onnotice: () => {} });
+}
+
+const test = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name, ignore: SKIP, sanitizeResources: false, sanitizeOps: false, fn });
+
+if (SKIP) {
+  Deno.test({
+    name: "PostgresStore: the store suite (needs PRAVO_TEST_PG)",
+    ignore: true,
+    fn() {},
+  });
+} else {
+  storeSuite("PostgresStore", () => {
+    const root = `suite/${crypto.randomUUID()}`;
+    return Promise.resolve({
+      open: (opts = {}) => PostgresStore.open(where(root), { create: true, ...opts }),
+      // Every row the database keeps for this root, as text.
+      async rawBytes() {
+        const sql = admin();
+        try {
+          await sql.unsafe(`SET search_path = "${SCHEMA}"`);
+          const [r] = await sql`SELECT id FROM roots WHERE key = ${root}`;
+          const rows = await sql`
+            SELECT row_to_json(x)::text AS t FROM roots x WHERE id = ${r.id}
+            UNION ALL SELECT row_to_json(x)::text FROM records x WHERE root_id = ${r.id}
+            UNION ALL SELECT row_to_json(x)::text FROM log_entries x WHERE root_id = ${r.id}
+            UNION ALL SELECT row_to_json(c)::text FROM log_changes c
+              JOIN log_entries e ON e.id = c.entry_id WHERE e.root_id = ${r.id}
+            UNION ALL SELECT row_to_json(x)::text FROM locks x WHERE root_id = ${r.id}
+            UNION ALL SELECT row_to_json(x)::text FROM reservations x WHERE root_id = ${r.id}`;
+          return new TextEncoder().encode(rows.map((x) => x.t).join("\n"));
+        } finally {
+          await sql.end();
+        }
+      },
+      cleanup: () => Promise.resolve(), // the schema goes at the end of the file
+    });
+  });
+}
+
+test("PostgresStore keeps many roots in one database apart", async () => {
+  const a = await PostgresStore.open(where("apart/a"), { create: true });
+  const b = await PostgresStore.open(where("apart/b"), { create: true });
+  try {
+    assert.notEqual((await a.identity()).lineage, (await b.identity()).lineage);
+    await a.transaction(META, async (tx) => {
+      await tx.putRecord({
+        address: "web",
+        mode: "managed",
+        type: "random_integer",
+        provider: "hashicorp/random",
+        attributes: { result: 1 },
+        sensitivePaths: [],
+        dependencies: [],
+        configDigest: "x",
+        refreshAge: null,
+      });
+      await tx.logChange({ address: "web", action: "create", before: null, after: { r: 1 } });
+    });
+    await a.createReservation({
+      addresses: ["web"],
+      actor: "alice",
+      reason: "",
+      planId: "p",
+      ttlMs: 60_000,
+    });
+    // A's lock does not hold B back, nor do A's records, log or reservations show in B.
+    const lock = await a.acquireLock({
+      actor: "alice",
+      reason: "",
+      command: "apply",
+      timeoutMs: 0,
+    });
+    const started = performance.now();
+    const lockB = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    await b.transaction(META, (tx) => tx.markRefreshed([]));
+    assert.ok(performance.now() - started < 2000);
+    assert.deepEqual(await b.listAddresses(), []);
+    assert.equal(await b.getRecord("web"), undefined);
+    assert.deepEqual((await b.readLog()).map((e) => e.serial), [1]);
+    assert.deepEqual(await b.listReservations(), []);
+    assert.deepEqual(await b.findReservationConflicts(["web"], { actor: "bob" }), []);
+    assert.deepEqual((await b.listLocks()).map((l) => l.actor), ["bob"]);
+    assert.deepEqual((await a.listLocks()).map((l) => l.actor), ["alice"]);
+    assert.equal((await a.identity()).serial, 1);
+    assert.equal((await b.identity()).serial, 1);
+    await a.releaseLock(lock);
+    await b.releaseLock(lockB);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test("PostgresStore.open() without create refuses a root key it does not hold", async () => {
+  await assert.rejects(PostgresStore.open(where("never/made")), (e: unknown) => {
+    assert.ok(e instanceof DiagnosticsError);
+    assert.equal(e.diagnostics[0].summary, "The root is not initialised");
+    assert.match(e.diagnostics[0].detail, /"never\/made".*Run `pravo init`/);
+    return true;
+  });
+});
+
+test("PostgresStore: the lock of a session that ended is stale at once and taken over", async () => {
+  const key = `dead/${crypto.randomUUID()}`;
+  await (await PostgresStore.open(where(key), { create: true })).close();
+  const code = `
+    import { postgresLocation } from ${JSON.stringify(import.meta.resolve("./open.ts"))};
+    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./postgres.ts"))};
+    const s = await PostgresStore.open(postgresLocation(Deno.args[0], { root: Deno.args[1], schema: Deno.args[2] }));
+    await s.acquireLock({ actor: "doomed", reason: "crash test", command: "apply", timeoutMs: 0, ttlMs: 3_600_000 });
+    console.log("locked");
+    await new Promise(() => {});
+  `;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--config",
+      new URL("../../deno.json", import.meta.url).pathname,
+      code,
+      PG,
+      key,
+      SCHEMA,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("locked")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  reader.releaseLock();
+  const s = await PostgresStore.open(where(key));
+  try {
+    await assert.rejects(
+      s.acquireLock({ actor: "me", reason: "", command: "apply", timeoutMs: 100 }),
+      (e: unknown) => e instanceof DiagnosticsError && e.exitCode === Exit.LOCKED,
+    );
+    child.kill("SIGKILL");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    // The server notices the closed socket at once; give it a moment.
+    let listed = (await s.listLocks())[0];
+    for (let i = 0; i < 50 && listed.stale === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      listed = (await s.listLocks())[0];
+    }
+    assert.equal(listed.actor, "doomed");
+    assert.match(listed.stale ?? "", /its session ended/);
+    const lock = await s.acquireLock({ actor: "me", reason: "", command: "apply", timeoutMs: 0 });
+    assert.equal(lock.tookOver?.actor, "doomed");
+  } finally {
+    await s.close();
+  }
+});
+
+test("PostgresStore: a lock whose connection the server ended is stale, and the store works on", async () => {
+  const key = `killed/${crypto.randomUUID()}`;
+  const s = await PostgresStore.open(where(key), { create: true });
+  const other = await PostgresStore.open(where(key));
+  const sql = admin();
+  try {
+    await s.acquireLock({ actor: "me", reason: "", command: "apply", timeoutMs: 0 });
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_locks
+              WHERE locktype = 'advisory' AND classid::bigint = ${0x70726176} AND objsubid = 2
+                AND objid::bigint = (SELECT beacon FROM ${sql(SCHEMA)}.locks l
+                  JOIN ${sql(SCHEMA)}.roots r ON r.id = l.root_id WHERE r.key = ${key})`;
+    let listed = (await other.listLocks())[0];
+    for (let i = 0; i < 50 && listed.stale === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      listed = (await other.listLocks())[0];
+    }
+    assert.match(listed.stale ?? "", /its session ended/);
+    const taken = await other.acquireLock({
+      actor: "other",
+      reason: "",
+      command: "apply",
+      timeoutMs: 0,
+    });
+    assert.equal(taken.tookOver?.actor, "me");
+    // The first store's writes are refused now: the lock is someone else's.
+    await assert.rejects(
+      s.transaction(META, (tx) => tx.markRefreshed([])),
+      (e: unknown) => e instanceof DiagnosticsError && e.exitCode === Exit.LOCKED,
+    );
+  } finally {
+    await sql.end();
+    await s.close();
+    await other.close();
+  }
+});
+
+test("PostgresStore.open() refuses a schema written by a newer pravo, changing nothing", async () => {
+  const schema = `${SCHEMA}_newer`;
+  const s = await PostgresStore.open(where("newer", schema), { create: true });
+  await s.close();
+  const sql = admin();
+  try {
+    await sql`UPDATE ${sql(schema)}.meta SET value = ${String(SCHEMA_VERSION + 41)}
+              WHERE key = 'schema_version'`;
+    for (const create of [false, true]) {
+      await assert.rejects(PostgresStore.open(where("newer", schema), { create }), (e: unknown) => {
+        assert.ok(e instanceof DiagnosticsError);
+        assert.equal(e.exitCode, 1);
+        const d = e.diagnostics[0];
+        assert.equal(d.summary, "The state store was written by a newer pravo");
+        assert.ok(d.detail.includes(`schema version ${SCHEMA_VERSION + 41}`), d.detail);
+        assert.ok(d.detail.includes(`up to ${SCHEMA_VERSION}`), d.detail);
+        assert.match(d.detail, /Upgrade pravo/);
+        return true;
+      });
+    }
+    const [v] = await sql`SELECT value FROM ${sql(schema)}.meta WHERE key = 'schema_version'`;
+    assert.equal(v.value, String(SCHEMA_VERSION + 41));
+  } finally {
+    await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
+    await sql.end();
+  }
+});
+
+test("PostgresStore: processes that open a new database at once migrate it once", async () => {
+  const schema = `${SCHEMA}_race`;
+  const stores = await Promise.all(
+    Array.from(
+      { length: 4 },
+      (_, i) => PostgresStore.open(where(`race/${i}`, schema), { create: true }),
+    ),
+  );
+  const sql = admin();
+  try {
+    for (const s of stores) assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
+    const [n] = await sql`SELECT count(*)::int AS n FROM ${sql(schema)}.roots`;
+    assert.equal(n.n, 4);
+  } finally {
+    for (const s of stores) await s.close();
+    await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
+    await sql.end();
+  }
+});
+
+test("PostgresStore keeps the log append-only even against direct SQL", async () => {
+  const s = await PostgresStore.open(where("append-only"), { create: true });
+  await s.transaction(META, async (tx) => {
+    await tx.logChange({ address: "a", action: "read", before: null, after: { x: 1 } });
+  });
+  await s.close();
+  const sql = admin();
+  try {
+    await sql.unsafe(`SET search_path = "${SCHEMA}"`);
+    for (
+      const stmt of [
+        "UPDATE log_entries SET actor = 'mallory'",
+        "DELETE FROM log_changes",
+        "DELETE FROM log_entries",
+        "TRUNCATE log_changes",
+      ]
+    ) {
+      await assert.rejects(sql.unsafe(stmt), /append-only/, stmt);
+    }
+  } finally {
+    await sql.end();
+  }
+});
+
+test("PostgresStore never shows the password: not in its location, nor in a refused login", async () => {
+  const good = where("pw");
+  assert.ok(good.password, "PRAVO_TEST_PG has a password");
+  const s = await PostgresStore.open(good, { create: true });
+  assert.ok(!s.location.path.includes(good.password!), s.location.path);
+  await s.close();
+  const wrong = "Wr0ng-" + crypto.randomUUID();
+  const bad: PostgresLocation = { ...good, password: wrong };
+  await assert.rejects(PostgresStore.open(bad), (e: unknown) => {
+    assert.ok(e instanceof DiagnosticsError, String(e));
+    const text = JSON.stringify(e.diagnostics) + e.message;
+    assert.match(e.diagnostics[0].summary, /refused the login/);
+    assert.ok(!text.includes(wrong), text);
+    assert.ok(!text.includes(good.password!), text);
+    return true;
+  });
+  const nowhere: PostgresLocation = { ...good, hosts: [{ host: "127.0.0.1", port: 1 }] };
+  await assert.rejects(PostgresStore.open(nowhere), (e: unknown) => {
+    assert.ok(e instanceof DiagnosticsError, String(e));
+    assert.match(e.diagnostics[0].summary, /Cannot reach the PostgreSQL state store/);
+    assert.ok(!JSON.stringify(e.diagnostics).includes(good.password!));
+    return true;
+  });
+});
+
+test("PostgreSQL tests: drop this run's schema", async () => {
+  const sql = admin();
+  try {
+    await sql.unsafe(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
+  } finally {
+    await sql.end();
+  }
+});
