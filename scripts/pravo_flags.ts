@@ -18,9 +18,12 @@
  *   match), so that `pravo mcp` can run pravo and nothing else.
  * - `--allow-sys=hostname` alone: the state store records the host name of a
  *   lock's holder (lib/state/holder.ts), so that a lock says where it is held.
- * - No `--allow-net`, `--allow-ffi`, and no other `--allow-sys`: nothing pravo
- *   does needs them (cue-wasm evaluates with none of them; node:sqlite needs
- *   only read and write of its file). Reading `/proc/PID/stat`, which the
+ * - `--allow-net` only where the state lives on PostgreSQL (the `allowNet`
+ *   option): to that server's HOST:PORT and nowhere else, with read access to
+ *   the variables the driver and pravo read for it ({@link PG_ENV_VARS}).
+ * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
+ *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
+ *   and write of its file). Reading `/proc/PID/stat`, which the
  *   lock code tries, would need `--allow-all` in Deno, so it is not granted
  *   and the lock code falls back on the lock's expiry.
  *
@@ -39,6 +42,18 @@ export const ENV_VARS: readonly string[] = [
   "HOME",
   "DENO_DIR",
   "TMPDIR",
+];
+
+/**
+ * The variables read when the state is on PostgreSQL, added to `--allow-env`
+ * with `allowNet`: the password and user pravo reads, and the two the
+ * `postgres` driver reads whatever it is given.
+ */
+export const PG_ENV_VARS: readonly string[] = [
+  "PGPASSWORD",
+  "PGUSER",
+  "PGAPPNAME",
+  "PGTARGETSESSIONATTRS",
 ];
 
 /** The program's own files in a source checkout, relative to the project. */
@@ -67,6 +82,12 @@ export interface PermissionOptions {
   programFiles?: readonly string[];
   /** Files outside the root the run must read: the MCP server's policies. */
   extraRead?: readonly string[];
+  /**
+   * The PostgreSQL servers of the state, as `HOST:PORT` (`[::1]:5432` for
+   * IPv6): network access to these alone, and {@link PG_ENV_VARS}. None
+   * (the default) for a state in SQLite.
+   */
+  allowNet?: readonly string[];
 }
 
 /**
@@ -97,14 +118,24 @@ export function permissionFlags(options: PermissionOptions): string[] {
     checkedPath("programFiles", projectDir + "/" + f)
   );
   const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
+  const net = [...new Set((options.allowNet ?? []).map(checkedHostPort))];
   return [
     "--no-prompt",
     `--allow-read=${[root, ...files, ...extra].join(",")}`,
     `--allow-write=${root}`,
-    `--allow-env=${ENV_VARS.join(",")}`,
+    `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
     `--allow-run=${execPath}`,
     "--allow-sys=hostname",
+    ...(net.length ? [`--allow-net=${net.join(",")}`] : []),
   ];
+}
+
+/** A `HOST:PORT` for `--allow-net`: a port is required, and no comma or space. */
+function checkedHostPort(hp: string): string {
+  if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/.test(hp)) {
+    throw new Error(`allowNet "${hp}" must be HOST:PORT, such as db.internal:5432`);
+  }
+  return hp;
 }
 
 function checkedPath(what: string, path: string): string {

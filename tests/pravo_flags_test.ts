@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ENV_VARS, permissionFlags } from "../scripts/pravo_flags.ts";
+import { ENV_VARS, permissionFlags, PG_ENV_VARS } from "../scripts/pravo_flags.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const SCRIPT = join(PROJECT, "scripts", "pravo");
@@ -67,6 +67,61 @@ Deno.test("scripts/pravo uses the flags of permissionFlags() for every way to na
       );
       assert.equal(cmd[0], DENO, "deno is the real binary, as Deno.execPath() reports it");
       assert.deepEqual(cmd.slice(-args.length), args, "the arguments pass unchanged");
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("permissionFlags() with allowNet grants the network to those servers alone, and the PG variables", () => {
+  const flags = permissionFlags({
+    root: "/r",
+    execPath: "/d/deno",
+    projectDir: "/p",
+    programFiles: ["main.ts"],
+    allowNet: ["db.internal:5432", "[::1]:6432", "db.internal:5432"],
+  });
+  assert.deepEqual(flags.slice(-1), ["--allow-net=db.internal:5432,[::1]:6432"]);
+  assert.ok(flags.includes(`--allow-env=${[...ENV_VARS, ...PG_ENV_VARS].join(",")}`));
+  assert.deepEqual(
+    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowNet: [] }),
+    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p" }),
+  );
+  for (const bad of ["db.internal", "a,b:1", "h:1 --allow-all", ""]) {
+    assert.throws(
+      () => permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowNet: [bad] }),
+      /must be HOST:PORT/,
+    );
+  }
+});
+
+Deno.test("scripts/pravo grants the network to the state's PostgreSQL server: --state, $PRAVO_STATE, pravo.jsonc, --to", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(join(tmp, "cfg"));
+    await Deno.writeTextFile(
+      join(tmp, "cfg", "pravo.jsonc"),
+      '{\n  // shared state\n  "state": {"url": "postgres://pravo@cfg.db:5433/infra", "root": "x"},\n}\n',
+    );
+    const cases: [string[], Record<string, string>, string, string[]][] = [
+      [["validate"], {}, tmp, []],
+      [["--state", "postgres://u:pw@db.x:6432/d?root=a", "plan"], {}, tmp, ["db.x:6432"]],
+      [["--state=postgresql://h1,h2:7,[::1]:9/d", "plan"], {}, tmp, ["h1:5432", "h2:7", "[::1]:9"]],
+      [["plan"], { PRAVO_STATE: "postgres://envhost/d" }, tmp, ["envhost:5432"]],
+      [["-C", "cfg", "plan"], {}, join(tmp, "cfg"), ["cfg.db:5433"]],
+      [["-C", "cfg", "--state", "sqlite:s.db", "plan"], {}, join(tmp, "cfg"), []],
+      [["-C", "cfg", "state", "migrate", "--to", "postgres://u@new.db/d"], {}, join(tmp, "cfg"), [
+        "cfg.db:5433",
+        "new.db:5432",
+      ]],
+    ];
+    for (const [args, env, root, net] of cases) {
+      const cmd = await dryRun(args, tmp, env);
+      assert.deepEqual(
+        permissions(cmd),
+        permissionFlags({ root, execPath: DENO, projectDir: PROJECT, allowNet: net }),
+        args.join(" "),
+      );
     }
   } finally {
     await Deno.remove(tmp, { recursive: true });
