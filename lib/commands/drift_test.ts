@@ -76,7 +76,7 @@ Deno.test("drift exits 2 and names the attribute of a file edited by hand, and a
   assert.equal(
     stdout,
     [
-      "Drift: 2 of the 3 records read differ:",
+      "Drift: 2 of 3 records read differ:",
       "",
       "  ~ notes: content changed (and 7 computed attributes)",
       "  - other: gone",
@@ -143,6 +143,24 @@ Deno.test("drift names the content of a sensitive file edited by hand and never 
       assert.equal(entry.now.content, "(sensitive)");
     }
   }
+  await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("drift reports a read that fails, goes on with the others, and exits 1", async () => {
+  const root = await applied();
+  await Deno.remove(join(root, "notes.txt"));
+  await Deno.mkdir(join(root, "notes.txt")); // a directory cannot be read as a file
+  await Deno.writeTextFile(join(root, "other.txt"), "changed\n");
+  const { code, stdout, stderr } = await pravo(root, ["drift"]);
+  assert.equal(code, 1);
+  assert.match(stdout, /^Drift: 1 of 2 records read differs:$/m);
+  assert.match(stdout, /^ {2}~ other: content changed/m);
+  assert.match(stdout, /^1 record could not be read: notes\.$/m);
+  assert.match(stderr, /Cannot read file "notes\.txt"/);
+  const json = await pravo(root, ["drift", "--json"]);
+  assert.equal(json.code, 1);
+  assert.deepEqual(JSON.parse(json.stdout).failed, [{ address: "notes", type: "local_file" }]);
+  assert.equal(JSON.parse(json.stderr).exit_code, 1);
   await Deno.remove(root, { recursive: true });
 });
 

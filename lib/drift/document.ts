@@ -141,7 +141,11 @@ export function renderDrift(doc: DriftDocument, style: Style): string {
         } read.`,
     );
   } else {
-    lines.push(`Drift: ${differ} of the ${plural(s.read, "record", "records")} read differ:`, "");
+    lines.push(
+      `Drift: ${differ} of ${plural(s.read, "record", "records")} read ` +
+        `${differ === 1 ? "differs" : "differ"}:`,
+      "",
+    );
     for (const e of doc.drift) {
       lines.push(
         e.status === "gone"
