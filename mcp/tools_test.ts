@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { ArgumentRefusal, checkArguments, checkPositional, POSITIONAL, tools } from "./tools.ts";
+
+const byName = (readOnly = false) => new Map(tools({ readOnly }).map((t) => [t.name, t]));
+
+/** The argument list a tool builds for these arguments, after the schema check. */
+function argv(name: string, args: Record<string, unknown>): string[] {
+  const tool = byName().get(name)!;
+  checkArguments(tool, args);
+  return tool.argv(args);
+}
+
+Deno.test("tools() lists the seed page's thirteen tools; read-only leaves out pravo_apply_plan", () => {
+  assert.equal(tools({ readOnly: false }).length, 13);
+  const ro = tools({ readOnly: true });
+  assert.equal(ro.length, 12);
+  assert.ok(ro.every((t) => t.annotations.readOnlyHint && !t.writes));
+  const plan = ro.find((t) => t.name === "pravo_plan")!;
+  assert.deepEqual(
+    Object.keys(plan.inputSchema.properties as object).sort(),
+    ["destroy", "full", "include_skipped", "refresh", "replace", "tags"],
+  );
+});
+
+Deno.test("argv() builds each command's fixed words, an agent's value only where the command reads one", () => {
+  assert.deepEqual(argv("pravo_validate", { tags: ["env=prod"] }), ["-t", "env=prod", "validate"]);
+  assert.deepEqual(
+    argv("pravo_plan", {
+      out: "x.plan",
+      refresh: "false",
+      full: true,
+      include_skipped: true,
+      reserve: true,
+      destroy: true,
+      replace: ["a", "b"],
+    }),
+    [
+      "plan",
+      "--out=x.plan",
+      "--refresh=false",
+      "--full",
+      "--include-skipped",
+      "--reserve",
+      "--destroy",
+      "--replace=a",
+      "--replace=b",
+    ],
+  );
+  assert.deepEqual(argv("pravo_plan", { full: false }), ["plan"]);
+  assert.deepEqual(argv("pravo_show_plan", { planfile: "x.plan" }), ["show", "x.plan"]);
+  assert.deepEqual(argv("pravo_apply_plan", { planfile: "x.plan", only: ["a", "b"] }), [
+    "apply",
+    "x.plan",
+    "--only=a,b",
+  ]);
+  assert.deepEqual(argv("pravo_schema", { types: ["random_integer"], required: true }), [
+    "schema",
+    "random_integer",
+    "--required",
+  ]);
+  assert.deepEqual(argv("pravo_why", { addrs: ["a", "b"] }), ["why", "a", "b"]);
+  assert.deepEqual(argv("pravo_state_query", { expression: "x; sh" }), ["state", "query", "x; sh"]);
+  assert.deepEqual(argv("pravo_state_show", { addr: "base" }), ["state", "show", "base"]);
+  assert.deepEqual(argv("pravo_dependents", { addr: "base" }), ["state", "dependents", "base"]);
+  assert.deepEqual(argv("pravo_state_log", {}), ["state", "log"]);
+  assert.deepEqual(argv("pravo_locks", {}), ["state", "locks"]);
+  assert.deepEqual(argv("pravo_drift", { due: true, limit: 3 }), ["drift", "--due", "--limit=3"]);
+  assert.deepEqual(argv("pravo_providers", {}), ["providers"]);
+});
+
+Deno.test("checkPositional() refuses an empty value or one that begins with -, with the seed's message", () => {
+  assert.deepEqual([...POSITIONAL], ["planfile", "addr", "addrs", "types", "expression"]);
+  for (const v of ["", "-", "-x", "--eval", "-auto-approve"]) {
+    assert.throws(() => checkPositional("addr", v), {
+      name: "ArgumentRefusal",
+      message: `addr ${JSON.stringify(v)} is not a usable value: it is empty or begins with "-"`,
+    });
+  }
+  assert.throws(() => checkPositional("addrs", ["a", "-b"]), ArgumentRefusal);
+  checkPositional("addr", "a-b");
+  checkPositional("expression", "x - 1");
+});
+
+Deno.test("checkArguments() refuses unknown and mistyped arguments, saying what is expected", () => {
+  const t = byName();
+  const refuses = (name: string, args: Record<string, unknown>, message: string) =>
+    assert.throws(() => checkArguments(t.get(name)!, args), { name: "ArgumentRefusal", message });
+  refuses(
+    "pravo_validate",
+    { eval: 1 },
+    'pravo_validate has no argument "eval"; its arguments are: tags',
+  );
+  refuses(
+    "pravo_providers",
+    { x: 1 },
+    'pravo_providers has no argument "x"; its arguments are: none',
+  );
+  refuses("pravo_show_plan", {}, 'pravo_show_plan needs the argument "planfile"');
+  refuses("pravo_plan", { full: "yes" }, "full must be true or false");
+  refuses("pravo_plan", { refresh: "never" }, "refresh must be one of age, expired, false, all");
+  refuses("pravo_drift", { limit: 0 }, "limit must be a whole number of at least 1");
+  refuses("pravo_drift", { limit: 1.5 }, "limit must be a whole number of at least 1");
+  refuses("pravo_schema", { types: [] }, "types must be a list of at least one string");
+  refuses("pravo_why", { addrs: [1] }, "addrs must be a list of strings");
+  refuses("pravo_state_show", { addr: 7 }, "addr must be a string");
+  assert.throws(() => argv("pravo_validate", { tags: ["novalue"] }), /is not key=value/);
+});

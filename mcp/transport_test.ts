@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { LineTransport, MAX_LINE_BYTES, serialize } from "./transport.ts";
+
+/** A transport reading `chunks` and collecting what it writes. */
+function transport(chunks: string[], write?: (text: string) => Promise<void>) {
+  const written: string[] = [];
+  const input = ReadableStream.from(chunks.map((c) => new TextEncoder().encode(c)));
+  const t = new LineTransport(input, write ?? ((s) => Promise.resolve(void written.push(s))));
+  const received: Record<string, unknown>[] = [];
+  const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+  t.onmessage = (m) => {
+    received.push(m);
+    // Answer requests as a server would.
+    if ("id" in m && "method" in m) t.send({ id: m.id, result: { ok: true } });
+  };
+  return { t, written, received, closed };
+}
+
+Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted", () => {
+  assert.equal(
+    serialize({ result: { b: 1, a: { d: "<&>", c: 2 } }, id: 3 }),
+    '{"jsonrpc":"2.0","id":3,"result":{"a":{"c":2,"d":"<&>"},"b":1}}',
+  );
+  assert.equal(
+    serialize({ error: { code: -32602, message: "unknown tool x" }, id: 5 }),
+    '{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"unknown tool x"}}',
+  );
+});
+
+Deno.test("LineTransport answers a line that is not JSON with -32700, one that is no request with -32600, and goes on", async () => {
+  const { t, written, received, closed } = transport([
+    "not json\n",
+    "[1,2]\n",
+    '{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    "\n",
+    '{"jsonrpc":"2.0","id":2,"meth',
+    'od":"ping"}\n',
+  ]);
+  await t.start();
+  await closed;
+  assert.deepEqual(received.map((m) => m.id), [1, 2]);
+  const out = written.map((w) => JSON.parse(w));
+  assert.equal(out[0].error.code, -32700);
+  assert.equal(out[0].id, null);
+  assert.match(out[0].error.message, /^Parse error: the line is not JSON/);
+  assert.deepEqual(out[1], {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32600, message: "Invalid request: a message is one JSON-RPC 2.0 object" },
+  });
+  assert.deepEqual(out.slice(2).map((m) => m.id), [1, 2]);
+  assert.ok(written.every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1));
+});
+
+Deno.test("LineTransport refuses a line over the limit with -32600 and reads the next one", async () => {
+  const big = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"' +
+    "a".repeat(MAX_LINE_BYTES) +
+    '"}}\n';
+  // Sent in pieces, as a pipe delivers it.
+  const pieces: string[] = [];
+  for (let i = 0; i < big.length; i += 64 * 1024) pieces.push(big.slice(i, i + 64 * 1024));
+  const { t, written, received, closed } = transport([
+    ...pieces,
+    '{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+  ]);
+  await t.start();
+  await closed;
+  const out = written.map((w) => JSON.parse(w));
+  assert.equal(out[0].error.code, -32600);
+  assert.match(out[0].error.message, /^Request too large/);
+  assert.deepEqual(received.map((m) => m.id), [2]);
+  assert.equal(out.at(-1).id, 2);
+});
+
+Deno.test("LineTransport closes quietly when the client has closed our stdout", async () => {
+  const { t, closed } = transport(
+    ['{"jsonrpc":"2.0","id":1,"method":"ping"}\n'],
+    () => Promise.reject(new Deno.errors.BrokenPipe("closed")),
+  );
+  await t.start();
+  await closed;
+});
