@@ -243,6 +243,22 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./state_release.ts"),
   },
   {
+    name: "state migrate",
+    summary: "Copy the root's state to another store (SQLite, PostgreSQL) and verify the copy",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      to: {
+        type: "string",
+        valueName: "URL",
+        description:
+          "Where to copy it: sqlite:PATH or postgres://USER@HOST:PORT/DATABASE?root=KEY; refused when it holds the root already",
+      },
+    },
+    load: () => import("./state_migrate.ts"),
+  },
+  {
     name: "why",
     summary: "Say why nodes are or are not in the plan",
     args: "ADDR...",
