@@ -725,7 +725,8 @@ class SqliteTx implements StateTx {
     this.#db.prepare(
       "UPDATE records SET refreshed_at = ? WHERE address IN (SELECT value FROM json_each(?))",
     ).run(when, JSON.stringify(addresses));
-    this.wrote = true;
+    // Refresh times are bookkeeping, not a change: they neither move the
+    // serial (a saved plan stays fresh) nor make a log entry of their own.
     return;
   }
 }

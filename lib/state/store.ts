@@ -160,7 +160,10 @@ export interface StateTx {
   deleteRecord(address: string): Promise<boolean>;
   /** Adds a change to this transaction's log entry (redacted on the way in). */
   logChange(change: ChangeInput): Promise<void>;
-  /** Sets the refresh time of records without other change. */
+  /**
+   * Sets the refresh time of records without other change. It is not a change:
+   * alone, it neither moves the serial nor makes a log entry.
+   */
   markRefreshed(addresses: string[], at?: string): Promise<void>;
 }
 

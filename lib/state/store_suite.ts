@@ -151,6 +151,22 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     await again.close();
   });
 
+  test("marking records refreshed neither moves the serial nor makes a log entry", async (h) => {
+    const s = await h.open();
+    await s.transaction(META, async (tx) => {
+      await put(tx, record("n0"));
+    });
+    const before = await s.identity();
+    const log = (await s.readLog()).length;
+    await s.transaction(META, async (tx) => {
+      await tx.markRefreshed(["n0"], "2030-01-01T00:00:00.000Z");
+    });
+    assert.equal((await s.identity()).serial, before.serial);
+    assert.equal((await s.readLog()).length, log);
+    assert.equal((await s.getRecord("n0"))?.refreshedAt, "2030-01-01T00:00:00.000Z");
+    await s.close();
+  });
+
   test("the serial moves once per transaction that writes, and not for one that does not", async (h) => {
     const s = await h.open();
     await s.transaction(META, async (tx) => {
