@@ -130,9 +130,18 @@ export class LineTransport {
   }
 
   async send(message: Message): Promise<void> {
-    if (("result" in message || "error" in message) && this.#pending.delete(message.id)) {
-      if (this.#pending.size === 0) this.#drained?.();
+    try {
+      await this.#send(message);
+    } finally {
+      // Only once the answer is written may a closed stdin end the server:
+      // the process exits right after, and a write still under way is lost.
+      if (("result" in message || "error" in message) && this.#pending.delete(message.id)) {
+        if (this.#pending.size === 0) this.#drained?.();
+      }
     }
+  }
+
+  async #send(message: Message): Promise<void> {
     if (this.#closed) return;
     try {
       await this.#write(serialize(message) + "\n");

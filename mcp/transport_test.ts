@@ -80,3 +80,18 @@ Deno.test("LineTransport closes quietly when the client has closed our stdout", 
   await t.start();
   await closed;
 });
+
+Deno.test("LineTransport ends, after the client closed stdin, only once every answer is written", async () => {
+  const written: string[] = [];
+  const slowWrite = async (s: string) => {
+    await new Promise((r) => setTimeout(r, 50));
+    written.push(s);
+  };
+  const { t, closed } = transport([
+    '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+  ], slowWrite);
+  await t.start();
+  await closed;
+  // What the process would still write after this point is lost when it exits.
+  assert.deepEqual(written.map((w) => JSON.parse(w).id), [1, 2]);
+});
