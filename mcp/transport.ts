@@ -46,9 +46,10 @@ export class LineTransport {
     this.#write = write;
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
     // Read in the background; the SDK awaits start() before it goes on.
     this.#read().catch((e) => this.onerror?.(e as Error));
+    return Promise.resolve();
   }
 
   async #read(): Promise<void> {
@@ -155,10 +156,12 @@ export class LineTransport {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.onclose?.();
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.onclose?.();
+    }
+    return Promise.resolve();
   }
 }
 
