@@ -251,4 +251,43 @@ fine: $random.#Resource.random_integer & {min: 1, max: 2}
   );
   assert.deepEqual(status, { after: "skipped", bad: "failed", fine: "applied" });
   assert.deepEqual([...(await records(root)).keys()], ["fine"]);
+  // The failure is recorded in the log, with the error.
+  const store = await openStore({ root, state: undefined });
+  try {
+    const changes = (await store.readLog()).flatMap((e) => e.changes);
+    const failed = changes.find((c) => c.action === "failed");
+    assert.equal(failed?.address, "bad");
+    assert.match(String((failed?.after as { error: string }).error), /./);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("--only never uses the old value of a dependency that the plan replaces", async () => {
+  const root = await makeRoot({
+    "main.cue": `package only2
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+base: $random.#Resource.random_integer & {min: 1, max: 9, seed: "base"}
+size: $random.#Resource.random_integer & {min: base.result + 10, max: 100}
+`,
+  });
+  await pravo(root, ["init"]);
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  const cue = await Deno.readTextFile(`${root}/main.cue`);
+  await Deno.writeTextFile(`${root}/main.cue`, cue.replace("max: 9", "max: 5"));
+  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
+  const before = (await records(root)).get("size")!.attributes;
+  const r = await pravo(root, ["apply", "--only", "size", "x.plan"]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, /Cannot resolve size\.min/);
+  assert.match(r.stderr, /depends on base, which was not applied/);
+  assert.deepEqual((await records(root)).get("size")!.attributes, before, "size is as it was");
+  // Flags that would make another plan are refused with a saved plan.
+  const flags = await pravo(root, ["apply", "--destroy", "x.plan"]);
+  assert.equal(flags.code, 64);
+  assert.match(flags.stderr, /--destroy makes a new plan/);
 });

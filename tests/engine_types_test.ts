@@ -303,3 +303,30 @@ pet: $random.#Resource.random_pet & {keepers: {p: pw.result}}
     assert.ok(!r.stdout.includes(secret), `${args.join(" ")} prints the password`);
   }
 });
+
+Deno.test("an output holding a sensitive value stays redacted when its node is skipped", async () => {
+  const root = await makeRoot({
+    "main.cue": `package out
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+pw: $random.#Resource.random_password & {length: 12, special: false}
+outputs: {password: pw.result, greeting: "hi \\(pw.result)"}
+`,
+  });
+  await pravo(root, ["init"]);
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  const secret = (await records(root)).get("pw")!.attributes.result as string;
+  const { doc } = await planDoc(root, ["--out", "p.plan", "--include-skipped"]);
+  assert.deepEqual(doc.skipped.map((s: { address: string }) => s.address), ["pw"]);
+  assert.deepEqual(doc.outputs, { greeting: "(sensitive)", password: "(sensitive)" });
+  for (const args of [["plan"], ["show", "p.plan"], ["--json", "show", "p.plan"]]) {
+    assert.ok(!(await pravo(root, args)).stdout.includes(secret), args.join(" "));
+  }
+  assert.ok(
+    !(await Deno.readTextFile(`${root}/p.plan`)).includes(secret),
+    "the plan file holds it",
+  );
+});

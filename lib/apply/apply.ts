@@ -28,6 +28,8 @@ export interface ApplyOptions {
   parallelism?: number;
   /** How long to wait for the state lock. */
   lockTimeoutMs?: number;
+  /** The plan file, for messages. */
+  planPath?: string;
   /** The state lock, when the caller holds it already (apply without a plan file). */
   heldLock?: LockInfo;
   /** Told when a node starts and ends, for progress on a terminal. */
@@ -103,7 +105,7 @@ export async function applyPlan(
     timeoutMs: opts.lockTimeoutMs ?? 10_000,
   });
   try {
-    await checkFresh(plan, store);
+    await checkFresh(plan, store, opts.planPath);
     const changing = plan.nodes.filter((n) =>
       ["create", "update", "replace", "delete"].includes(n.action)
     )
@@ -136,7 +138,9 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   for (const r of await store.listRecords()) values.set(r.address, r.attributes);
   for (const n of plan.nodes) {
     if (n.action === "no-op" && n.after) values.set(n.address, n.after);
-    if (todoSet.has(n.address) && n.action !== "delete") values.delete(n.address);
+    // A node the plan changes has no value until it is applied in this run,
+    // also when --only leaves it out: its old value must not be used.
+    if (n.action !== "no-op" && n.action !== "delete") values.delete(n.address);
   }
   // What each node waits for.
   const waits = new Map<string, Set<string>>();
@@ -191,7 +195,8 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
       }
       if ([...w].every((d) => outcomes.get(d)?.status === "applied")) {
         pending.delete(addr);
-        const p = applyNode(n, plan, store, values, opts, evaluateAgain).then((o) => {
+        const p = applyNode(n, plan, store, values, opts, evaluateAgain).then(async (o) => {
+          if (o.status === "failed") await recordFailure(store, plan, n, o, opts);
           outcomes.set(addr, o);
           running.delete(p);
         });
@@ -273,7 +278,9 @@ async function resolveConfig(
             error(
               `Cannot resolve ${n.address}.${k}`,
               `Its value depends on ${
-                deps.length ? deps.join(", ") : "values"
+                deps.length
+                  ? deps.join(", ") + ", which " + (deps.length === 1 ? "was" : "were")
+                  : "values that were"
               } not applied in this run. Apply the nodes it depends on first (include them in --only), then apply again.`,
               { address: n.address },
             ),
@@ -496,6 +503,29 @@ async function applyNode(
 
 function hasError(d: Diagnostic[]): boolean {
   return d.some((x) => x.severity === "error");
+}
+
+/** A node that failed is recorded in the log, with who and why, as applied nodes are. */
+async function recordFailure(
+  store: StateStore,
+  plan: Plan,
+  n: PlannedNode,
+  o: NodeOutcome,
+  opts: ApplyOptions,
+): Promise<void> {
+  const why = o.diagnostics.map((d) => d.summary).join("; ");
+  await store.transaction(
+    { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id },
+    async (tx) => {
+      await tx.logChange({
+        address: n.address,
+        action: "failed",
+        before: n.before,
+        after: { error: why, planned_action: n.action },
+        sensitivePaths: n.sensitive.map((k) => [k]),
+      });
+    },
+  );
 }
 
 /** The handler's method, or a diagnostic when the type lacks it (a bug in a provider). */

@@ -92,6 +92,20 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // Policies are read and checked before anything runs.
   const policies = await loadPolicies(policyPaths(opts.policy));
   const planPath = args[0];
+  if (planPath) {
+    // A saved plan is applied as it was reviewed: flags that would make another plan are refused.
+    const planning = ["destroy", "replace", "refresh"].filter((f) => opts[f] !== undefined);
+    if (planning.length) {
+      throw new UsageError(
+        `--${
+          planning[0]
+        } makes a new plan and cannot change the saved plan "${planPath}": apply it as it is, or make a new plan with \`pravo plan --${
+          planning[0]
+        } --out FILE\``,
+        "apply",
+      );
+    }
+  }
   // A saved plan is checked before the state is opened: a damaged or foreign
   // file is refused without touching anything.
   const saved = planPath ? readPlanFile(resolve(ctx.root, planPath), ctx.root) : undefined;
@@ -142,6 +156,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
         only,
         parallelism,
         heldLock: lock,
+        planPath,
         progress: ctx.streams.isTerminal && !ctx.json ? progressPrinter(ctx) : undefined,
       });
     } finally {

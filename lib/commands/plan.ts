@@ -89,6 +89,15 @@ export const run: CommandRun = async (ctx, opts) => {
   const policies = await loadPolicies(policyPaths(opts.policy));
   const plan = await planFromFlags(ctx, opts);
   const out = opts.out as string | undefined;
+  if (out !== undefined) {
+    const abs = resolve(ctx.root, out);
+    if (abs !== ctx.root && !abs.startsWith(ctx.root + "/")) {
+      throw new UsageError(
+        `--out "${out}" is outside the root "${ctx.root}": plan files are written inside the root, where pravo may write; give a path such as plans/x.plan`,
+        "plan",
+      );
+    }
+  }
   const judged = policies.length ? await judge(policies, planDocument(plan)) : undefined;
   const refused = judged?.refused ?? false;
   if (opts.reserve && !refused) await reserve(ctx, plan, opts);

@@ -45,7 +45,6 @@ export function planDocument(
   extra: Record<string, unknown> = {},
   opts: { includeSkipped?: boolean } = {},
 ) {
-  const sensitiveValues = collectSensitive(plan);
   return {
     format_version: plan.formatVersion,
     id: plan.id,
@@ -64,16 +63,16 @@ export function planDocument(
       : undefined,
     full: plan.full,
     reservation: plan.reservation,
-    outputs: redactOutputs(plan.outputs, sensitiveValues),
+    outputs: plan.outputs,
     outputs_unknown: plan.outputsUnknown,
     ...extra,
   };
 }
 
-/** The string values of sensitive attributes anywhere in the plan. */
-function collectSensitive(plan: Plan): Set<string> {
+/** The string values of sensitive attributes of these nodes. */
+export function sensitiveValues(nodes: readonly PlannedNode[]): Set<string> {
   const out = new Set<string>();
-  for (const n of plan.nodes) {
+  for (const n of nodes) {
     for (const k of n.sensitive) {
       for (const v of [n.before?.[k], n.after?.[k], n.config[k]]) {
         if (typeof v === "string" && v.length > 0) out.add(v);

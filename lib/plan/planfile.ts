@@ -75,10 +75,15 @@ export function readPlanFile(path: string, root: string): Plan {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
+    const why = (e as { code?: string }).code === "ENOENT"
+      ? "There is no such file"
+      : (e as { code?: string }).code === "EISDIR"
+      ? "It is a directory"
+      : `Reading it failed: ${(e as Error).message}`;
     throw new DiagnosticsError([
       error(
         `Cannot read plan "${path}"`,
-        `${(e as Error).message}. Give the path of a file written by \`pravo plan --out FILE\`.`,
+        `${why}. Give the path of a file written by \`pravo plan --out FILE\`; relative paths are read from the root.`,
       ),
     ], Exit.ERROR);
   }
@@ -116,7 +121,7 @@ export function readPlanFile(path: string, root: string): Plan {
     throw new DiagnosticsError([
       error(
         `Plan "${path}" was made for another root`,
-        `It was made for "${plan.root}", and this root is "${root}". Apply it in its own root (-C ${plan.root}), or make a plan here.`,
+        `It was made for "${plan.root}", and this root is "${root}". Use it in its own root (-C ${plan.root}), or make a plan here.`,
       ),
     ], Exit.PLAN_OTHER_ROOT);
   }

@@ -30,6 +30,7 @@ import {
 } from "./types.ts";
 import { parseDuration } from "./duration.ts";
 import { sortKeys } from "../cli/output.ts";
+import { redactOutputs, sensitiveValues } from "./document.ts";
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
@@ -300,11 +301,14 @@ export async function makePlan(
   }
 
   const outputsUnknown: string[] = [];
-  const outputs: Attrs = {};
+  const knownOutputs: Attrs = {};
   for (const [k, v] of Object.entries(spec.outputs)) {
     if (hasUnknown(v)) outputsUnknown.push(k);
-    else outputs[k] = v;
+    else knownOutputs[k] = v;
   }
+  // An output that holds a sensitive value of any node, skipped or not, is
+  // redacted here, so that neither the plan file nor any view holds it.
+  const outputs = redactOutputs(knownOutputs, sensitiveValues(planned));
   planned.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,

@@ -89,7 +89,8 @@ export type ChangeAction =
   | "delete"
   | "read"
   | "refresh"
-  | "forget";
+  | "forget"
+  | "failed";
 
 /** One change inside a transaction, as given to {@linkcode StateTx.logChange}. */
 export interface ChangeInput {

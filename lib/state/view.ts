@@ -394,6 +394,7 @@ const SIGN: Record<string, string> = {
   read: "<=",
   refresh: "<=",
   forget: "-",
+  failed: "!",
 };
 
 /** The human view of `state log`: no values, only the names of changed attributes. */
