@@ -567,7 +567,9 @@ const targets: string[][] = [];
 const target = (what: string, limit: string, r: Row | undefined, value: number, ok: boolean) => {
   if (!r || Number.isNaN(value)) return;
   const gt = r.lowerBound ? "> " : "";
-  targets.push([what, limit, r.ratioText ?? `${gt}${value.toFixed(2)}x`, ok ? "met" : "missed"]);
+  // A lower bound under the limit says nothing; over it, the target is missed.
+  const verdict = ok ? (r.lowerBound ? "unknown (stopped)" : "met") : "missed";
+  targets.push([what, limit, r.ratioText ?? `${gt}${value.toFixed(2)}x`, verdict]);
 };
 for (
   const r of rows.filter((r) =>
