@@ -46,6 +46,8 @@ export interface NodeOutcome {
   action: string;
   status: NodeStatus;
   diagnostics: Diagnostic[];
+  /** The provider was asked to act: a failure may have changed the real world. */
+  attempted?: boolean;
 }
 
 export interface ApplyResult {
@@ -196,7 +198,9 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
       if ([...w].every((d) => outcomes.get(d)?.status === "applied")) {
         pending.delete(addr);
         const p = applyNode(n, plan, store, values, opts, evaluateAgain).then(async (o) => {
-          if (o.status === "failed") await recordFailure(store, plan, n, o, opts);
+          // A failure before the provider acted (an input that cannot be
+          // resolved) changed nothing: only attempts are recorded.
+          if (o.status === "failed" && o.attempted) await recordFailure(store, plan, n, o, opts);
           outcomes.set(addr, o);
           running.delete(p);
         });
@@ -303,6 +307,7 @@ async function applyNode(
 ): Promise<NodeOutcome> {
   const started = Date.now();
   opts.progress?.({ address: n.address, action: n.action, phase: "start" });
+  let attempted = false;
   const outcome = (status: NodeStatus, diagnostics: Diagnostic[]): NodeOutcome => {
     opts.progress?.({
       address: n.address,
@@ -315,6 +320,7 @@ async function applyNode(
       action: n.action,
       status,
       diagnostics: diagnostics.map((d) => ({ ...d, address: d.address ?? n.address })),
+      attempted,
     };
   };
   const type = typeOf(n);
@@ -350,7 +356,7 @@ async function applyNode(
   try {
     if (n.action === "delete") {
       if (n.mode === "managed") {
-        const r = await must(handler.delete, "delete").call(handler, {
+        const r = (attempted = true) && await must(handler.delete, "delete").call(handler, {
           ...base,
           prior: n.before ?? {},
         });
@@ -374,13 +380,15 @@ async function applyNode(
     const config = resolved.config as ProviderAttrs;
 
     if (n.action === "open") {
-      const r = await must(handler.open, "open").call(handler, { ...base, config });
+      const r = (attempted = true) &&
+        await must(handler.open, "open").call(handler, { ...base, config });
       return outcome(hasError(r.diagnostics) ? "failed" : "applied", r.diagnostics);
     }
     if (n.action === "read") {
       let attrs = n.after ?? {};
       if (n.afterUnknown.length) {
-        const r = await must(handler.readData, "readData").call(handler, { ...base, config });
+        const r = (attempted = true) &&
+          await must(handler.readData, "readData").call(handler, { ...base, config });
         if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
         attrs = { ...config, ...r.value };
       }
@@ -398,7 +406,8 @@ async function applyNode(
       return outcome("applied", []);
     }
     if (n.action === "create") {
-      const r = await must(handler.create, "create").call(handler, { ...base, config });
+      const r = (attempted = true) &&
+        await must(handler.create, "create").call(handler, { ...base, config });
       if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
       const attrs = r.value;
       await store.transaction(meta, async (tx) => {
@@ -415,7 +424,7 @@ async function applyNode(
       return outcome("applied", r.diagnostics);
     }
     if (n.action === "update") {
-      const r = await must(handler.update, "update").call(handler, {
+      const r = (attempted = true) && await must(handler.update, "update").call(handler, {
         ...base,
         config,
         prior: n.before ?? {},
@@ -437,7 +446,7 @@ async function applyNode(
     }
     // Replace: destroy then create, or the other way round when asked.
     const destroy = async () => {
-      const r = await must(handler.delete, "delete").call(handler, {
+      const r = (attempted = true) && await must(handler.delete, "delete").call(handler, {
         ...base,
         prior: n.before ?? {},
       });
@@ -447,7 +456,8 @@ async function applyNode(
       const d = await destroy();
       if (hasError(d)) return outcome("failed", d);
     }
-    const r = await must(handler.create, "create").call(handler, { ...base, config });
+    const r = (attempted = true) &&
+      await must(handler.create, "create").call(handler, { ...base, config });
     if (hasError(r.diagnostics) || !r.value) {
       if (!n.lifecycle.create_before_destroy) {
         // The old object is gone: the state must say so.
