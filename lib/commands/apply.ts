@@ -148,6 +148,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
             ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
             return Exit.ERROR;
           }
+        } else if (!ctx.json) {
+          // What is about to be done is shown, as Terraform does, also without a question.
+          ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
         }
       }
       result = await applyPlan(plan, store, {
