@@ -214,6 +214,8 @@ export class PostgresStore implements StateStore {
   #beacon: Beacon | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
+  /** Set when the connection was lost: the diagnostic every later call fails with. */
+  #lost: DiagnosticsError | undefined;
 
   private constructor(
     where: PostgresLocation,
@@ -376,10 +378,9 @@ export class PostgresStore implements StateStore {
       );
     }
     return await this.#exclusive(() =>
-      guard(this.#where, () =>
+      this.#guard(() =>
         this.#sql.begin(async (q) => {
-          await this.#lockRoot(q);
-          await this.#refuseIfLockedByOther(q);
+          await this.#lockRootRefusingOthers(q);
           const tx = new PostgresTx(q, this.#rootId, this.#now);
           let value: T;
           try {
@@ -393,26 +394,13 @@ export class PostgresStore implements StateStore {
     );
   }
 
-  /** Locks the root's row: the writes of one root run one at a time. */
-  async #lockRoot(q: TxSql): Promise<void> {
-    await q`SELECT id FROM roots WHERE id = ${this.#rootId} FOR UPDATE`;
-  }
-
+  /** Moves the serial and writes the log entry with its changes: one round trip. */
   async #commitLog(q: TxSql, meta: TxMeta, tx: PostgresTx): Promise<void> {
-    const [{ serial }] = await q`
-      UPDATE roots SET serial = serial + 1 WHERE id = ${this.#rootId} RETURNING serial`;
-    const [{ id }] = await q`
-      INSERT INTO log_entries (root_id, serial, at, actor, reason, command, plan_id)
-      VALUES (${this.#rootId}, ${serial}, ${this.#now().toISOString()}, ${meta.actor},
-              ${meta.reason}, ${meta.command}, ${meta.planId ?? null})
-      RETURNING id`;
-    if (tx.changes.length === 0) return;
-    const rows = tx.changes.map((c, seq) => {
+    const changes = tx.changes.map((c, seq) => {
       const paths = unionPaths(c.sensitivePaths, tx.sensitivePathsOf(c.address));
       const before = redact(c.before, paths, this.#redactionKey);
       const after = redact(c.after, paths, this.#redactionKey);
       return {
-        entry_id: id,
         seq,
         address: c.address,
         action: c.action,
@@ -420,16 +408,33 @@ export class PostgresStore implements StateStore {
         after: after === null ? null : canonicalJson(after),
       };
     });
-    await q`INSERT INTO log_changes ${
-      q(rows, "entry_id", "seq", "address", "action", "before", "after")
-    }`;
+    await q`
+      WITH s AS (
+        UPDATE roots SET serial = serial + 1 WHERE id = ${this.#rootId} RETURNING serial
+      ), e AS (
+        INSERT INTO log_entries (root_id, serial, at, actor, reason, command, plan_id)
+        SELECT ${this.#rootId}, s.serial, ${this.#now().toISOString()}, ${meta.actor},
+               ${meta.reason}, ${meta.command}, ${meta.planId ?? null}
+        FROM s
+        RETURNING id
+      )
+      INSERT INTO log_changes (entry_id, seq, address, action, before, after)
+      SELECT e.id, c.seq, c.address, c.action, c.before, c.after
+      FROM e, jsonb_to_recordset(${JSON.stringify(changes)}::text::jsonb)
+        AS c(seq integer, address text, action text, before text, after text)`;
   }
 
-  /** Inside a write transaction: refuses when another live holder has the lock. */
-  async #refuseIfLockedByOther(q: TxSql): Promise<void> {
-    const [row] = await q`SELECT * FROM locks WHERE root_id = ${this.#rootId}`;
-    if (!row) return;
-    const lock = await this.#lockInfo(q, row);
+  /**
+   * Locks the root's row, so that the writes of one root run one at a time,
+   * and refuses when another live holder has the state lock: one round trip.
+   */
+  async #lockRootRefusingOthers(q: TxSql): Promise<void> {
+    const [row] = await q`
+      SELECT l.*, ${beaconHeld(q, q`l.beacon`)} AS beacon_held
+      FROM roots r LEFT JOIN locks l ON l.root_id = r.id
+      WHERE r.id = ${this.#rootId} FOR UPDATE OF r`;
+    if (row?.id === null || row?.id === undefined) return;
+    const lock = this.#lockInfo(row);
     if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
     throw lockedError(lock, this.location, "The state is locked by another writer", undefined);
   }
@@ -442,15 +447,17 @@ export class PostgresStore implements StateStore {
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
     const started = performance.now();
     let delay = 25;
-    const beacon = await guard(this.#where, () => this.#newBeacon());
+    const beacon = await this.#guard(() => this.#newBeacon(), "lock");
     try {
       for (;;) {
         const outcome = await this.#exclusive(() =>
-          guard(this.#where, () =>
+          this.#guard(() =>
             this.#sql.begin(async (q) => {
-              await this.#lockRoot(q);
-              const [row] = await q`SELECT * FROM locks WHERE root_id = ${this.#rootId}`;
-              const current = row ? await this.#lockInfo(q, row) : undefined;
+              const [row] = await q`
+                SELECT l.*, ${beaconHeld(q, q`l.beacon`)} AS beacon_held
+                FROM roots r LEFT JOIN locks l ON l.root_id = r.id
+                WHERE r.id = ${this.#rootId} FOR UPDATE OF r`;
+              const current = row?.id == null ? undefined : this.#lockInfo(row);
               if (current !== undefined && current.stale === undefined) {
                 return { held: current, acquired: undefined };
               }
@@ -554,6 +561,7 @@ export class PostgresStore implements StateStore {
   async releaseLock(lock: LockInfo): Promise<void> {
     this.#open();
     if (this.#heldLock?.id === lock.id) await this.#stopRenewing();
+    if (this.#lost) return; // the session, and with it the lock's beacon, is gone
     await this.#exclusive(async () => {
       try {
         await this.#sql`DELETE FROM locks WHERE root_id = ${this.#rootId} AND id = ${lock.id}`;
@@ -567,14 +575,14 @@ export class PostgresStore implements StateStore {
   async listLocks(): Promise<LockInfo[]> {
     return await this.#read(async () => {
       const rows = await this.#sql`
-        SELECT * FROM locks WHERE root_id = ${this.#rootId} ORDER BY since`;
-      const out: LockInfo[] = [];
-      for (const r of rows) out.push(await this.#lockInfo(this.#sql, r));
-      return out;
+        SELECT l.*, ${beaconHeld(this.#sql, this.#sql`l.beacon`)} AS beacon_held
+        FROM locks l WHERE root_id = ${this.#rootId} ORDER BY since`;
+      return rows.map((r) => this.#lockInfo(r));
     });
   }
 
-  async #lockInfo(q: Q, row: Row): Promise<LockInfo> {
+  /** A lock row, read with `beacon_held` (see {@linkcode beaconHeld}). */
+  #lockInfo(row: Row): LockInfo {
     const info: LockInfo = {
       id: String(row.id),
       actor: String(row.actor),
@@ -585,15 +593,7 @@ export class PostgresStore implements StateStore {
       since: iso(row.since),
       expires: iso(row.expires),
     };
-    const [alive] = await q`
-      SELECT EXISTS (
-        SELECT 1 FROM pg_locks
-        WHERE locktype = 'advisory' AND granted
-          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-          AND classid::bigint = ${ADVISORY_CLASS} AND objid::bigint = ${Number(row.beacon)}
-          AND objsubid = 2
-      ) AS held`;
-    if (!alive.held) {
+    if (!row.beacon_held) {
       const host = info.hostname === "" ? "an unnamed host" : `host "${info.hostname}"`;
       info.stale = `its session ended (process ${info.pid} on ${host} is gone ` +
         "or lost its connection)";
@@ -616,7 +616,7 @@ export class PostgresStore implements StateStore {
       expires: new Date(now.getTime() + req.ttlMs).toISOString(),
     };
     await this.#exclusive(() =>
-      guard(this.#where, () =>
+      this.#guard(() =>
         this.#sql.begin(async (q) => {
           await q`
             INSERT INTO reservations (id, root_id, plan_id, actor, reason, created, expires)
@@ -647,7 +647,7 @@ export class PostgresStore implements StateStore {
   async releaseReservation(id: string): Promise<boolean> {
     this.#open();
     return await this.#exclusive(() =>
-      guard(this.#where, async () => {
+      this.#guard(async () => {
         const r = await this.#sql`
           DELETE FROM reservations WHERE id = ${id} AND root_id = ${this.#rootId}`;
         return r.count > 0;
@@ -831,7 +831,25 @@ export class PostgresStore implements StateStore {
   /** Runs a read, mapping a lost connection to a diagnostic. */
   #read<T>(fn: () => Promise<T>): Promise<T> {
     this.#open();
-    return guard(this.#where, fn, "read");
+    return this.#guard(fn, "read");
+  }
+
+  /**
+   * Runs `fn`, mapping errors to diagnostics. Once the connection is lost,
+   * every later call fails at once with the same diagnostic: a run whose
+   * state went away stops writing rather than reconnect half-way through.
+   */
+  async #guard<T>(fn: () => Promise<T>, doing: "read" | "write" | "lock"): Promise<T> {
+    if (this.#lost) throw this.#lost;
+    try {
+      return await fn();
+    } catch (e) {
+      const mapped = mapError(e, this.#where, doing);
+      if (isConnectionError(e) && mapped instanceof DiagnosticsError) {
+        this.#lost ??= mapError(e, this.#where, "write") as DiagnosticsError;
+      }
+      throw mapped;
+    }
   }
 
   /** Runs `fn` after every write queued before it, alone. */
@@ -918,10 +936,13 @@ class PostgresTx implements StateTx {
 
   async putRecord(r: RecordInput): Promise<void> {
     this.#live();
-    await this.#seed(r.address);
-    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), r.sensitivePaths));
     const now = this.#now().toISOString();
-    await this.#q`
+    // The record's sensitive paths before this write come back with it (a
+    // data-modifying CTE's statement sees the rows as they were).
+    const [old] = await this.#q`
+      WITH old AS (
+        SELECT sensitive_paths FROM records WHERE root_id = ${this.#rootId} AND address = ${r.address}
+      ), up AS (
       INSERT INTO records (root_id, address, mode, type, provider, attributes, sensitive_paths,
         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
       VALUES (${this.#rootId}, ${r.address}, ${r.mode}, ${r.type}, ${r.provider},
@@ -932,7 +953,13 @@ class PostgresTx implements StateTx {
         provider = excluded.provider, attributes = excluded.attributes,
         sensitive_paths = excluded.sensitive_paths, dependencies = excluded.dependencies,
         config_digest = excluded.config_digest, updated_at = excluded.updated_at,
-        refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age`;
+        refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age
+      RETURNING 1)
+      SELECT (SELECT sensitive_paths FROM old) AS before, (SELECT count(*) FROM up) AS n`;
+    if (!this.#paths.has(r.address)) {
+      this.#paths.set(r.address, old.before === null ? [] : JSON.parse(String(old.before)));
+    }
+    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), r.sensitivePaths));
     this.wrote = true;
   }
 
@@ -961,8 +988,21 @@ class PostgresTx implements StateTx {
         AND address IN (SELECT jsonb_array_elements_text(${
       JSON.stringify(addresses)
     }::text::jsonb))`;
-    this.wrote = true;
+    // Refresh times are bookkeeping, not a change: they neither move the
+    // serial (a saved plan stays fresh) nor make a log entry of their own.
   }
+}
+
+/**
+ * Whether the lock beacon `beacon` (an SQL expression) is held by a live
+ * session: a granted advisory lock in this database.
+ */
+function beaconHeld(q: Q, beacon: ReturnType<Q>) {
+  return q`EXISTS (
+    SELECT 1 FROM pg_locks
+    WHERE locktype = 'advisory' AND granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND classid::bigint = ${ADVISORY_CLASS} AND objid::bigint = ${beacon} AND objsubid = 2)`;
 }
 
 /** The reservation's addresses as a JSON array, sorted. */
@@ -1139,7 +1179,17 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
       : doing === "open"
       ? ` Check that the server is running and that ${servers} is right, then try again.`
       : " When the server is back, run the command again.";
-    return new DiagnosticsError([error(what, `${msg} (${err.code ?? err.name}).${after}`)], 1);
+    const code = err.code ?? err.name ?? "";
+    const said = code === "ECONNREFUSED" || e instanceof Deno.errors.ConnectionRefused
+      ? `The server at ${servers} refused the connection`
+      : code === "CONNECT_TIMEOUT" || code === "ETIMEDOUT"
+      ? `The server at ${servers} did not answer within ${where.connectTimeout}s`
+      : code === "ENOTFOUND" || code === "EAI_AGAIN"
+      ? `The host name of ${servers} could not be resolved`
+      : code.startsWith("57P")
+      ? `The server is shutting down or starting (${msg})`
+      : `The server at ${servers} closed the connection`;
+    return new DiagnosticsError([error(what, `${said} (${code}).${after}`)], Exit.ERROR);
   }
   const code = err?.code;
   if (code === "28P01" || code === "28000") {
