@@ -38,6 +38,8 @@ export function selfCommand(root: string, extraRead: string[] = []): Self {
     projectDir,
     programFiles: isBundle ? [main.slice(projectDir.length + 1)] : undefined,
     extraRead,
+    // A tool's command never runs a program: its process may run none.
+    allowRun: false,
   });
   const config = isBundle ? ["--no-config"] : ["--config", `${projectDir}/deno.json`];
   return { command: exec, prefix: ["run", "--quiet", ...config, ...flags, main] };

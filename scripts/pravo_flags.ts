@@ -88,6 +88,11 @@ export interface PermissionOptions {
    * (the default) for a state in SQLite.
    */
   allowNet?: readonly string[];
+  /**
+   * Allow running the deno executable (default true): `pravo mcp` needs it to
+   * run its tools. The server's children run no program and get none.
+   */
+  allowRun?: boolean;
 }
 
 /**
@@ -124,7 +129,7 @@ export function permissionFlags(options: PermissionOptions): string[] {
     `--allow-read=${[root, ...files, ...extra].join(",")}`,
     `--allow-write=${root}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
-    `--allow-run=${execPath}`,
+    ...(options.allowRun === false ? [] : [`--allow-run=${execPath}`]),
     "--allow-sys=hostname",
     ...(net.length ? [`--allow-net=${net.join(",")}`] : []),
   ];

@@ -94,7 +94,10 @@ Deno.test("every managed type: create, nothing to do, update in place, replace, 
 
   // In place: offsets and durations change without replacing.
   await writeFiles(root, { "main.cue": allTypes("one", 2, "20ms") });
-  const upd = await planDoc(root);
+  const upd = await planDoc(root, ["--full"]);
+  // An incremental plan runs only the nodes whose configuration changed.
+  const inc = await planDoc(root);
+  assert.deepEqual(Object.keys(inc.actions).sort(), ["offset", "rotating", "sleep"]);
   assert.equal(upd.actions.offset, "update");
   assert.equal(upd.actions.rotating, "update");
   assert.equal(upd.actions.sleep, "update");

@@ -43,8 +43,9 @@ console.log(JSON.stringify(tried));
 Deno.test("under the children's permission flags a shell or any other program is refused with NotCapable; only the deno executable itself may run", async () => {
   const root = await makeRoot({ "probe.ts": PROBE });
   const exec = Deno.execPath();
-  const flags = permissionFlags({ root, execPath: exec, projectDir: PROJECT });
-  assert.deepEqual(flags.filter((f) => f.startsWith("--allow-run")), [`--allow-run=${exec}`]);
+  // The flags mcp/child.ts gives a tool's process: no program may run at all.
+  const flags = permissionFlags({ root, execPath: exec, projectDir: PROJECT, allowRun: false });
+  assert.deepEqual(flags.filter((f) => f.startsWith("--allow-run")), []);
   const out = await new Deno.Command(exec, {
     args: ["run", "--quiet", "--config", `${PROJECT}/deno.json`, ...flags, `${root}/probe.ts`],
     cwd: root,
@@ -62,10 +63,8 @@ Deno.test("under the children's permission flags a shell or any other program is
   assert.match(tried.env, /^NotCapable: Requires run access to "\/usr\/bin\/env"/);
   assert.match(tried["sh by name"], /^NotCapable: Requires run access to "sh"/);
   assert.ok(!existsSync(`${root}/sh-ran`) && !existsSync(`${root}/bash-ran`));
-  // The one program allowed is the executable itself. Under `deno run` that
-  // includes `deno eval`: this is the door that the fixed argument lists
-  // below keep shut (a compiled pravo has no eval).
-  assert.equal(tried["deno eval"], "ran: eval ran");
+  // Not even the executable itself: `deno eval` is refused as well.
+  assert.match(tried["deno eval"], /^NotCapable: Requires run access to /);
 });
 
 Deno.test("tool arguments that look like flags or shell are refused or passed as plain values, and no shell runs", async () => {
@@ -139,7 +138,7 @@ Deno.test("each child is `deno run --quiet --config deno.json <the narrow flags>
       "--quiet",
       "--config",
       `${PROJECT}/deno.json`,
-      ...permissionFlags({ root, execPath: exec, projectDir: PROJECT }),
+      ...permissionFlags({ root, execPath: exec, projectDir: PROJECT, allowRun: false }),
       `${PROJECT}/main.ts`,
       "--json",
       "--no-color",

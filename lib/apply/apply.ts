@@ -59,7 +59,7 @@ export interface ApplyResult {
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
 
-function typeOf(n: PlannedNode): TypeSchema {
+function typeOf(n: Kind): TypeSchema {
   const t = findProvider(n.provider)?.types.find((t) => t.name === n.type && t.mode === n.mode);
   if (!t) throw new Error(`bug: no schema for ${n.provider} ${n.mode} ${n.type}`);
   return t;
@@ -137,81 +137,95 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   // Values known now: nodes left as they are, and data read during plan.
   const values = new Map<string, Attrs>();
   // Nodes the plan skipped keep their values in the state.
-  for (const r of await store.listRecords()) values.set(r.address, r.attributes);
+  const kinds = new Map<string, Kind>();
+  for (const r of await store.listRecords()) {
+    values.set(r.address, r.attributes);
+    kinds.set(r.address, r);
+  }
+  for (const n of plan.nodes) kinds.set(n.address, n);
   for (const n of plan.nodes) {
     if (n.action === "no-op" && n.after) values.set(n.address, n.after);
     // A node the plan changes has no value until it is applied in this run,
     // also when --only leaves it out: its old value must not be used.
     if (n.action !== "no-op" && n.action !== "delete") values.delete(n.address);
   }
-  // What each node waits for.
-  const waits = new Map<string, Set<string>>();
+  // What each node waits for: its dependencies that this run applies; a
+  // node destroyed waits for the destruction of the nodes that depend on it.
+  const byAddr = new Map(plan.nodes.map((n) => [n.address, n]));
+  const waits = new Map<string, Set<string>>(todo.map((n) => [n.address, new Set()]));
   for (const n of todo) {
-    const w = new Set<string>();
-    if (n.action === "delete") {
-      // A node is destroyed after the nodes that depend on it.
-      for (const m of todo) {
-        if (m.action === "delete" && m.dependencies.includes(n.address)) w.add(m.address);
-      }
-    } else {
-      for (const d of n.dependencies) {
-        if (todoSet.has(d) && byAction(plan, d) !== "delete") w.add(d);
-      }
+    for (const d of n.dependencies) {
+      if (!todoSet.has(d)) continue;
+      const dAction = byAddr.get(d)!.action;
+      if (n.action === "delete" && dAction === "delete") waits.get(d)!.add(n.address);
+      else if (n.action !== "delete" && dAction !== "delete") waits.get(n.address)!.add(d);
     }
-    waits.set(n.address, w);
+  }
+  const waiters = new Map<string, string[]>();
+  for (const [addr, w] of waits) {
+    for (const d of w) {
+      if (!waiters.has(d)) waiters.set(d, []);
+      waiters.get(d)!.push(addr);
+    }
   }
   const outcomes = new Map<string, NodeOutcome>();
   const parallelism = Math.max(1, opts.parallelism ?? 10);
   let evaluating: Promise<unknown> = Promise.resolve();
   const evaluateAgain = (n: PlannedNode): Promise<Record<string, unknown> | undefined> => {
-    const next = evaluating.then(() => reevaluate(plan, values, n));
+    const next = evaluating.then(() => reevaluate(plan, values, kinds, n));
     evaluating = next.catch(() => undefined);
     return next;
   };
 
+  const remaining = new Map([...waits].map(([a, w]) => [a, w.size]));
+  const ready = todo.filter((n) => remaining.get(n.address) === 0).map((n) => n.address);
   const running = new Set<Promise<void>>();
-  const pending = new Set(todo.map((n) => n.address));
-  while (pending.size || running.size) {
-    for (const addr of [...pending]) {
-      if (running.size >= parallelism) break;
-      const w = waits.get(addr)!;
-      const blockedBy = [...w].find((d) =>
-        outcomes.get(d)?.status === "failed" || outcomes.get(d)?.status === "skipped"
-      );
-      const n = byAddress(plan, addr);
-      if (blockedBy) {
-        pending.delete(addr);
-        outcomes.set(addr, {
-          address: addr,
-          action: n.action,
+  /** A node is done: its waiters run when nothing else holds them, or are not applied. */
+  const done = (addr: string, o: NodeOutcome) => {
+    outcomes.set(addr, o);
+    for (const w of waiters.get(addr) ?? []) {
+      if (outcomes.has(w)) continue;
+      if (o.status !== "applied") {
+        done(w, {
+          address: w,
+          action: byAddr.get(w)!.action,
           status: "skipped",
           diagnostics: [
             error(
-              `${addr} was not applied`,
-              `It depends on ${blockedBy}, which was not applied. Fix that failure, then plan and apply again.`,
-              { address: addr },
+              `${w} was not applied`,
+              `It depends on ${addr}, which was not applied. Fix that failure, then plan and apply again.`,
+              { address: w },
             ),
           ],
         });
         continue;
       }
-      if ([...w].every((d) => outcomes.get(d)?.status === "applied")) {
-        pending.delete(addr);
-        const p = applyNode(n, plan, store, values, opts, evaluateAgain).then(async (o) => {
+      const left = remaining.get(w)! - 1;
+      remaining.set(w, left);
+      if (left === 0) ready.push(w);
+    }
+  };
+  while (ready.length || running.size) {
+    while (ready.length && running.size < parallelism) {
+      const addr = ready.shift()!;
+      if (outcomes.has(addr)) continue;
+      const n = byAddr.get(addr)!;
+      const p: Promise<void> = applyNode(n, plan, store, values, opts, evaluateAgain).then(
+        async (o) => {
           // A failure before the provider acted (an input that cannot be
           // resolved) changed nothing: only attempts are recorded.
           if (o.status === "failed" && o.attempted) await recordFailure(store, plan, n, o, opts);
-          outcomes.set(addr, o);
           running.delete(p);
-        });
-        running.add(p);
-      }
+          done(addr, o);
+        },
+      );
+      running.add(p);
     }
     if (running.size) await Promise.race(running);
-    else if (pending.size) {
-      // Nothing runnable and nothing running: the rest wait on each other (a bug).
-      throw new Error(`bug: apply is stuck with ${[...pending].join(", ")} pending`);
-    }
+  }
+  if (outcomes.size !== todo.length) {
+    const stuck = todo.filter((n) => !outcomes.has(n.address)).map((n) => n.address);
+    throw new Error(`bug: apply is stuck with ${stuck.join(", ")} pending`);
   }
   const list = todo.map((n) => outcomes.get(n.address)!);
   return {
@@ -221,21 +235,20 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   };
 }
 
-function byAddress(plan: Plan, a: string): PlannedNode {
-  return plan.nodes.find((n) => n.address === a)!;
-}
-
-function byAction(plan: Plan, a: string): string | undefined {
-  return plan.nodes.find((n) => n.address === a)?.action;
-}
+type Kind = Pick<PlannedNode, "provider" | "mode" | "type">;
 
 /** Evaluates the plan's sources again with the values known now; the node's inputs. */
-async function reevaluate(plan: Plan, values: Map<string, Attrs>, n: PlannedNode) {
+async function reevaluate(
+  plan: Plan,
+  values: Map<string, Attrs>,
+  kinds: Map<string, Kind>,
+  n: PlannedNode,
+) {
   const sources = parseSources(plan.root, plan.sources);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
   for (const [addr, attrs] of values) {
-    const pn = byAddress(plan, addr);
+    const pn = kinds.get(addr);
     if (!pn || pn.mode === "ephemeral") continue;
     const t = typeOf(pn);
     const computed: Attrs = {};

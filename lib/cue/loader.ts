@@ -358,9 +358,11 @@ export function parseSources(
     for (const s of f.parsed.sites) {
       if (!s.path) continue;
       const k = pathKey(s.path);
-      index.sites.set(k, [...(index.sites.get(k) ?? []), s]);
+      if (!index.sites.has(k)) index.sites.set(k, []);
+      index.sites.get(k)!.push(s);
       for (const r of s.refs) {
-        index.refs.set(r.name, [...(index.refs.get(r.name) ?? []), pos(f.name, r.line, r.column)]);
+        if (!index.refs.has(r.name)) index.refs.set(r.name, []);
+        index.refs.get(r.name)!.push(pos(f.name, r.line, r.column));
       }
     }
     for (const l of f.parsed.lets) {
@@ -801,7 +803,43 @@ export function addressPath(address: string): string[] {
  */
 function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>> {
   const nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
-  const allSites: Site[] = sources.files.flatMap((f) => f.parsed.sites);
+  // Indexes, so that the work grows with the number of sites and not its square.
+  const byKey = new Map<string, Site[]>();
+  const children = new Map<string, Set<string>>();
+  for (const s of sources.files.flatMap((f) => f.parsed.sites)) {
+    if (!s.path) continue;
+    const k = pathKey(s.path);
+    if (!byKey.has(k)) byKey.set(k, []);
+    byKey.get(k)!.push(s);
+    for (let i = 1; i <= s.path.length; i++) {
+      const parent = pathKey(s.path.slice(0, i - 1));
+      const child = pathKey(s.path.slice(0, i));
+      if (!children.has(parent)) children.set(parent, new Set());
+      children.get(parent)!.add(child);
+    }
+  }
+  const nodesUnder = new Map<string, string[]>();
+  for (const n of nodes) {
+    for (let i = 1; i < n.path.length; i++) {
+      const k = pathKey(n.path.slice(0, i));
+      if (!nodesUnder.has(k)) nodesUnder.set(k, []);
+      nodesUnder.get(k)!.push(n.address);
+    }
+  }
+  /** The sites at `key` and under it. */
+  const sitesUnder = (key: string): Site[] => {
+    const out: Site[] = [];
+    const stack = [key];
+    const seen = new Set<string>();
+    while (stack.length) {
+      const k = stack.pop()!;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(...(byKey.get(k) ?? []));
+      for (const c of children.get(k) ?? []) stack.push(c);
+    }
+    return out;
+  };
   const memo = new Map<Site, Set<string>>();
 
   const nodesAt = (path: string[]): string[] => {
@@ -809,8 +847,7 @@ function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>>
       const a = nodeKeys.get(pathKey(path.slice(0, k)));
       if (a) return [a];
     }
-    const prefix = pathKey(path) + "\u0000";
-    return nodes.filter((n) => pathKey(n.path).startsWith(prefix)).map((n) => n.address);
+    return nodesUnder.get(pathKey(path)) ?? [];
   };
 
   const siteDeps = (site: Site, stack: Set<Site>): Set<string> => {
@@ -830,9 +867,7 @@ function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>>
           continue;
         }
         // Follow the declaration (and the declarations under it) transitively.
-        const under = d.path
-          ? allSites.filter((s) => s.path && pathKey(s.path).startsWith(pathKey(d.path!)))
-          : [d];
+        const under = d.path ? sitesUnder(pathKey(d.path)) : [d];
         for (const s of under) siteDeps(s, stack).forEach((a) => out.add(a));
       }
     }
@@ -845,11 +880,13 @@ function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>>
   for (const n of nodes) {
     const key = pathKey(n.path);
     const out = new Set<string>();
-    for (const s of allSites) {
-      if (!s.path || s.nonRegular) continue;
-      const k = pathKey(s.path);
-      const related = k === key || k.startsWith(key + "\u0000") || key.startsWith(k + "\u0000");
-      if (!related) continue;
+    // The node's own declarations, those under it, and those of the structs around it.
+    const related = [...sitesUnder(key)];
+    for (let i = 1; i < n.path.length; i++) {
+      related.push(...(byKey.get(pathKey(n.path.slice(0, i))) ?? []));
+    }
+    for (const s of related) {
+      if (s.nonRegular) continue;
       siteDeps(s, new Set()).forEach((a) => out.add(a));
     }
     out.delete(n.address);

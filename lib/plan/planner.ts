@@ -273,9 +273,10 @@ export async function makePlan(
   // Why each node is in the plan; and the nodes left as they were without
   // being run: configuration and inputs unchanged since apply, refresh not due.
   const skipped: SkippedNode[] = [];
+  const plannedBy = new Map(planned.map((x) => [x.address, x]));
   for (const p of planned) {
     const rec = records.get(p.address);
-    p.reasons = reasonsFor(p, rec, refreshed.get(p.address), opts, spec.sentinels, planned);
+    p.reasons = reasonsFor(p, rec, refreshed.get(p.address), opts, spec.sentinels, plannedBy);
     const skippable = !opts.full && !opts.destroy && p.action === "no-op" && p.mode === "managed" &&
       rec !== undefined && rec.configDigest === p.configDigest && !refreshed.has(p.address);
     if (skippable) {
@@ -367,10 +368,9 @@ function reasonsFor(
   due: string | undefined,
   opts: PlanOptions,
   sentinels: SentinelRef[],
-  planned: PlannedNode[],
+  byAddr: Map<string, PlannedNode>,
 ): Reason[] {
   const out: Reason[] = [];
-  const byAddr = new Map(planned.map((x) => [x.address, x]));
   if (due) out.push({ kind: "refresh", detail: `read from the real world: ${due}` });
   if (rec && p.before && !isDeepStrictEqual(rec.attributes, p.before)) {
     const drifted = changedKeys(rec.attributes, p.before);
