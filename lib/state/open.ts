@@ -231,6 +231,21 @@ export function postgresLocation(
 }
 
 /**
+ * The `HOST:PORT` of each server a location needs, for Deno's `--allow-net`
+ * (`permissionFlags({ allowNet })` in scripts/pravo_flags.ts): none for SQLite.
+ *
+ * @example
+ * ```ts
+ * import { postgresLocation, stateServers } from "./open.ts";
+ * const l = postgresLocation("postgres://ci@db,[::1]:6432/infra?root=web");
+ * if (stateServers(l).join(" ") !== "db:5432 [::1]:6432") throw new Error("wrong");
+ * ```
+ */
+export function stateServers(where: StateLocation): string[] {
+  return where.backend === "postgres" ? where.hosts.map((h) => `${h.host}:${h.port}`) : [];
+}
+
+/**
  * Opens the state store of `ctx.root`. Without `create`, a root whose state
  * does not exist yet is refused: run `pravo init`.
  */
