@@ -102,19 +102,24 @@ export async function callTool(
   try {
     checkArguments(tool, args);
     if (typeof args.out === "string") insideRoot(opts.root, "out", args.out);
+    let approvedDigest: string | undefined;
     if (typeof args.planfile === "string") {
       const path = insideRoot(opts.root, "planfile", args.planfile);
-      if (
-        opts.requireApproval && tool.name === "pravo_apply_plan" && !findApproval(opts.root, path)
-      ) {
-        throw new ArgumentRefusal(
-          `planfile ${
-            JSON.stringify(args.planfile)
-          } is not approved: this server applies only plans an operator approved after review, with \`pravo approve ${args.planfile}\`. Show it to the operator with pravo_show_plan and wait for the approval`,
-        );
+      if (opts.requireApproval && tool.name === "pravo_apply_plan") {
+        approvedDigest = findApproval(opts.root, path)?.digest;
+        if (!approvedDigest) {
+          throw new ArgumentRefusal(
+            `planfile ${
+              JSON.stringify(args.planfile)
+            } is not approved: this server applies only plans an operator approved after review, with \`pravo approve ${args.planfile}\`. Show it to the operator with pravo_show_plan and wait for the approval`,
+          );
+        }
       }
     }
     argv = tool.argv(args);
+    // Bind the apply to the approved content: a file changed after the check
+    // is refused by apply itself.
+    if (approvedDigest) argv.push(`--expect-digest=${approvedDigest}`);
   } catch (e) {
     if (e instanceof ArgumentRefusal) return refusal(e.message);
     throw e;

@@ -291,3 +291,16 @@ size: $random.#Resource.random_integer & {min: base.result + 10, max: 100}
   assert.equal(flags.code, 64);
   assert.match(flags.stderr, /--destroy makes a new plan/);
 });
+
+Deno.test("apply --expect-digest refuses a plan file whose content is not the approved one", async () => {
+  const root = await makeRoot({ "main.cue": SEED });
+  await pravo(root, ["init"]);
+  assert.equal((await pravo(root, ["plan", "--out", "p.plan"])).code, 2);
+  const r = await pravo(root, ["apply", "--expect-digest", "0".repeat(64), "p.plan"]);
+  assert.equal(r.code, 7, r.stderr);
+  assert.match(r.stderr, /changed since it was approved/);
+  assert.equal((await records(root)).size, 0);
+  const { planFileDigest } = await import("../lib/plan/approval.ts");
+  const d = planFileDigest(`${root}/p.plan`)!.digest;
+  assert.equal((await pravo(root, ["apply", "--expect-digest", d, "p.plan"])).code, 0);
+});

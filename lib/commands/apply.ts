@@ -14,6 +14,7 @@ import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { readPlanFile } from "../plan/planfile.ts";
+import { planFileDigest } from "../plan/approval.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
@@ -109,6 +110,20 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // A saved plan is checked before the state is opened: a damaged or foreign
   // file is refused without touching anything.
   const saved = planPath ? readPlanFile(resolve(ctx.root, planPath), ctx.root) : undefined;
+  const expected = opts["expect-digest"] as string | undefined;
+  if (
+    planPath && expected !== undefined &&
+    planFileDigest(resolve(ctx.root, planPath))?.digest !== expected
+  ) {
+    // pravo mcp --require-approval checked the approval of this digest: the
+    // file must still be what was approved.
+    throw new DiagnosticsError([
+      error(
+        `Plan file "${planPath}" changed since it was approved`,
+        "Its content is no longer the one whose approval was checked. Nothing was applied. Have the new plan reviewed and approved, then apply it.",
+      ),
+    ], Exit.PLAN_CORRUPT);
+  }
   // A saved plan is judged whole before the state is opened.
   let judged = saved ? await judgeOrRefuse(ctx, policies, saved) : undefined;
   const store = await openStore(ctx);

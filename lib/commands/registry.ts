@@ -143,6 +143,12 @@ export const COMMANDS: CommandSpec[] = [
         valueName: "N",
         description: "How many nodes to apply at once (default 10)",
       },
+      "expect-digest": {
+        type: "string",
+        valueName: "SHA256",
+        description:
+          "Apply the plan file only if its content has this digest (pravo mcp --require-approval)",
+      },
       refresh: {
         type: "string",
         valueName: "MODE",
