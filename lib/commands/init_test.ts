@@ -134,14 +134,14 @@ Deno.test("init with --state sqlite:PATH puts the state there, relative to the r
   await Deno.remove(root, { recursive: true });
 });
 
-Deno.test("init refuses a PostgreSQL state for now, without showing the password", async () => {
+Deno.test("init refuses a PostgreSQL URL without a root key, without showing the password", async () => {
   const root = await tempRoot();
   const { code, stdout, stderr } = await pravo(["-C", root, "init"], {
     PRAVO_STATE: "postgres://pravo:hunter2@db.example:5432/state",
   });
-  assert.equal(code, 1);
+  assert.equal(code, 64);
   assert.equal(stdout, "");
-  assert.match(stderr, /^Error: PostgreSQL state is not available yet\n/);
+  assert.match(stderr, /^Error: The PostgreSQL state location names no root key\n/);
   assert.ok(!stderr.includes("hunter2"));
   assert.deepEqual([...Deno.readDirSync(root)], [], "nothing was created");
   await Deno.remove(root, { recursive: true });
