@@ -178,6 +178,18 @@ if (PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
  */
 export const ADVISORY_CLASS = 0x70726176;
 
+/**
+ * The advisory class of a schema: {@linkcode ADVISORY_CLASS} for `pravo`, a
+ * hash of the name for another, so that the lock beacons of two schemas in
+ * one database (each with its own sequence) never share a key.
+ */
+export function advisoryClass(schema: string): number {
+  if (schema === "pravo") return ADVISORY_CLASS;
+  let h = 0x811c9dc5;
+  for (const c of new TextEncoder().encode(schema)) h = Math.imul(h ^ c, 0x01000193);
+  return (h >>> 1) || 1; // positive, fits an integer
+}
+
 export interface PostgresOptions {
   /** Create the schema and the root's state when missing. */
   create?: boolean;
@@ -194,6 +206,8 @@ const insideTx = new AsyncLocalStorage<PostgresStore>();
 interface Beacon {
   /** A pool of one connection, apart from the store's: its session holds the lock. */
   conn: Sql;
+  /** The advisory class (first key) and the beacon's number (second key). */
+  klass: number;
   number: number;
   /** Set when that connection closed: the server has dropped the lock. */
   closed: boolean;
@@ -426,17 +440,28 @@ export class PostgresStore implements StateStore {
 
   /**
    * Locks the root's row, so that the writes of one root run one at a time,
-   * and refuses when another live holder has the state lock: one round trip.
+   * then refuses when another live holder has the state lock.
    */
   async #lockRootRefusingOthers(q: TxSql): Promise<void> {
-    const [row] = await q`
-      SELECT l.*, ${beaconHeld(q, q`l.beacon`)} AS beacon_held
-      FROM roots r LEFT JOIN locks l ON l.root_id = r.id
-      WHERE r.id = ${this.#rootId} FOR UPDATE OF r`;
+    const row = await this.#lockRootReadingLock(q);
     if (row?.id === null || row?.id === undefined) return;
     const lock = this.#lockInfo(row);
     if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
     throw lockedError(lock, this.location, "The state is locked by another writer", undefined);
+  }
+
+  /**
+   * Locks the root's row, then reads the state lock in a second statement:
+   * one statement would read the lock row as it was before waiting for the
+   * root's row (PostgreSQL re-checks only the locked row after the wait), and
+   * could miss a lock taken meanwhile.
+   */
+  async #lockRootReadingLock(q: TxSql): Promise<Row | undefined> {
+    await q`SELECT id FROM roots WHERE id = ${this.#rootId} FOR UPDATE`;
+    const [row] = await q`
+      SELECT l.*, ${beaconHeld(q, q`l.beacon`, this.#where.schema)} AS beacon_held
+      FROM locks l WHERE root_id = ${this.#rootId}`;
+    return row;
   }
 
   async acquireLock(req: LockRequest): Promise<AcquiredLock> {
@@ -453,10 +478,7 @@ export class PostgresStore implements StateStore {
         const outcome = await this.#exclusive(() =>
           this.#guard(() =>
             this.#sql.begin(async (q) => {
-              const [row] = await q`
-                SELECT l.*, ${beaconHeld(q, q`l.beacon`)} AS beacon_held
-                FROM roots r LEFT JOIN locks l ON l.root_id = r.id
-                WHERE r.id = ${this.#rootId} FOR UPDATE OF r`;
+              const row = await this.#lockRootReadingLock(q);
               const current = row?.id == null ? undefined : this.#lockInfo(row);
               if (current !== undefined && current.stale === undefined) {
                 return { held: current, acquired: undefined };
@@ -512,7 +534,12 @@ export class PostgresStore implements StateStore {
    * driver stumbles on a reserved connection that the server closed.)
    */
   async #newBeacon(): Promise<Beacon> {
-    const beacon: Beacon = { conn: undefined as unknown as Sql, number: 0, closed: false };
+    const beacon: Beacon = {
+      conn: undefined as unknown as Sql,
+      klass: advisoryClass(this.#where.schema),
+      number: 0,
+      closed: false,
+    };
     beacon.conn = connect(this.#where, {
       max: 1,
       onclose: () => {
@@ -522,7 +549,7 @@ export class PostgresStore implements StateStore {
     try {
       const [r] = await beacon.conn`
         WITH b AS (SELECT nextval('lock_beacons')::integer AS n)
-        SELECT n, pg_try_advisory_lock(${ADVISORY_CLASS}, n) AS ok FROM b`;
+        SELECT n, pg_try_advisory_lock(${advisoryClass(this.#where.schema)}, n) AS ok FROM b`;
       if (!r.ok) throw new Error(`bug: the new lock beacon ${r.n} is held already`);
       beacon.number = Number(r.n);
       return beacon;
@@ -560,22 +587,34 @@ export class PostgresStore implements StateStore {
 
   async releaseLock(lock: LockInfo): Promise<void> {
     this.#open();
-    if (this.#heldLock?.id === lock.id) await this.#stopRenewing();
-    if (this.#lost) return; // the session, and with it the lock's beacon, is gone
-    await this.#exclusive(async () => {
-      try {
-        await this.#sql`DELETE FROM locks WHERE root_id = ${this.#rootId} AND id = ${lock.id}`;
-      } catch (e) {
-        // The connection is gone: so is the beacon, and the row left is stale.
-        if (!isConnectionError(e)) throw mapError(e, this.#where, "unlock");
-      }
-    });
+    // The row goes first, the beacon after: a waiter that saw the beacon gone
+    // with the row still there would take the lock over as a dead holder's.
+    const beacon = this.#heldLock?.id === lock.id ? this.#beacon : undefined;
+    if (this.#heldLock?.id === lock.id) {
+      if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
+      this.#renewTimer = undefined;
+      this.#heldLock = undefined;
+      this.#beacon = undefined;
+    }
+    try {
+      if (this.#lost) return; // the session, and with it the lock's beacon, is gone
+      await this.#exclusive(async () => {
+        try {
+          await this.#sql`DELETE FROM locks WHERE root_id = ${this.#rootId} AND id = ${lock.id}`;
+        } catch (e) {
+          // The connection is gone: so is the beacon, and the row left is stale.
+          if (!isConnectionError(e)) throw mapError(e, this.#where, "lock");
+        }
+      });
+    } finally {
+      if (beacon) await dropBeacon(beacon);
+    }
   }
 
   async listLocks(): Promise<LockInfo[]> {
     return await this.#read(async () => {
       const rows = await this.#sql`
-        SELECT l.*, ${beaconHeld(this.#sql, this.#sql`l.beacon`)} AS beacon_held
+        SELECT l.*, ${beaconHeld(this.#sql, this.#sql`l.beacon`, this.#where.schema)} AS beacon_held
         FROM locks l WHERE root_id = ${this.#rootId} ORDER BY since`;
       return rows.map((r) => this.#lockInfo(r));
     });
@@ -997,12 +1036,13 @@ class PostgresTx implements StateTx {
  * Whether the lock beacon `beacon` (an SQL expression) is held by a live
  * session: a granted advisory lock in this database.
  */
-function beaconHeld(q: Q, beacon: ReturnType<Q>) {
+function beaconHeld(q: Q, beacon: ReturnType<Q>, schema: string) {
   return q`EXISTS (
     SELECT 1 FROM pg_locks
     WHERE locktype = 'advisory' AND granted
       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-      AND classid::bigint = ${ADVISORY_CLASS} AND objid::bigint = ${beacon} AND objsubid = 2)`;
+      AND classid::bigint = ${advisoryClass(schema)} AND objid::bigint = ${beacon}
+      AND objsubid = 2)`;
 }
 
 /** The reservation's addresses as a JSON array, sorted. */
@@ -1080,7 +1120,7 @@ async function migrate(sql: Sql, where: PostgresLocation): Promise<void> {
   refuseNewer(version, where);
   if (version === SCHEMA_VERSION) return;
   await sql.begin(async (q) => {
-    await q`SELECT pg_advisory_xact_lock(${ADVISORY_CLASS}, 0)`;
+    await q`SELECT pg_advisory_xact_lock(${advisoryClass(where.schema)}, 0)`;
     const now = await current(q); // another process may have migrated meanwhile
     refuseNewer(now, where);
     if (now === 0) {
@@ -1281,7 +1321,7 @@ async function dropBeacon(b: Beacon): Promise<void> {
   // Ending the session releases its advisory lock; with a grace period, so
   // that the unlock goes out first when the connection is alive.
   if (!b.closed) {
-    await b.conn`SELECT pg_advisory_unlock(${ADVISORY_CLASS}, ${b.number})`.catch(() => {});
+    await b.conn`SELECT pg_advisory_unlock(${b.klass}, ${b.number})`.catch(() => {});
   }
   await b.conn.end({ timeout: 0 }).catch(() => {});
 }

@@ -12,7 +12,7 @@ import postgres from "postgres";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { type PostgresLocation, postgresLocation } from "./open.ts";
-import { PostgresStore } from "./postgres.ts";
+import { advisoryClass, PostgresStore } from "./postgres.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
 import { storeSuite } from "./store_suite.ts";
 
@@ -132,6 +132,50 @@ test("PostgresStore keeps many roots in one database apart", async () => {
   }
 });
 
+test("PostgresStore: stores racing for the lock hold it one at a time: no update is lost", async () => {
+  const key = `race-lock/${crypto.randomUUID()}`;
+  await (await PostgresStore.open(where(key), { create: true })).close();
+  const n = 6;
+  const stores = await Promise.all(
+    Array.from({ length: n }, () => PostgresStore.open(where(key))),
+  );
+  let inside = 0;
+  try {
+    await Promise.all(stores.map(async (s, i) => {
+      const lock = await s.acquireLock({
+        actor: `racer-${i}`,
+        reason: "",
+        command: "apply",
+        timeoutMs: 30_000,
+      });
+      inside++;
+      assert.equal(inside, 1, "two holders at once");
+      const count = Number((await s.getRecord("counter"))?.attributes.n ?? 0);
+      await new Promise((r) => setTimeout(r, 30));
+      await s.transaction(META, async (tx) => {
+        await tx.putRecord({
+          address: "counter",
+          mode: "managed",
+          type: "t",
+          provider: "p",
+          attributes: { n: count + 1 },
+          sensitivePaths: [],
+          dependencies: [],
+          configDigest: "x",
+          refreshAge: null,
+        });
+        await tx.logChange({ address: "counter", action: "update", before: null, after: {} });
+      });
+      inside--;
+      await s.releaseLock(lock);
+    }));
+    assert.equal((await stores[0].getRecord("counter"))?.attributes.n, n);
+    assert.equal((await stores[0].identity()).serial, n);
+  } finally {
+    for (const s of stores) await s.close();
+  }
+});
+
 test("PostgresStore.open() without create refuses a root key it does not hold", async () => {
   await assert.rejects(PostgresStore.open(where("never/made")), (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError);
@@ -206,7 +250,9 @@ test("PostgresStore: a lock whose connection the server ended is stale, and the 
   try {
     await s.acquireLock({ actor: "me", reason: "", command: "apply", timeoutMs: 0 });
     await sql`SELECT pg_terminate_backend(pid) FROM pg_locks
-              WHERE locktype = 'advisory' AND classid::bigint = ${0x70726176} AND objsubid = 2
+              WHERE locktype = 'advisory' AND classid::bigint = ${
+      advisoryClass(SCHEMA)
+    } AND objsubid = 2
                 AND objid::bigint = (SELECT beacon FROM ${sql(SCHEMA)}.locks l
                   JOIN ${sql(SCHEMA)}.roots r ON r.id = l.root_id WHERE r.key = ${key})`;
     let listed = (await other.listLocks())[0];
