@@ -163,8 +163,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
             ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
             return Exit.ERROR;
           }
-        } else if (!ctx.json) {
-          // What is about to be done is shown, as Terraform does, also without a question.
+        } else if (!ctx.json && ctx.streams.isTerminal) {
+          // On a terminal, what is about to be done is shown, also without a
+          // question; piped, the output stays the apply's result alone.
           ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
         }
       }
