@@ -22,7 +22,7 @@ export interface Self {
  * program file. The permission flags name the root and the policies the
  * server was given, and allow running this same executable and nothing else.
  */
-export function selfCommand(root: string, extraRead: string[] = []): Self {
+export function selfCommand(root: string, extraRead: string[] = [], allowNet: string[] = []): Self {
   const exec = Deno.execPath();
   const base = exec.split("/").pop() ?? "";
   if (base !== "deno" && base !== "deno.exe") {
@@ -38,6 +38,8 @@ export function selfCommand(root: string, extraRead: string[] = []): Self {
     projectDir,
     programFiles: isBundle ? [main.slice(projectDir.length + 1)] : undefined,
     extraRead,
+    // A state on PostgreSQL: that server alone.
+    allowNet,
     // A tool's command never runs a program: its process may run none.
     allowRun: false,
   });

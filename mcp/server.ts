@@ -33,6 +33,8 @@ export interface ServerOptions {
   timeoutMs: number;
   /** How to run pravo; default: this executable (tests may point elsewhere). */
   self?: Self;
+  /** The state's PostgreSQL servers (HOST:PORT) the children may reach. */
+  stateServers?: string[];
 }
 
 export interface CallResult {
@@ -174,7 +176,7 @@ export async function serve(opts: ServerOptions): Promise<void> {
   ]);
   const specs = tools({ readOnly: opts.readOnly });
   const byName = new Map(specs.map((t) => [t.name, t]));
-  const self = opts.self ?? selfCommand(opts.root, opts.policies);
+  const self = opts.self ?? selfCommand(opts.root, opts.policies, opts.stateServers ?? []);
   const server = new Server(
     { name: "pravo", version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },

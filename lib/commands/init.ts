@@ -32,8 +32,8 @@ export interface InitDoc {
   /** The root, absolute. */
   root: string;
   state: {
-    backend: "sqlite";
-    /** The database file, absolute. */
+    backend: "sqlite" | "postgres";
+    /** The database file, absolute; or the server's URL without its password. */
     path: string;
     lineage: string;
     serial: number;
@@ -68,8 +68,8 @@ export const run: CommandRun = async (ctx) => {
     format_version: "1.0",
     root: ctx.root,
     state: {
-      backend: "sqlite",
-      path: where.path,
+      backend: store.location.backend,
+      path: store.location.path,
       lineage: identity.lineage,
       serial: identity.serial,
       created: store.created,
@@ -96,9 +96,10 @@ export function renderInit(doc: InitDoc, style: Style): string {
     const rel = relative(doc.root, p);
     return rel.startsWith("..") || rel === "" ? p : rel;
   };
+  const kind = doc.state.backend === "postgres" ? "PostgreSQL" : "SQLite";
   const state = `${
-    shown(doc.state.path)
-  } (SQLite, lineage ${doc.state.lineage}, serial ${doc.state.serial})`;
+    doc.state.backend === "postgres" ? doc.state.path : shown(doc.state.path)
+  } (${kind}, lineage ${doc.state.lineage}, serial ${doc.state.serial})`;
   const lines = [
     doc.state.created
       ? `Created the state store ${state}.`

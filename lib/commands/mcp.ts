@@ -11,6 +11,7 @@ import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
+import { stateLocation, stateServers } from "../state/open.ts";
 import { checkAbsolutePolicyPath, loadPolicies, policyPaths } from "../../policy/mod.ts";
 
 export const DEFAULT_MAX_RESULT_BYTES = 40 * 1024;
@@ -45,6 +46,7 @@ export const run: CommandRun = async (ctx, opts) => {
     requireApproval: Boolean(opts["require-approval"]),
     maxResultBytes: max,
     timeoutMs,
+    stateServers: stateServers(stateLocation(ctx)),
   });
   return Exit.OK;
 };
