@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import type { LockInfo, StateStore } from "../state/store.ts";
 import { findProvider } from "../providers/registry.ts";
@@ -366,166 +366,107 @@ async function applyNode(
     configDigest: nodeDigest(config, n.lifecycle),
     refreshAge: n.refreshAge,
   });
-  try {
-    if (n.action === "delete") {
-      if (n.mode === "managed") {
-        const r = (attempted = true) && await must(handler.delete, "delete").call(handler, {
-          ...base,
-          prior: n.before ?? {},
-        });
-        if (hasError(r.diagnostics)) return outcome("failed", r.diagnostics);
-      }
-      await store.transaction(meta, async (tx) => {
-        await tx.deleteRecord(n.address);
-        await tx.logChange({
-          address: n.address,
-          action: "delete",
-          before: n.before,
-          after: null,
-          sensitivePaths,
-        });
-      });
-      values.delete(n.address);
-      return outcome("applied", []);
-    }
-    const resolved = await resolveConfig(n, plan, values, evaluateAgain);
-    if (!resolved.config) return outcome("failed", resolved.diagnostics);
-    const config = resolved.config as ProviderAttrs;
-
-    if (n.action === "open") {
-      const r = (attempted = true) &&
-        await must(handler.open, "open").call(handler, { ...base, config });
-      return outcome(hasError(r.diagnostics) ? "failed" : "applied", r.diagnostics);
-    }
-    if (n.action === "read") {
-      let attrs = n.after ?? {};
-      if (n.afterUnknown.length) {
-        const r = (attempted = true) &&
-          await must(handler.readData, "readData").call(handler, { ...base, config });
-        if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
-        attrs = { ...config, ...r.value };
-      }
-      await store.transaction(meta, async (tx) => {
-        await tx.putRecord(record(attrs, config));
-        await tx.logChange({
-          address: n.address,
-          action: "read",
-          before: n.before,
-          after: attrs,
-          sensitivePaths,
-        });
-      });
-      values.set(n.address, attrs);
-      return outcome("applied", []);
-    }
-    if (n.action === "create") {
-      const r = (attempted = true) &&
-        await must(handler.create, "create").call(handler, { ...base, config });
-      if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
-      const attrs = r.value;
-      await store.transaction(meta, async (tx) => {
-        await tx.putRecord(record(attrs, config));
-        await tx.logChange({
-          address: n.address,
-          action: "create",
-          before: null,
-          after: attrs,
-          sensitivePaths,
-        });
-      });
-      values.set(n.address, attrs);
-      return outcome("applied", r.diagnostics);
-    }
-    if (n.action === "update") {
-      const r = (attempted = true) && await must(handler.update, "update").call(handler, {
-        ...base,
-        config,
-        prior: n.before ?? {},
-      });
-      if (hasError(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
-      const attrs = r.value;
-      await store.transaction(meta, async (tx) => {
-        await tx.putRecord(record(attrs, config));
-        await tx.logChange({
-          address: n.address,
-          action: "update",
-          before: n.before,
-          after: attrs,
-          sensitivePaths,
-        });
-      });
-      values.set(n.address, attrs);
-      return outcome("applied", r.diagnostics);
-    }
-    // Replace: destroy then create, or the other way round when asked.
-    const destroy = async () => {
-      const r = (attempted = true) && await must(handler.delete, "delete").call(handler, {
-        ...base,
-        prior: n.before ?? {},
-      });
-      return r.diagnostics;
-    };
-    if (!n.lifecycle.create_before_destroy) {
-      const d = await destroy();
-      if (hasError(d)) return outcome("failed", d);
-    }
-    const r = (attempted = true) &&
-      await must(handler.create, "create").call(handler, { ...base, config });
-    if (hasError(r.diagnostics) || !r.value) {
-      if (!n.lifecycle.create_before_destroy) {
-        // The old object is gone: the state must say so.
-        await store.transaction(meta, async (tx) => {
-          await tx.deleteRecord(n.address);
-          await tx.logChange({
-            address: n.address,
-            action: "delete",
-            before: n.before,
-            after: null,
-            sensitivePaths,
-          });
-        });
-        values.delete(n.address);
-      }
-      return outcome("failed", r.diagnostics);
-    }
-    const attrs = r.value;
-    if (n.lifecycle.create_before_destroy) {
-      const d = await destroy();
-      if (hasError(d)) {
-        await store.transaction(meta, async (tx) => {
-          await tx.putRecord(record(attrs, config));
-          await tx.logChange({
-            address: n.address,
-            action: "replace",
-            before: n.before,
-            after: attrs,
-            sensitivePaths,
-          });
-        });
-        values.set(n.address, attrs);
-        return outcome("failed", d);
-      }
-    }
+  /** Records the node as it now is, with its change, in one transaction. */
+  const save = async (
+    action: "create" | "update" | "replace" | "read",
+    attrs: Attrs,
+    config: Attrs,
+  ) => {
     await store.transaction(meta, async (tx) => {
       await tx.putRecord(record(attrs, config));
       await tx.logChange({
         address: n.address,
-        action: "replace",
-        before: n.before,
+        action,
+        before: action === "create" ? null : n.before,
         after: attrs,
         sensitivePaths,
       });
     });
     values.set(n.address, attrs);
-    return outcome("applied", r.diagnostics);
+  };
+  /** Records that the node no longer exists. */
+  const forget = async () => {
+    await store.transaction(meta, async (tx) => {
+      await tx.deleteRecord(n.address);
+      await tx.logChange({
+        address: n.address,
+        action: "delete",
+        before: n.before,
+        after: null,
+        sensitivePaths,
+      });
+    });
+    values.delete(n.address);
+  };
+  const destroy = async () => {
+    attempted = true;
+    const r = await must(handler.delete, "delete").call(handler, {
+      ...base,
+      prior: n.before ?? {},
+    });
+    return r.diagnostics;
+  };
+  try {
+    if (n.action === "delete") {
+      if (n.mode === "managed") {
+        const d = await destroy();
+        if (hasErrors(d)) return outcome("failed", d);
+      }
+      await forget();
+      return outcome("applied", []);
+    }
+    const resolved = await resolveConfig(n, plan, values, evaluateAgain);
+    if (!resolved.config) return outcome("failed", resolved.diagnostics);
+    const config = resolved.config as ProviderAttrs;
+    // From here on the provider acts: a failure may have changed the real world.
+    attempted = true;
+
+    if (n.action === "open") {
+      const r = await must(handler.open, "open").call(handler, { ...base, config });
+      return outcome(hasErrors(r.diagnostics) ? "failed" : "applied", r.diagnostics);
+    }
+    if (n.action === "read") {
+      let attrs = n.after ?? {};
+      if (n.afterUnknown.length) {
+        const r = await must(handler.readData, "readData").call(handler, { ...base, config });
+        if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
+        attrs = { ...config, ...r.value };
+      }
+      await save("read", attrs, config);
+      return outcome("applied", []);
+    }
+    if (n.action === "create" || n.action === "update") {
+      const r = n.action === "create"
+        ? await must(handler.create, "create").call(handler, { ...base, config })
+        : await must(handler.update, "update").call(handler, {
+          ...base,
+          config,
+          prior: n.before ?? {},
+        });
+      if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
+      await save(n.action, r.value, config);
+      return outcome("applied", r.diagnostics);
+    }
+    // Replace: destroy then create, or the other way round when asked.
+    const before = !n.lifecycle.create_before_destroy;
+    if (before) {
+      const d = await destroy();
+      if (hasErrors(d)) return outcome("failed", d);
+    }
+    const r = await must(handler.create, "create").call(handler, { ...base, config });
+    if (hasErrors(r.diagnostics) || !r.value) {
+      // Destroyed first, the old object is gone: the state must say so.
+      if (before) await forget();
+      return outcome("failed", r.diagnostics);
+    }
+    // The new object exists: it is recorded even when destroying the old one fails.
+    const d = before ? [] : await destroy();
+    await save("replace", r.value, config);
+    return outcome(hasErrors(d) ? "failed" : "applied", [...r.diagnostics, ...d]);
   } catch (e) {
     if (e instanceof DiagnosticsError) return outcome("failed", e.diagnostics);
     throw e;
   }
-}
-
-function hasError(d: Diagnostic[]): boolean {
-  return d.some((x) => x.severity === "error");
 }
 
 /** A node that failed is recorded in the log, with who and why, as applied nodes are. */
