@@ -22,7 +22,7 @@ import { redactOutputs } from "../plan/document.ts";
 import { findProvider } from "../providers/registry.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
-import { REDACTED, sensitiveStrings, STATE_FORMAT_VERSION } from "../state/view.ts";
+import { REDACTED, sensitiveStrings, showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
 
 /** What stands in the human view for an output not known yet. */
 const UNKNOWN_TEXT = "(known after apply)";
@@ -78,17 +78,7 @@ function renderValue(v: unknown): string {
 
 export const run: CommandRun = async (ctx, opts, args) => {
   const name = args[0] as string | undefined;
-  const showSensitive = Boolean(opts["show-sensitive"]);
-  if (showSensitive && !ctx.streams.isTerminal) {
-    throw new DiagnosticsError([
-      error(
-        "--show-sensitive needs a terminal",
-        "Sensitive values are shown only when standard output is a terminal, so that they do " +
-          "not end up in a file, a pipe or a log. Run the command in a terminal without " +
-          "redirecting its output, or leave out --show-sensitive.",
-      ),
-    ], Exit.USAGE);
-  }
+  const reveal = showSensitive(opts["show-sensitive"], ctx.streams.isTerminal);
   const store = await openStore(ctx);
   let records: StateRecord[];
   try {
@@ -109,7 +99,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const sensitive = Object.keys(values).filter((k) =>
     redacted[k] === REDACTED && values[k] !== REDACTED
   ).sort();
-  const shown = showSensitive ? values : redacted;
+  const shown = reveal ? values : redacted;
   const all = [...Object.keys(values), ...unknown].sort();
 
   if (name !== undefined && !all.includes(name)) {
@@ -143,7 +133,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       ], Exit.ERROR);
     }
     const v = doc.outputs[name];
-    if (v === REDACTED && !showSensitive) {
+    if (v === REDACTED && !reveal) {
       throw new DiagnosticsError([
         error(
           `Output "${name}" is sensitive`,

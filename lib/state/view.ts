@@ -499,3 +499,22 @@ export function renderDependents(
     ]),
   ].join("\n");
 }
+
+/**
+ * Whether a view may show sensitive values: `--show-sensitive` is honoured
+ * only when standard output is a terminal, and refused (exit 64) otherwise.
+ */
+export function showSensitive(flag: unknown, isTerminal: boolean): boolean {
+  if (!flag) return false;
+  if (!isTerminal) {
+    throw new DiagnosticsError([
+      error(
+        "--show-sensitive needs a terminal",
+        "Sensitive values are shown only when standard output is a terminal, so that they do " +
+          "not end up in a file, a pipe or a log. Run the command in a terminal without " +
+          "redirecting its output, or leave out --show-sensitive.",
+      ),
+    ], Exit.USAGE);
+  }
+  return true;
+}
