@@ -5,6 +5,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { openStore } from "../lib/state/open.ts";
 
 export const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
@@ -64,3 +65,42 @@ $random: rnd.#Provider
 
 base: $random.#Resource.random_integer & {min: 1, max: 9, seed: "base"}
 `;
+
+/** The root's records in its default (SQLite) state, by address. */
+export async function records(root: string) {
+  const store = await openStore({ root, state: undefined });
+  try {
+    return new Map((await store.listRecords()).map((r) => [r.address, r]));
+  } finally {
+    await store.close();
+  }
+}
+
+/** A root of `n` local files, `out/f0.txt`...: real-world effects a test can count. */
+export function fileRoot(n: number, pkg = "crash"): string {
+  const lines = [
+    `package ${pkg}`,
+    "",
+    'import loc "pravo.dev/providers/hashicorp/local"',
+    "",
+    "$local: loc.#Provider",
+    "",
+  ];
+  for (let i = 0; i < n; i++) {
+    lines.push(
+      `f${i}: $local.#Resource.local_file & {filename: "out/f${i}.txt", content: "file ${i}"}`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** How many `.txt` files a directory holds (0 when it does not exist). */
+export async function countFiles(dir: string): Promise<number> {
+  let n = 0;
+  try {
+    for await (const e of Deno.readDir(dir)) if (e.name.endsWith(".txt")) n++;
+  } catch {
+    return 0;
+  }
+  return n;
+}

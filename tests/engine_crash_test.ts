@@ -4,37 +4,10 @@
  */
 
 import assert from "node:assert/strict";
-import { MAIN, makeRoot, pravo } from "./_pravo.ts";
+import { countFiles, fileRoot as files, MAIN, makeRoot, pravo } from "./_pravo.ts";
 import { openStore } from "../lib/state/open.ts";
 
 const N = 200;
-
-function files(n: number): string {
-  const lines = [
-    "package crash",
-    "",
-    'import loc "pravo.dev/providers/hashicorp/local"',
-    "",
-    "$local: loc.#Provider",
-    "",
-  ];
-  for (let i = 0; i < n; i++) {
-    lines.push(
-      `f${i}: $local.#Resource.local_file & {filename: "out/f${i}.txt", content: "file ${i}"}`,
-    );
-  }
-  return lines.join("\n") + "\n";
-}
-
-async function countFiles(dir: string): Promise<number> {
-  let n = 0;
-  try {
-    for await (const e of Deno.readDir(dir)) if (e.name.endsWith(".txt")) n++;
-  } catch {
-    return 0;
-  }
-  return n;
-}
 
 /** Every record matches the real world, and the log agrees with the records. */
 async function checkConsistent(root: string): Promise<number> {

@@ -5,17 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { makeRoot, pravo, SEED, writeFiles } from "./_pravo.ts";
+import { makeRoot, pravo, records, SEED, writeFiles } from "./_pravo.ts";
 import { openStore } from "../lib/state/open.ts";
-
-async function records(root: string) {
-  const store = await openStore({ root, state: undefined });
-  try {
-    return new Map((await store.listRecords()).map((r) => [r.address, r]));
-  } finally {
-    await store.close();
-  }
-}
 
 async function planJson(root: string, args: string[] = []) {
   const r = await pravo(root, ["--json", "plan", ...args]);

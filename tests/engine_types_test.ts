@@ -4,17 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { makeRoot, pravo, writeFiles } from "./_pravo.ts";
-import { openStore } from "../lib/state/open.ts";
-
-async function records(root: string) {
-  const store = await openStore({ root, state: undefined });
-  try {
-    return new Map((await store.listRecords()).map((r) => [r.address, r]));
-  } finally {
-    await store.close();
-  }
-}
+import { makeRoot, pravo, records, writeFiles } from "./_pravo.ts";
 
 async function planDoc(root: string, args: string[] = []) {
   const r = await pravo(root, ["--json", "plan", ...args]);

@@ -10,7 +10,7 @@
  */
 
 import assert from "node:assert/strict";
-import { MAIN, makeRoot, pravo } from "./_pravo.ts";
+import { countFiles, fileRoot as fileSpec, MAIN, makeRoot, pravo } from "./_pravo.ts";
 import { openStore } from "../lib/state/open.ts";
 import { PostgresStore } from "../lib/state/postgres.ts";
 import { postgresLocation } from "../lib/state/open.ts";
@@ -42,23 +42,6 @@ function randomSpec(n: number): string {
   ];
   for (let i = 0; i < n; i++) {
     lines.push(`n${i}: $random.#Resource.random_integer & {min: 1, max: 1000, seed: "n${i}"}`);
-  }
-  return lines.join("\n") + "\n";
-}
-
-function fileSpec(n: number): string {
-  const lines = [
-    "package crash",
-    "",
-    'import loc "pravo.dev/providers/hashicorp/local"',
-    "",
-    "$local: loc.#Provider",
-    "",
-  ];
-  for (let i = 0; i < n; i++) {
-    lines.push(
-      `f${i}: $local.#Resource.local_file & {filename: "out/f${i}.txt", content: "file ${i}"}`,
-    );
   }
   return lines.join("\n") + "\n";
 }
@@ -215,16 +198,6 @@ async function checkConsistent(root: string, url: string): Promise<number> {
   } finally {
     await store.close();
   }
-}
-
-async function countFiles(dir: string): Promise<number> {
-  let n = 0;
-  try {
-    for await (const e of Deno.readDir(dir)) if (e.name.endsWith(".txt")) n++;
-  } catch {
-    return 0;
-  }
-  return n;
 }
 
 async function pgCtl(...args: string[]): Promise<void> {
