@@ -22,8 +22,8 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation, type StateLocation } from "./open.ts";
 import type { DumpedEntry, StateDump } from "./postgres.ts";
 import { canonicalJson } from "./redact.ts";
-import { SqliteStore } from "./sqlite.ts";
-import type { LockInfo, Mode, Reservation, StateRecord, StateStore } from "./store.ts";
+import { SqliteStore, toRecord } from "./sqlite.ts";
+import type { LockInfo, Reservation, StateStore } from "./store.ts";
 
 export type { StateDump };
 
@@ -143,7 +143,7 @@ function exportSqlite(path: string): StateDump {
     for (const r of db.prepare("SELECT key, value FROM meta").all()) {
       meta[String(r.key)] = String(r.value);
     }
-    const records = db.prepare("SELECT * FROM records ORDER BY address").all().map(sqliteRecord);
+    const records = db.prepare("SELECT * FROM records ORDER BY address").all().map(toRecord);
     const changes = new Map<number, DumpedEntry["changes"]>();
     for (const c of db.prepare("SELECT * FROM log_changes ORDER BY entry_id, seq").all()) {
       const list = changes.get(Number(c.entry_id)) ?? [];
@@ -194,23 +194,6 @@ function exportSqlite(path: string): StateDump {
   } finally {
     db.close();
   }
-}
-
-function sqliteRecord(row: Row): StateRecord {
-  return {
-    address: String(row.address),
-    mode: String(row.mode) as Mode,
-    type: String(row.type),
-    provider: String(row.provider),
-    attributes: JSON.parse(String(row.attributes)),
-    sensitivePaths: JSON.parse(String(row.sensitive_paths)),
-    dependencies: JSON.parse(String(row.dependencies)),
-    configDigest: String(row.config_digest),
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-    refreshedAt: String(row.refreshed_at),
-    refreshAge: row.refresh_age === null ? null : String(row.refresh_age),
-  };
 }
 
 /**

@@ -731,7 +731,8 @@ class SqliteTx implements StateTx {
   }
 }
 
-function toRecord(row: Row): StateRecord {
+/** A record as a row of the `records` table holds it. */
+export function toRecord(row: Row): StateRecord {
   return {
     address: String(row.address),
     mode: String(row.mode) as Mode,
