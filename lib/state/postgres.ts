@@ -253,6 +253,7 @@ export class PostgresStore implements StateStore {
    */
   static async open(where: PostgresLocation, opts: PostgresOptions = {}): Promise<PostgresStore> {
     const now = opts.now ?? (() => new Date());
+    catchDriverCrash(where);
     const sql = connect(where);
     try {
       return await guard(where, async () => {
@@ -1174,6 +1175,31 @@ function isConnectionError(e: unknown): boolean {
   return (code !== undefined && CONNECTION_CODES.has(code)) ||
     e instanceof Deno.errors.ConnectionRefused || e instanceof Deno.errors.ConnectionReset ||
     e instanceof Deno.errors.BrokenPipe;
+}
+
+let crashHandler = false;
+
+/**
+ * The driver can throw outside any call of ours when the server vanishes
+ * (writing to a socket it already closed, from a timer). Such an error is
+ * the lost connection, reported as one, instead of a stack trace.
+ */
+function catchDriverCrash(where: PostgresLocation): void {
+  if (crashHandler) return;
+  crashHandler = true;
+  globalThis.addEventListener("error", (ev) => {
+    const stack = String((ev.error as Error | undefined)?.stack ?? "");
+    if (!stack.includes("/postgres/src/")) return;
+    ev.preventDefault();
+    const e = Object.assign(new Error("the connection's socket is closed"), { code: "ECONNRESET" });
+    const d = mapError(e, where, "write") as DiagnosticsError;
+    const text = d.diagnostics.map((x) => `Error: ${x.summary}\n\n${x.detail}\n`).join("\n");
+    try {
+      Deno.stderr.writeSync(new TextEncoder().encode(text));
+    } finally {
+      Deno.exit(d.exitCode);
+    }
+  });
 }
 
 /** Runs `fn`, turning what the server or the network says into diagnostics. */
