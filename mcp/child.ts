@@ -8,12 +8,14 @@
 
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { permissionFlags } from "../scripts/pravo_flags.ts";
+import { permissionFlags } from "../lib/cli/permissions.ts";
 
 /** How this process runs pravo: the executable and the words before pravo's own. */
 export interface Self {
   command: string;
   prefix: string[];
+  /** Variables set for the child, on top of this process's environment. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function runPravo(argv: string[], opts: ChildOptions): Promise<Chil
   const child = new Deno.Command(opts.self.command, {
     args: [...opts.self.prefix, "--json", "--no-color", ...argv],
     cwd: opts.root,
+    env: opts.self.env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -35,6 +35,11 @@ export interface ServerOptions {
   self?: Self;
   /** The state's PostgreSQL servers (HOST:PORT) the children may reach. */
   stateServers?: string[];
+  /**
+   * pravo's key (`$PRAVO_KEY`'s form), loaded when the server started: the
+   * children get it in their environment and no access to the key file.
+   */
+  key?: string;
 }
 
 export interface CallResult {
@@ -177,6 +182,7 @@ export async function serve(opts: ServerOptions): Promise<void> {
   const specs = tools({ readOnly: opts.readOnly });
   const byName = new Map(specs.map((t) => [t.name, t]));
   const self = opts.self ?? selfCommand(opts.root, opts.policies, opts.stateServers ?? []);
+  if (opts.key !== undefined) self.env = { ...self.env, PRAVO_KEY: opts.key };
   const server = new Server(
     { name: "pravo", version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },

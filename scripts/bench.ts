@@ -27,7 +27,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { permissionFlags } from "./pravo_flags.ts";
+import { permissionFlags } from "../lib/cli/permissions.ts";
 import { generatedCue, SEED_CUE } from "./bench/roots.ts";
 import { type Cmd, interleave, max, median, runOnce, type Sample } from "./bench/measure.ts";
 import { McpClient } from "./bench/mcp_client.ts";

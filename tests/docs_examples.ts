@@ -18,7 +18,9 @@
  *   output it must print, exactly (one trailing newline is ignored on each
  *   side).
  * - `<!-- docs-env NAME=VALUE -->` on a line of its own: sets a variable for
- *   the run blocks after it (the default is `PRAVO_ACTOR=docs`).
+ *   the run blocks after it (the defaults are `PRAVO_ACTOR=docs` and
+ *   `PRAVO_KEY` set to {@link DOCS_KEY}, so that key fingerprints in the
+ *   pages are the same on every run).
  *
  * Other code blocks are text for the reader and are not run.
  *
@@ -268,17 +270,30 @@ export interface RunResult {
   timedOut: boolean;
 }
 
+/** pravo's key in the docs' examples: a fixed one, known to all, for docs only. */
+export const DOCS_KEY = btoa("pravo docs key: never use it!!!!");
+
 /** The environment of a run block: the test's, less what would change outputs. */
 export function exampleEnv(
   binDir: string,
   pageEnv: Record<string, string>,
 ): Record<string, string> {
   const env = Deno.env.toObject();
-  for (const name of ["NO_COLOR", "FORCE_COLOR", "PRAVO_ACTOR", "PRAVO_REASON", "PRAVO_STATE"]) {
+  for (
+    const name of [
+      "NO_COLOR",
+      "FORCE_COLOR",
+      "PRAVO_ACTOR",
+      "PRAVO_REASON",
+      "PRAVO_STATE",
+      "PRAVO_KEY_FILE",
+    ]
+  ) {
     delete env[name];
   }
   env.PATH = `${binDir}:${env.PATH ?? "/usr/bin:/bin"}`;
   env.PRAVO_ACTOR = "docs";
+  env.PRAVO_KEY = DOCS_KEY;
   return { ...env, ...pageEnv };
 }
 

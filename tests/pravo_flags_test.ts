@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { keyFilePath } from "../lib/keys/key.ts";
 import { fileURLToPath } from "node:url";
-import { ENV_VARS, permissionFlags, PG_ENV_VARS } from "../scripts/pravo_flags.ts";
+import { ENV_VARS, permissionFlags, PG_ENV_VARS } from "../lib/cli/permissions.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const SCRIPT = join(PROJECT, "scripts", "pravo");
@@ -23,6 +24,9 @@ async function dryRun(
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   return new TextDecoder().decode(out.stdout).trimEnd().split("\n");
 }
+
+/** The key folder scripts/pravo grants in this test's environment. */
+const KEY_DIR = Deno.env.get("PRAVO_KEY") ? undefined : dirname(keyFilePath()!);
 
 const permissions = (cmd: string[]) => cmd.filter((w) => /^--(no-prompt|allow-)/.test(w));
 
@@ -62,7 +66,7 @@ Deno.test("scripts/pravo uses the flags of permissionFlags() for every way to na
       const cmd = await dryRun(args, tmp);
       assert.deepEqual(
         permissions(cmd),
-        permissionFlags({ root, execPath: DENO, projectDir: PROJECT }),
+        permissionFlags({ root, execPath: DENO, projectDir: PROJECT, keyDir: KEY_DIR }),
         args.join(" "),
       );
       assert.equal(cmd[0], DENO, "deno is the real binary, as Deno.execPath() reports it");
@@ -119,7 +123,13 @@ Deno.test("scripts/pravo grants the network to the state's PostgreSQL server: --
       const cmd = await dryRun(args, tmp, env);
       assert.deepEqual(
         permissions(cmd),
-        permissionFlags({ root, execPath: DENO, projectDir: PROJECT, allowNet: net }),
+        permissionFlags({
+          root,
+          execPath: DENO,
+          projectDir: PROJECT,
+          allowNet: net,
+          keyDir: KEY_DIR,
+        }),
         args.join(" "),
       );
     }
@@ -142,7 +152,13 @@ Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the progr
     const cmd = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
     assert.deepEqual(
       permissions(cmd),
-      permissionFlags({ root: tmp, execPath: DENO, projectDir: tmp, programFiles: ["pravo.js"] }),
+      permissionFlags({
+        root: tmp,
+        execPath: DENO,
+        projectDir: tmp,
+        programFiles: ["pravo.js"],
+        keyDir: KEY_DIR,
+      }),
     );
     assert.ok(cmd.includes("--no-config"));
     assert.deepEqual(cmd.slice(-2), [bundle, "validate"]);
@@ -257,4 +273,27 @@ Deno.test("scripts/compile bakes in the same env list, relative root access and 
     "--allow-sys=hostname",
   ]);
   assert.ok(cmd.includes("aarch64-apple-darwin"));
+});
+
+Deno.test("scripts/pravo grants the key's folder from $PRAVO_KEY_FILE, $XDG_CONFIG_HOME or $HOME, and none with $PRAVO_KEY", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const cases: [Record<string, string>, string | undefined][] = [
+      [{ PRAVO_KEY_FILE: "/etc/pravo/the.key" }, "/etc/pravo"],
+      [{ PRAVO_KEY_FILE: "keys/k" }, join(tmp, "keys")],
+      [{ PRAVO_KEY_FILE: "", XDG_CONFIG_HOME: "/xdg" }, "/xdg/pravo"],
+      [{ PRAVO_KEY_FILE: "", XDG_CONFIG_HOME: "", HOME: "/home/op" }, "/home/op/.config/pravo"],
+      [{ PRAVO_KEY: "anything", PRAVO_KEY_FILE: "/etc/pravo/k" }, undefined],
+    ];
+    for (const [env, keyDir] of cases) {
+      const cmd = await dryRun(["validate"], tmp, { PRAVO_KEY: "", ...env });
+      assert.deepEqual(
+        permissions(cmd),
+        permissionFlags({ root: tmp, execPath: DENO, projectDir: PROJECT, keyDir }),
+        JSON.stringify(env),
+      );
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });

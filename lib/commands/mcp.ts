@@ -13,6 +13,7 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { stateLocation, stateServers } from "../state/open.ts";
 import { checkAbsolutePolicyPath, loadPolicies, policyPaths } from "../../policy/mod.ts";
+import { loadKey } from "../keys/key.ts";
 
 export const DEFAULT_MAX_RESULT_BYTES = 40 * 1024;
 
@@ -36,6 +37,9 @@ export const run: CommandRun = async (ctx, opts) => {
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw new UsageError(`--timeout "${timeoutText}" is not a duration such as 90s or 10m`, "mcp");
   }
+  // The key is read now and handed to each child, which gets no access to
+  // the key file: nothing a tool runs can read it from disk.
+  const key = loadKey({ root: ctx.root });
   const { serve } = await import("../../mcp/server.ts");
   await serve({
     root: ctx.root,
@@ -47,6 +51,7 @@ export const run: CommandRun = async (ctx, opts) => {
     maxResultBytes: max,
     timeoutMs,
     stateServers: stateServers(stateLocation(ctx)),
+    key: key.encoded(),
   });
   return Exit.OK;
 };

@@ -232,7 +232,7 @@ export function postgresLocation(
 
 /**
  * The `HOST:PORT` of each server a location needs, for Deno's `--allow-net`
- * (`permissionFlags({ allowNet })` in scripts/pravo_flags.ts): none for SQLite.
+ * (`permissionFlags({ allowNet })` in lib/cli/permissions.ts): none for SQLite.
  *
  * @example
  * ```ts

@@ -10,8 +10,12 @@
  * - `--allow-read` of the root, and of the program's own files (main.ts,
  *   lib/, node_modules/, ... or the bundle), so that code may read files that
  *   ship beside it.
- * - `--allow-write` of the root only: the specification, plan files and the
+ * - `--allow-write` of the root: the specification, plan files and the
  *   state under `.pravo/` live there.
+ * - read and write of the folder of pravo's key (`keyDir`, lib/keys/key.ts),
+ *   outside the root, when the key comes from a file: the key is read there,
+ *   and made there the first time. The MCP server's children get no access
+ *   to it: the server passes them the key in `$PRAVO_KEY`.
  * - `--allow-env` of the variables pravo reads, and no others ({@link ENV_VARS}).
  * - `--allow-run` of the deno executable alone (`Deno.execPath()`, the real
  *   binary and not the `node_modules/.bin` symlink, which Deno would not
@@ -42,6 +46,9 @@ export const ENV_VARS: readonly string[] = [
   "HOME",
   "DENO_DIR",
   "TMPDIR",
+  "PRAVO_KEY",
+  "PRAVO_KEY_FILE",
+  "XDG_CONFIG_HOME",
 ];
 
 /**
@@ -83,6 +90,12 @@ export interface PermissionOptions {
   /** Files outside the root the run must read: the MCP server's policies. */
   extraRead?: readonly string[];
   /**
+   * The folder of pravo's key file, outside the root: read and write (the
+   * key is made there the first time). None when the key comes from
+   * `$PRAVO_KEY`, and for the MCP server's children.
+   */
+  keyDir?: string;
+  /**
    * The PostgreSQL servers of the state, as `HOST:PORT` (`[::1]:5432` for
    * IPv6): network access to these alone, and {@link PG_ENV_VARS}. None
    * (the default) for a state in SQLite.
@@ -100,7 +113,7 @@ export interface PermissionOptions {
  *
  * @example
  * ```ts
- * import { permissionFlags } from "./pravo_flags.ts";
+ * import { permissionFlags } from "./permissions.ts";
  * const flags = permissionFlags({
  *   root: "/srv/demo",
  *   execPath: "/opt/pravo/node_modules/deno/deno",
@@ -109,7 +122,8 @@ export interface PermissionOptions {
  * });
  * if (flags.join(" ") !== "--no-prompt --allow-read=/srv/demo,/opt/pravo/main.ts " +
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
- *   "USER,HOME,DENO_DIR,TMPDIR --allow-run=/opt/pravo/node_modules/deno/deno " +
+ *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME " +
+ *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
  *   "--allow-sys=hostname") {
  *   throw new Error(flags.join(" "));
  * }
@@ -123,11 +137,12 @@ export function permissionFlags(options: PermissionOptions): string[] {
     checkedPath("programFiles", projectDir + "/" + f)
   );
   const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
+  const keyDir = options.keyDir === undefined ? [] : [checkedPath("keyDir", options.keyDir)];
   const net = [...new Set((options.allowNet ?? []).map(checkedHostPort))];
   return [
     "--no-prompt",
-    `--allow-read=${[root, ...files, ...extra].join(",")}`,
-    `--allow-write=${root}`,
+    `--allow-read=${[root, ...files, ...extra, ...keyDir].join(",")}`,
+    `--allow-write=${[root, ...keyDir].join(",")}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
     ...(options.allowRun === false ? [] : [`--allow-run=${execPath}`]),
     "--allow-sys=hostname",
