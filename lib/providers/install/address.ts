@@ -134,9 +134,7 @@ export function addressString(a: ProviderAddress): string {
 
 /** `hashicorp/aws` on the default host, else the full address. */
 export function displayAddress(a: ProviderAddress): string {
-  return a.hostname === DEFAULT_REGISTRY_HOST
-    ? `${a.namespace}/${a.type}`
-    : addressString(a);
+  return a.hostname === DEFAULT_REGISTRY_HOST ? `${a.namespace}/${a.type}` : addressString(a);
 }
 
 /** True when both name the same provider. */

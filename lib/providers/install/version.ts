@@ -107,7 +107,8 @@ export class ConstraintError extends Error {
   }
 }
 
-const CONDITION = /^([^0-9A-Za-z\s.*]*)(\s*v?\s*)([0-9*xX]+(?:\.[0-9*xX]+)*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?/;
+const CONDITION =
+  /^([^0-9A-Za-z\s.*]*)(\s*v?\s*)([0-9*xX]+(?:\.[0-9*xX]+)*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?/;
 
 /**
  * Parses a constraint string: conditions separated by commas. An empty
@@ -166,9 +167,13 @@ function parseCondition(m: RegExpExecArray, consumed: string): Condition {
       op = nums.length === 3 ? "~>patch" : "~>minor";
       break;
     case "=<":
-      throw new ConstraintError(`invalid operator "=<" in "${consumed.trim()}": did you mean "<="?`);
+      throw new ConstraintError(
+        `invalid operator "=<" in "${consumed.trim()}": did you mean "<="?`,
+      );
     case "=>":
-      throw new ConstraintError(`invalid operator "=>" in "${consumed.trim()}": did you mean ">="?`);
+      throw new ConstraintError(
+        `invalid operator "=>" in "${consumed.trim()}": did you mean ">="?`,
+      );
     default:
       throw new ConstraintError(`invalid operator "${rawOp}" in "${consumed.trim()}"`);
   }
