@@ -165,3 +165,177 @@ export async function writeTree(dir: string, files: readonly TestZipEntry[]): Pr
     await Deno.chmod(path, f.mode ?? 0o644);
   }
 }
+
+// ---------------------------------------------------------------- OpenPGP signing
+
+import { createHash, generateKeyPairSync, type KeyObject, sign as cryptoSign } from "node:crypto";
+
+/** A throwaway OpenPGP key that signs, as a registry's provider author has. */
+export interface TestSigningKey {
+  /** The public key, ASCII-armored, as a registry's `signing_keys` carry it. */
+  armored: string;
+  /** The primary key's ID (16 upper-case hex digits). */
+  keyId: string;
+  /** A binary detached signature (type 0x00, SHA-256) of `document`. */
+  sign(document: Uint8Array): Uint8Array;
+}
+
+function mpi(bytes: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < bytes.length - 1 && bytes[i] === 0) i++;
+  const b = bytes.subarray(i);
+  const bits = b.length === 0 ? 0 : (b.length - 1) * 8 + (32 - Math.clz32(b[0]));
+  return cat([new Uint8Array([bits >> 8, bits & 0xff]), b]);
+}
+
+function cat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function fromB64url(s: string): Uint8Array {
+  const b = s.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(b + "=".repeat((4 - b.length % 4) % 4)), (c) => c.charCodeAt(0));
+}
+
+function packet(tag: number, body: Uint8Array): Uint8Array {
+  const n = body.length;
+  const len = n < 192
+    ? [n]
+    : n < 8384
+    ? [((n - 192) >> 8) + 192, (n - 192) & 0xff]
+    : [255, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  return cat([new Uint8Array([0xc0 | tag, ...len]), body]);
+}
+
+function subpacket(type: number, data: Uint8Array): Uint8Array {
+  return cat([new Uint8Array([data.length + 1, type]), data]);
+}
+
+function armor(kind: string, data: Uint8Array): string {
+  let crc = 0xb704ce;
+  for (const b of data) {
+    crc ^= b << 16;
+    for (let i = 0; i < 8; i++) {
+      crc <<= 1;
+      if (crc & 0x1000000) crc ^= 0x1864cfb;
+    }
+  }
+  crc &= 0xffffff;
+  const body = btoa(String.fromCharCode(...data)).replace(/(.{64})/g, "$1\n").replace(/\n$/, "");
+  const sum = btoa(String.fromCharCode((crc >> 16) & 0xff, (crc >> 8) & 0xff, crc & 0xff));
+  return `-----BEGIN PGP ${kind}-----\n\n${body}\n=${sum}\n-----END PGP ${kind}-----\n`;
+}
+
+/**
+ * Makes a key (RSA 2048, or Ed25519 as GnuPG writes it: EdDSA, algorithm
+ * 22) with a user ID and its self-signature, so that GnuPG imports it too.
+ */
+export function makeSigningKey(
+  kind: "rsa" | "ed25519",
+  userId = "Test Provider Author <author@example.com>",
+): TestSigningKey {
+  const created = Math.floor(Date.now() / 1000) - 60;
+  let material: Uint8Array;
+  let algorithm: number;
+  let privateKey: KeyObject;
+  if (kind === "rsa") {
+    const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const jwk = pair.publicKey.export({ format: "jwk" });
+    material = cat([mpi(fromB64url(jwk.n!)), mpi(fromB64url(jwk.e!))]);
+    algorithm = 1;
+    privateKey = pair.privateKey;
+  } else {
+    const pair = generateKeyPairSync("ed25519");
+    const x = fromB64url(pair.publicKey.export({ format: "jwk" }).x!);
+    const oid = new Uint8Array([0x2b, 0x06, 0x01, 0x04, 0x01, 0xda, 0x47, 0x0f, 0x01]);
+    material = cat([new Uint8Array([oid.length]), oid, mpi(cat([new Uint8Array([0x40]), x]))]);
+    algorithm = 22;
+    privateKey = pair.privateKey;
+  }
+  const body = cat([
+    new Uint8Array([
+      4,
+      created >>> 24,
+      (created >>> 16) & 0xff,
+      (created >>> 8) & 0xff,
+      created & 0xff,
+    ]),
+    new Uint8Array([algorithm]),
+    material,
+  ]);
+  const keyPrefix = cat([new Uint8Array([0x99, body.length >> 8, body.length & 0xff]), body]);
+  const fingerprint = new Uint8Array(createHash("sha1").update(keyPrefix).digest());
+  const keyId = fingerprint.subarray(12);
+
+  const signature = (type: number, prefix: Uint8Array, extra: Uint8Array[] = []) => {
+    const now = Math.floor(Date.now() / 1000);
+    const hashedSub = cat([
+      subpacket(
+        2,
+        new Uint8Array([now >>> 24, (now >>> 16) & 0xff, (now >>> 8) & 0xff, now & 0xff]),
+      ),
+      subpacket(33, cat([new Uint8Array([4]), fingerprint])),
+      ...extra,
+    ]);
+    const hashedPart = cat([
+      new Uint8Array([4, type, algorithm, 8, hashedSub.length >> 8, hashedSub.length & 0xff]),
+      hashedSub,
+    ]);
+    const n = hashedPart.length;
+    const trailer = new Uint8Array([
+      4,
+      0xff,
+      n >>> 24,
+      (n >>> 16) & 0xff,
+      (n >>> 8) & 0xff,
+      n & 0xff,
+    ]);
+    const data = cat([prefix, hashedPart, trailer]);
+    const digest = new Uint8Array(createHash("sha256").update(data).digest());
+    let values: Uint8Array;
+    if (kind === "rsa") {
+      values = mpi(new Uint8Array(cryptoSign("sha256", data, privateKey)));
+    } else {
+      const raw = new Uint8Array(cryptoSign(null, digest, privateKey));
+      values = cat([mpi(raw.subarray(0, 32)), mpi(raw.subarray(32))]);
+    }
+    const unhashed = subpacket(16, keyId);
+    return packet(
+      2,
+      cat([
+        hashedPart,
+        new Uint8Array([unhashed.length >> 8, unhashed.length & 0xff]),
+        unhashed,
+        digest.subarray(0, 2),
+        values,
+      ]),
+    );
+  };
+
+  const uid = new TextEncoder().encode(userId);
+  const uidPrefix = cat([
+    new Uint8Array([
+      0xb4,
+      uid.length >>> 24,
+      (uid.length >>> 16) & 0xff,
+      (uid.length >>> 8) & 0xff,
+      uid.length & 0xff,
+    ]),
+    uid,
+  ]);
+  const selfSig = signature(0x13, cat([keyPrefix, uidPrefix]), [
+    subpacket(27, new Uint8Array([0x03])),
+  ]);
+  const armored = armor("PUBLIC KEY BLOCK", cat([packet(6, body), packet(13, uid), selfSig]));
+  return {
+    armored,
+    keyId: Array.from(keyId, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase(),
+    sign: (document) => signature(0x00, document),
+  };
+}
