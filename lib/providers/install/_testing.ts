@@ -339,3 +339,147 @@ export function makeSigningKey(
     sign: (document) => signature(0x00, document),
   };
 }
+
+// ---------------------------------------------------------------- a registry
+
+/** One version of a provider that a {@link FakeRegistry} serves. */
+export interface FakeVersion {
+  namespace: string;
+  type: string;
+  version: string;
+  /** Default `["5.0"]`. */
+  protocols?: string[];
+  /** Default `linux_amd64` only. */
+  platforms?: string[];
+}
+
+/** A provider registry served on 127.0.0.1 for tests, speaking the registry protocol. */
+export interface FakeRegistry {
+  /** `http://127.0.0.1:PORT/` */
+  url: string;
+  /** `$PRAVO_TEST_REGISTRY_OVERRIDE` for these hosts. */
+  override(...hosts: string[]): string;
+  /** The paths asked for, in order. */
+  requests: string[];
+  /** The zip bytes of a package, as served. */
+  zip(v: FakeVersion, platform: string): Uint8Array;
+  key: TestSigningKey;
+  close(): Promise<void>;
+}
+
+/** Ways to make a {@link FakeRegistry} misbehave. */
+export interface FakeRegistryFaults {
+  /** Serve another archive than the one SHA256SUMS lists. */
+  tamperZip?: boolean;
+  /** Sign SHA256SUMS with a key the registry does not name. */
+  foreignSignature?: boolean;
+  /** Name no signing key. */
+  noKeys?: boolean;
+  /** Announce another `shasum` than SHA256SUMS lists. */
+  wrongShasum?: boolean;
+}
+
+/** Serves these provider versions over the provider registry protocol. */
+export function serveRegistry(
+  versions: readonly FakeVersion[],
+  faults: FakeRegistryFaults = {},
+  key: TestSigningKey = makeSigningKey("ed25519"),
+): FakeRegistry {
+  const foreign = faults.foreignSignature
+    ? makeSigningKey("rsa", "Someone Else <x@example.com>")
+    : key;
+  const requests: string[] = [];
+  const platformsOf = (v: FakeVersion) => v.platforms ?? ["linux_amd64"];
+  const zipCache = new Map<string, Uint8Array>();
+  const zip = (v: FakeVersion, platform: string) => {
+    const k = `${v.namespace}/${v.type}/${v.version}/${platform}`;
+    let z = zipCache.get(k);
+    if (!z) {
+      z = zipBytes([
+        ...fakeProviderFiles(v.type, v.version),
+        { name: "PLATFORM", data: platform + "\n" },
+      ]);
+      zipCache.set(k, z);
+    }
+    return z;
+  };
+  const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+  const fileName = (v: FakeVersion, platform: string) =>
+    `terraform-provider-${v.type}_${v.version}_${platform}.zip`;
+  const shasums = (v: FakeVersion) =>
+    new TextEncoder().encode(
+      platformsOf(v).map((p) => `${sha(zip(v, p))}  ${fileName(v, p)}\n`).join(""),
+    );
+  const find = (ns: string, type: string, version?: string) =>
+    versions.filter((v) =>
+      v.namespace === ns && v.type === type && (version === undefined || v.version === version)
+    );
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    requests.push(path);
+    if (path === "/.well-known/terraform.json") return json({ "providers.v1": "/v1/providers/" });
+    let m = /^\/v1\/providers\/([^/]+)\/([^/]+)\/versions$/.exec(path);
+    if (m) {
+      const list = find(m[1], m[2]);
+      if (list.length === 0) return json({ errors: ["Not Found"] }, 404);
+      return json({
+        versions: list.map((v) => ({
+          version: v.version,
+          protocols: v.protocols ?? ["5.0"],
+          platforms: platformsOf(v).map((p) => ({ os: p.split("_")[0], arch: p.split("_")[1] })),
+        })),
+        warnings: null,
+      });
+    }
+    m = /^\/v1\/providers\/([^/]+)\/([^/]+)\/([^/]+)\/download\/([^/]+)\/([^/]+)$/.exec(path);
+    if (m) {
+      const [v] = find(m[1], m[2], m[3]);
+      const platform = `${m[4]}_${m[5]}`;
+      if (!v || !platformsOf(v).includes(platform)) return json({ errors: ["Not Found"] }, 404);
+      const base = `/files/${v.namespace}/${v.type}/${v.version}`;
+      return json({
+        protocols: v.protocols ?? ["5.0"],
+        os: m[4],
+        arch: m[5],
+        filename: fileName(v, platform),
+        download_url: `${base}/${platform}.zip`,
+        shasums_url: `${base}/SHA256SUMS`,
+        shasums_signature_url: `${base}/SHA256SUMS.sig`,
+        shasum: faults.wrongShasum ? "0".repeat(64) : sha(zip(v, platform)),
+        signing_keys: {
+          gpg_public_keys: faults.noKeys ? [] : [{ key_id: key.keyId, ascii_armor: key.armored }],
+        },
+      });
+    }
+    m = /^\/files\/([^/]+)\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
+    if (m) {
+      const [v] = find(m[1], m[2], m[3]);
+      if (!v) return new Response("not found", { status: 404 });
+      if (m[4] === "SHA256SUMS") return new Response(new Uint8Array(shasums(v)));
+      if (m[4] === "SHA256SUMS.sig") return new Response(new Uint8Array(foreign.sign(shasums(v))));
+      const platform = m[4].replace(/\.zip$/, "");
+      if (!platformsOf(v).includes(platform)) return new Response("not found", { status: 404 });
+      const body = faults.tamperZip
+        ? zipBytes([{
+          name: `terraform-provider-${v.type}_v${v.version}`,
+          data: "evil",
+          mode: 0o755,
+        }])
+        : zip(v, platform);
+      return new Response(new Uint8Array(body));
+    }
+    return new Response("not found", { status: 404 });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/`;
+  return {
+    url,
+    requests,
+    zip,
+    key,
+    override: (...hosts) =>
+      (hosts.length ? hosts : ["registry.terraform.io"]).map((h) => `${h}=${url}`).join(","),
+    close: () => server.shutdown(),
+  };
+}

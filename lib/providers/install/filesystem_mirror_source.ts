@@ -126,7 +126,7 @@ export class FilesystemMirrorSource implements Source {
       }
       byVersion.set(key, v);
     }
-    return Promise.resolve({ versions: [...byVersion.values()], warnings: [] });
+    return Promise.resolve({ versions: [...byVersion.values()], warnings: [], origin: this.name });
   }
 
   packageMeta(

@@ -142,7 +142,7 @@ function refuseInsideRoot(path: string, root: string, what: string, range?: Sour
  * failed.
  */
 export async function installProviders(options: InstallOptions): Promise<InstallResult> {
-  const { root, cacheDir, platform } = options;
+  const { root, cacheDir } = options;
   refuseInsideRoot(cacheDir, root, "The plugin cache");
   for (const m of options.mirrors) refuseInsideRoot(m.path, root, "The provider mirror", m.range);
   const mirrors = options.mirrors.map((m) => new FilesystemMirrorSource(m.path, "mirror"));
@@ -329,16 +329,17 @@ async function chooseVersion(
   const all = list.versions.map((a) => a.version);
   const best = newestAcceptable(all, req.constraints);
   if (!best) {
-    const shown = newestFirst(all).filter((v) => v.prerelease === "").slice(0, 12).map(
-      versionString,
-    );
+    const releases = newestFirst(all).filter((v) => v.prerelease === "").map(versionString);
+    const shown = releases.slice(0, 12);
+    const more = releases.length - shown.length;
+    const offers = shown.length === 0
+      ? "only pre-releases"
+      : shown.join(", ") + (more > 0 ? ` and ${more} older one${more === 1 ? "" : "s"}` : "");
     throw new InstallError(
       "no_version",
       `No version of ${name} matches "${wanted || "any version"}"`,
-      `${list.origin ?? "The sources"} offer${list.origin ? "s" : ""} ${
-        shown.length ? shown.join(", ") : "only pre-releases"
-      }${all.length > shown.length ? ", ..." : ""}. Change the constraint of "${req.source}" in ` +
-        "pravo.jsonc to allow one of them.",
+      `Available from ${list.origin ?? "the sources"}: ${offers}. Change the constraint of ` +
+        `"${req.source}" in pravo.jsonc to allow one of them.`,
     );
   }
   const entry = list.versions.find((a) => versionString(a.version) === versionString(best))!;
@@ -352,7 +353,9 @@ async function chooseVersion(
     throw new InstallError(
       "platform",
       `${name} ${versionString(best)} is not available for ${platformString(platform)}`,
-      `${list.origin ?? "The source"} has it for ${others.join(", ") || "no platform"}. Pin a ` +
+      `${capitalize(list.origin ?? "the source")} has it for ${
+        others.join(", ") || "no platform"
+      }. Pin a ` +
         `version built for ${platformString(platform)} in "providers" of pravo.jsonc ` +
         `(such as "= X.Y.Z"), or add such a package to a mirror.`,
     );

@@ -55,10 +55,10 @@ export class MultiSource implements Source {
         warnings: [
           ...list.warnings,
           ...unreachable.map((f) =>
-            `${f.diagnostic.summary}, so the versions come from ${source.name}`
+            `${f.diagnostic.summary}, so the versions come from ${list.origin ?? source.name}`
           ),
         ],
-        origin: source.name,
+        origin: list.origin ?? source.name,
       };
     }
     if (failures.length > 0) throw failures.find((f) => f.kind === "network") ?? failures[0];

@@ -129,7 +129,7 @@ export class RegistrySource implements Source {
         : undefined;
       versions.push({ version, protocols, platforms });
     }
-    return { versions, warnings };
+    return { versions, warnings, origin: host };
   }
 
   async packageMeta(
