@@ -353,9 +353,9 @@ async function chooseVersion(
     throw new InstallError(
       "platform",
       `${name} ${versionString(best)} is not available for ${platformString(platform)}`,
-      `${capitalize(list.origin ?? "the source")} has it for ${
-        others.join(", ") || "no platform"
-      }. Pin a ` +
+      `It is built for ${others.join(", ") || "no platform"} (at ${
+        list.origin ?? "the source"
+      }). Pin a ` +
         `version built for ${platformString(platform)} in "providers" of pravo.jsonc ` +
         `(such as "= X.Y.Z"), or add such a package to a mirror.`,
     );
