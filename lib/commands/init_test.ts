@@ -93,6 +93,9 @@ Deno.test("init --json prints one document with the root, the state and the prov
       created: true,
     },
     providers: EXPECTED_PROVIDERS,
+    installed: [],
+    removed: [],
+    warnings: [],
     lock_file: { path: join(root, "pravo.lock.json"), status: "created" },
   });
   // Keys sorted at every level, two-space indent: the shared --json form.

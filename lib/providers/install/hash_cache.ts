@@ -61,20 +61,22 @@ function sameIdentity(a: Omit<Entry, "sha256" | "used">, b: Omit<Entry, "sha256"
 
 /** File hashes remembered in one JSON file. */
 export class FileHashCache {
-  readonly path: string;
+  /** The cache file; undefined: remembered in memory only. */
+  readonly path: string | undefined;
   #files: Record<string, Entry> | undefined;
   #dirty = false;
   /** How many files were read and hashed (tests and measurements). */
   hashed = 0;
 
-  /** `path`: the cache file, outside every root. */
-  constructor(path: string) {
+  /** `path`: the cache file, outside every root (undefined: in memory only). */
+  constructor(path: string | undefined) {
     this.path = path;
   }
 
   #load(): Record<string, Entry> {
     if (this.#files) return this.#files;
     this.#files = {};
+    if (this.path === undefined) return this.#files;
     try {
       const doc = JSON.parse(Deno.readTextFileSync(this.path)) as CacheFile;
       if (doc?.format_version === "1" && doc.files && typeof doc.files === "object") {
@@ -113,7 +115,7 @@ export class FileHashCache {
 
   /** Writes the cache (atomically, readable by its owner only) if it changed. */
   save(): void {
-    if (!this.#dirty || !this.#files) return;
+    if (!this.#dirty || !this.#files || this.path === undefined) return;
     const entries = Object.entries(this.#files).sort((a, b) => b[1].used - a[1].used)
       .slice(0, MAX_ENTRIES);
     const doc: CacheFile = { format_version: "1", files: Object.fromEntries(entries) };
