@@ -25,6 +25,13 @@
  * - `--allow-net` only where the state lives on PostgreSQL (the `allowNet`
  *   option): to that server's HOST:PORT and nowhere else, with read access to
  *   the variables the driver and pravo read for it ({@link PG_ENV_VARS}).
+ * - For `pravo init` of a root whose `pravo.jsonc` requires plugin providers
+ *   (the `install` option): read and write of the plugin cache and of
+ *   pravo's cache folder (the file hashes), read of the mirrors of
+ *   `provider_mirrors`, and the network, to any host: a registry names the
+ *   hosts its packages download from only in its answers. The command that
+ *   runs providers gets none of this (see
+ *   `lib/providers/install/executable.ts`).
  * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
  *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
  *   and write of its file). Reading `/proc/PID/stat`, which the
@@ -49,6 +56,9 @@ export const ENV_VARS: readonly string[] = [
   "PRAVO_KEY",
   "PRAVO_KEY_FILE",
   "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "TF_PLUGIN_CACHE_DIR",
+  "PRAVO_TEST_REGISTRY_OVERRIDE",
 ];
 
 /**
@@ -106,6 +116,18 @@ export interface PermissionOptions {
    * run its tools. The server's children run no program and get none.
    */
   allowRun?: boolean;
+  /**
+   * `pravo init` installing plugin providers: the plugin cache and pravo's
+   * cache folder (read and write), the mirrors (read), and the network.
+   */
+  install?: {
+    /** The plugin cache, absolute. */
+    cacheDir: string;
+    /** pravo's cache folder (the file hashes), absolute, when there is one. */
+    pravoCache?: string;
+    /** The mirrors of `provider_mirrors`, absolute. */
+    mirrors: readonly string[];
+  };
 }
 
 /**
@@ -122,7 +144,8 @@ export interface PermissionOptions {
  * });
  * if (flags.join(" ") !== "--no-prompt --allow-read=/srv/demo,/opt/pravo/main.ts " +
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
- *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME " +
+ *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,XDG_CACHE_HOME," +
+ *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE " +
  *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
  *   "--allow-sys=hostname") {
  *   throw new Error(flags.join(" "));
@@ -139,14 +162,24 @@ export function permissionFlags(options: PermissionOptions): string[] {
   const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
   const keyDir = options.keyDir === undefined ? [] : [checkedPath("keyDir", options.keyDir)];
   const net = [...new Set((options.allowNet ?? []).map(checkedHostPort))];
+  const install = options.install;
+  const caches = install
+    ? [install.cacheDir, ...(install.pravoCache ? [install.pravoCache] : [])].map((p) =>
+      checkedPath("install", p)
+    )
+    : [];
+  const mirrors = (install?.mirrors ?? []).map((p) => checkedPath("install", p));
+  const unique = (list: string[]) => [...new Set(list)];
   return [
     "--no-prompt",
-    `--allow-read=${[root, ...files, ...extra, ...keyDir].join(",")}`,
-    `--allow-write=${[root, ...keyDir].join(",")}`,
+    `--allow-read=${
+      unique([root, ...files, ...extra, ...keyDir, ...caches, ...mirrors]).join(",")
+    }`,
+    `--allow-write=${unique([root, ...keyDir, ...caches]).join(",")}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
     ...(options.allowRun === false ? [] : [`--allow-run=${execPath}`]),
     "--allow-sys=hostname",
-    ...(net.length ? [`--allow-net=${net.join(",")}`] : []),
+    ...(install ? ["--allow-net"] : net.length ? [`--allow-net=${net.join(",")}`] : []),
   ];
 }
 
