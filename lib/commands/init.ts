@@ -57,13 +57,18 @@ export interface InstalledDoc {
   /** `registry.terraform.io/hashicorp/aws`. */
   address: string;
   version: string;
-  /** `installed` from `origin`, or `cached`: the cache held a package that matches the lock. */
-  action: "installed" | "cached";
+  /**
+   * `installed`: written into the plugin cache now, from `origin`; `used`:
+   * used where it is (a mirror's unpacked package, or the cache).
+   */
+  action: "installed" | "used";
+  /** The package was checked against the hashes the lock held for this version. */
+  matched_lock: boolean;
   /** `mirror`, `registry` or `cache`. */
   from: "mirror" | "cache" | "registry";
   /** The mirror's directory, or the registry's host, or the cache's directory. */
   origin: string;
-  /** The package in the plugin cache. */
+  /** The package: in the plugin cache, or a mirror's unpacked package. */
   package_dir: string;
   /** The executable, absolute, symbolic links resolved. */
   executable: string;
@@ -115,6 +120,8 @@ export const run: CommandRun = async (ctx, opts) => {
   await requireDirectory(ctx.root);
   const { config } = readConfig(ctx.root);
   const previous = readLockFile(ctx.root);
+  // Providers first: when one cannot be installed, the root is left as it was.
+  const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
   const where = stateLocation(ctx);
   if (where.isDefault) await makePravoDir(ctx.root);
   const store = await openStore(ctx, { create: true });
@@ -124,7 +131,6 @@ export const run: CommandRun = async (ctx, opts) => {
   } finally {
     await store.close();
   }
-  const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
   const lock = providerLock(PROVIDERS, plugins.locked);
   const lockPath = join(ctx.root, LOCK_FILE);
   const status = await writeLockFile(lockPath, lock);
@@ -157,6 +163,7 @@ function installedDoc(p: InstalledProvider): InstalledDoc {
     address: p.address,
     version: p.lock.version,
     action: p.action,
+    matched_lock: p.matchedLock,
     from: p.kind,
     origin: p.origin,
     package_dir: p.packageDir,
@@ -263,8 +270,8 @@ export function renderInit(doc: InitDoc, style: Style): string {
   for (const p of doc.installed) {
     const name = `${displayAddress(parseProviderSource(p.address))} ${p.version}`;
     lines.push(
-      p.action === "cached"
-        ? `Using ${name} from ${p.origin}: it matches the lock.`
+      p.action === "used"
+        ? `Using ${name} from ${p.origin}${p.matched_lock ? ": it matches the lock" : ""}.`
         : `Installed ${name} from ${p.origin}${
           p.signed_by ? `, signed by key ${p.signed_by}` : ""
         }.`,

@@ -101,6 +101,10 @@ export function realPathOf(path: string): string {
     try {
       return join(Deno.realPathSync(p), ...rest.reverse());
     } catch (e) {
+      if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+        // pravo may not look here, so it cannot use what is here either.
+        return join(p, ...rest.reverse());
+      }
       if (!(e instanceof Deno.errors.NotFound)) throw e;
       const parent = dirname(p);
       if (parent === p) return resolve(path);

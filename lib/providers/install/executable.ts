@@ -3,31 +3,36 @@
  * the one the lock pins?
  *
  * {@link providerExecutable} takes a lock entry and the installation (the
- * plugin cache) and returns the executable's absolute real path, after
- * verifying that the installed package's `h1:` hash is one the lock holds
- * and that neither the package nor the executable is inside the root. It
- * refuses with a diagnostic that says what to do otherwise.
+ * plugin cache, and the mirrors of `provider_mirrors`, whose unpacked
+ * packages are used where they are) and returns the executable's absolute
+ * real path, after verifying that the package's `h1:` hash is one the lock
+ * holds and that neither the package nor the executable is inside the root.
+ * The first package found (the cache, then the mirrors in order) that
+ * matches the lock is used. It refuses with a diagnostic that says what to
+ * do otherwise.
  *
  * Hashing the 700 MB AWS provider takes about half a second; with a
  * {@link FileHashCache} (kept outside the root) the next verification of an
  * unchanged file costs a few `stat` calls: see `hash_cache.ts` for why that
  * is sound.
  *
- * What `pravo mcp` must do with it: read `pravo.lock.json` and verify every
- * plugin provider once, at start ({@link verifyLockedProviders}), then give
- * its children exactly those executables (`--allow-run`) and their package
- * directories (`--allow-read`), and the pinned lock entries, so that a lock
- * or configuration edited in the root mid-session changes nothing.
+ * What `pravo mcp` must do with it: read `pravo.lock.json` and the mirrors of
+ * `pravo.jsonc` and verify every plugin provider once, at start
+ * ({@link verifyLockedProviders}), then give its children exactly those
+ * executables (`--allow-run`) and their package directories
+ * (`--allow-read`), and the pinned lock entries, so that a lock or
+ * configuration edited in the root mid-session changes nothing.
  *
  * @module
  */
 
 import { Exit } from "../../cli/exit.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
-import { displayAddress, parseProviderSource } from "./address.ts";
+import { displayAddress, parseProviderSource, type ProviderAddress } from "./address.ts";
 import { isInsideRoot, packageDirIn, providerCacheDir } from "./cache_dir.ts";
 import { hashPackageDir, hashScheme } from "./hash.ts";
 import type { FileHashCache } from "./hash_cache.ts";
+import { FilesystemMirrorSource } from "./filesystem_mirror_source.ts";
 import { findExecutable, type LockedPlugin } from "./installer.ts";
 import { readLockFile } from "./lock.ts";
 import { currentPlatform, type Platform, platformString } from "./platform.ts";
@@ -38,6 +43,8 @@ import { parseVersion } from "./version.ts";
 export interface Installation {
   /** The plugin cache, absolute. */
   cacheDir: string;
+  /** The mirrors of `provider_mirrors`, absolute, in order. */
+  mirrors?: readonly string[];
   hashCache?: FileHashCache;
   /** Default: the platform pravo runs on. */
   platform?: Platform;
@@ -84,21 +91,52 @@ export function providerExecutable(
         `${platformString(platform)}). Run \`pravo init\` here to add it.`,
     );
   }
-  const entry = packageDirIn(installation.cacheDir, addr, version, platform);
-  let packageDir: string;
-  try {
-    packageDir = Deno.realPathSync(entry);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-    throw refuse(
-      `${name} is not installed`,
-      `There is no package in "${entry}". Run \`pravo init\` to install it (with the same ` +
-        "$TF_PLUGIN_CACHE_DIR as now, if you set it).",
-    );
+  const candidates = [packageDirIn(installation.cacheDir, addr, version, platform)];
+  for (const mirror of installation.mirrors ?? []) {
+    const dir = new FilesystemMirrorSource(mirror).unpackedDir(addr, version, platform);
+    if (dir) candidates.push(dir);
   }
+  let problem: DiagnosticsError | undefined;
+  for (const candidate of candidates) {
+    let packageDir: string;
+    try {
+      packageDir = Deno.realPathSync(candidate);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue;
+      throw e;
+    }
+    try {
+      return verifyPackage(
+        root,
+        { address, name, addr, version: lock.version },
+        packageDir,
+        h1s,
+        installation,
+      );
+    } catch (e) {
+      if (!(e instanceof DiagnosticsError)) throw e;
+      problem ??= e;
+    }
+  }
+  if (problem) throw problem;
+  throw refuse(
+    `${name} is not installed`,
+    `There is no package in "${candidates[0]}"${
+      candidates.length > 1 ? " nor in the mirrors" : ""
+    }. Run \`pravo init\` to install it (with the same $TF_PLUGIN_CACHE_DIR as now, if you set it).`,
+  );
+}
+
+function verifyPackage(
+  root: string,
+  who: { address: string; name: string; addr: ProviderAddress; version: string },
+  packageDir: string,
+  h1s: string[],
+  installation: Installation,
+): VerifiedProvider {
   if (isInsideRoot(packageDir, root)) {
     throw refuse(
-      `The package of ${name} is inside the root`,
+      `The package of ${who.name} is inside the root`,
       `"${packageDir}" is in the root, where anyone who may edit the root could have put it; ` +
         "pravo never runs an executable from inside the root. Keep the plugin cache and the " +
         "mirrors outside the root, and run `pravo init` again.",
@@ -106,14 +144,14 @@ export function providerExecutable(
   }
   let executable: string;
   try {
-    executable = findExecutable(packageDir, addr);
+    executable = findExecutable(packageDir, who.addr);
   } catch (e) {
     if (e instanceof InstallError) throw new DiagnosticsError([e.diagnostic], Exit.ERROR);
     throw e;
   }
   if (isInsideRoot(executable, root)) {
     throw refuse(
-      `The executable of ${name} is inside the root`,
+      `The executable of ${who.name} is inside the root`,
       `"${executable}" is in the root; pravo never runs an executable from inside the root. ` +
         "Run `pravo init` again with the plugin cache outside the root.",
     );
@@ -122,13 +160,13 @@ export function providerExecutable(
   installation.hashCache?.save();
   if (!h1s.includes(h1)) {
     throw refuse(
-      `The installed package of ${name} does not match pravo.lock.json`,
+      `The installed package of ${who.name} does not match pravo.lock.json`,
       `"${packageDir}" has ${h1}, and the lock pins ${h1s.join(", ")}. The package or the lock ` +
         "changed since `pravo init`: if the lock was edited, restore it from version control; " +
         "otherwise run `pravo init` to install the pinned package again.",
     );
   }
-  return { address, version: lock.version, executable, packageDir, h1 };
+  return { address: who.address, version: who.version, executable, packageDir, h1 };
 }
 
 /**

@@ -172,3 +172,34 @@ Deno.test("verifyLockedProviders() verifies every plugin provider of the lock", 
     await Deno.remove(s.base, { recursive: true });
   }
 });
+
+Deno.test("providerExecutable() finds a mirror's unpacked package, after the cache", async () => {
+  const s = await setup();
+  try {
+    const mirror = join(s.base, "mirror");
+    const inMirror = join(mirror, "Registry.Terraform.io/HashiCorp/aws/5.100.0/linux_amd64");
+    await writeTree(inMirror, fakeProviderFiles("aws", "5.100.0"));
+    // The cache holds another build: the mirror's, which the lock pins, is used.
+    await Deno.writeTextFile(join(s.dir, "LICENSE"), "changed");
+    const v = providerExecutable(s.root, ADDR, s.lock, {
+      cacheDir: s.cache,
+      mirrors: [join(s.base, "empty"), mirror],
+      platform: LINUX,
+    });
+    assert.equal(v.packageDir, inMirror);
+    assert.equal(v.executable, join(inMirror, "terraform-provider-aws_v5.100.0"));
+    // Neither matches: the first problem is told.
+    await Deno.writeTextFile(join(inMirror, "LICENSE"), "changed too");
+    refused(
+      () =>
+        providerExecutable(s.root, ADDR, s.lock, {
+          cacheDir: s.cache,
+          mirrors: [mirror],
+          platform: LINUX,
+        }),
+      /does not match pravo\.lock\.json/,
+    );
+  } finally {
+    await Deno.remove(s.base, { recursive: true });
+  }
+});

@@ -116,6 +116,20 @@ export class FilesystemMirrorSource implements Source {
     return found;
   }
 
+  /** The unpacked package of this version and platform, if the mirror holds one. */
+  unpackedDir(provider: ProviderAddress, version: Version, platform: Platform): string | undefined {
+    let found: Found[];
+    try {
+      found = this.#search(provider);
+    } catch {
+      return undefined;
+    }
+    return found.find((f) =>
+      !f.packed && sameVersion(f.version, version) &&
+      platformString(f.platform) === platformString(platform)
+    )?.path;
+  }
+
   availableVersions(provider: ProviderAddress): Promise<VersionList> {
     const byVersion = new Map<string, AvailableVersion>();
     for (const f of this.#search(provider)) {

@@ -2,9 +2,9 @@
  * A cache of file SHA-256 hashes, so that verifying a 700 MB provider
  * executable before each start costs a `stat`, not half a second of hashing.
  *
- * An entry is keyed by the file's real path and is used only while the
- * file's device, inode, size, modification time and status-change time
- * (ctime) are all unchanged. The ctime cannot be set back by a user (any
+ * An entry is keyed by the file's device and inode (so that hard links of
+ * one file share it) and is used only while the file's size, modification
+ * time and status-change time (ctime) are unchanged too. The ctime cannot be set back by a user (any
  * write, `touch` or rename-over changes it), so a file whose content changed
  * never matches its old entry. A file is hashed again when it changed while
  * it was read.
@@ -36,7 +36,7 @@ interface Entry {
 }
 
 interface CacheFile {
-  format_version: "1";
+  format_version: "2";
   files: Record<string, Entry>;
 }
 
@@ -79,7 +79,7 @@ export class FileHashCache {
     if (this.path === undefined) return this.#files;
     try {
       const doc = JSON.parse(Deno.readTextFileSync(this.path)) as CacheFile;
-      if (doc?.format_version === "1" && doc.files && typeof doc.files === "object") {
+      if (doc?.format_version === "2" && doc.files && typeof doc.files === "object") {
         this.#files = doc.files;
       }
     } catch {
@@ -93,7 +93,8 @@ export class FileHashCache {
     const real = Deno.realPathSync(path);
     const files = this.#load();
     const before = identity(Deno.statSync(real));
-    const known = files[real];
+    const key = before ? `${before.dev}:${before.ino}` : undefined;
+    const known = key === undefined ? undefined : files[key];
     if (before && known && sameIdentity(before, known)) {
       if (Date.now() - known.used > 3_600_000) {
         known.used = Date.now();
@@ -107,7 +108,7 @@ export class FileHashCache {
     const settled = after !== undefined &&
       Math.floor(after.ctime / 1000) < Math.floor(Date.now() / 1000);
     if (before && after && sameIdentity(before, after) && settled) {
-      files[real] = { ...after, sha256, used: Date.now() };
+      files[key!] = { ...after, sha256, used: Date.now() };
       this.#dirty = true;
     }
     return sha256;
@@ -118,7 +119,7 @@ export class FileHashCache {
     if (!this.#dirty || !this.#files || this.path === undefined) return;
     const entries = Object.entries(this.#files).sort((a, b) => b[1].used - a[1].used)
       .slice(0, MAX_ENTRIES);
-    const doc: CacheFile = { format_version: "1", files: Object.fromEntries(entries) };
+    const doc: CacheFile = { format_version: "2", files: Object.fromEntries(entries) };
     Deno.mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const tmp = `${this.path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
     Deno.writeTextFileSync(tmp, JSON.stringify(doc), { mode: 0o600 });

@@ -120,6 +120,6 @@ Deno.test("FileHashCache survives a damaged cache file", async () => {
   const cache = new FileHashCache(join(dir, "c.json"));
   assert.equal(cache.sha256(join(dir, "f")), sha256File(join(dir, "f")));
   cache.save();
-  assert.equal(JSON.parse(await Deno.readTextFile(join(dir, "c.json"))).format_version, "1");
+  assert.equal(JSON.parse(await Deno.readTextFile(join(dir, "c.json"))).format_version, "2");
   await Deno.remove(dir, { recursive: true });
 });

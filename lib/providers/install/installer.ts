@@ -11,11 +11,15 @@
  *    registry, else, when the registry cannot be reached, the plugin cache.
  * 2. The package. When the lock vouches for the version (its hashes) and the
  *    cache holds a package that matches them, it is used as it is: no
- *    network. Otherwise it comes from a mirror (linked into the cache as
- *    Terraform links it, or extracted from a packed mirror's zip), or from the
- *    registry (checksums signed, downloaded, checked, extracted); the cache is
- *    the last resort. A cache entry the lock does not vouch for is not
- *    trusted over the registry, as in Terraform.
+ *    network. Otherwise it comes from a mirror, or from the registry
+ *    (checksums signed, downloaded, checked, extracted into the cache); the
+ *    cache is the last resort. A cache entry the lock does not vouch for is
+ *    not trusted over the registry, as in Terraform. A mirror's unpacked
+ *    package is used where it is, not copied (Terraform links it into its
+ *    cache with a symbolic link, which Deno allows only to programs that may
+ *    read and write everywhere, and a copy of the AWS provider is 700 MB):
+ *    `executable.ts` looks in the mirrors too. A packed one is extracted
+ *    into the cache.
  * 3. The check. A package of the locked version must match one of the
  *    locked hashes (`h1:`, or `zh:` for an archive).
  * 4. The pin: the version, the constraints in canonical form, and the hashes:
@@ -76,11 +80,16 @@ export interface InstalledProvider {
   /** `registry.terraform.io/hashicorp/aws`. */
   address: string;
   lock: LockedPlugin;
-  /** `installed` from `origin`, or `cached`: the cache held it already. */
-  action: "installed" | "cached";
+  /**
+   * `installed`: written into the cache now, from `origin`; `used`: used
+   * where it is (a mirror's unpacked package, or the cache).
+   */
+  action: "installed" | "used";
+  /** The package was checked against hashes the lock held already. */
+  matchedLock: boolean;
   origin: string;
   kind: "mirror" | "cache" | "registry";
-  /** The package's directory in the cache (may be a link to a mirror). */
+  /** The package's directory: in the cache, or a mirror's unpacked package. */
   packageDir: string;
   /** The executable, absolute, symbolic links resolved. */
   executable: string;
@@ -143,6 +152,9 @@ function refuseInsideRoot(path: string, root: string, what: string, range?: Sour
  */
 export async function installProviders(options: InstallOptions): Promise<InstallResult> {
   const { root, cacheDir } = options;
+  refuseInsideRoot(cacheDir, root, "The plugin cache");
+  // Made now, so that its real path (links resolved) is checked again.
+  await Deno.mkdir(cacheDir, { recursive: true });
   refuseInsideRoot(cacheDir, root, "The plugin cache");
   for (const m of options.mirrors) refuseInsideRoot(m.path, root, "The provider mirror", m.range);
   const mirrors = options.mirrors.map((m) => new FilesystemMirrorSource(m.path, "mirror"));
@@ -209,7 +221,8 @@ async function installOne(
     const h1 = hashPackageDir(cacheEntry, options.hashCache);
     if (lockedHashes.includes(h1)) {
       return done(req, v, constraints, lockedHashes, [h1], {
-        action: "cached",
+        action: "used",
+        matchedLock: true,
         origin: cacheName(options),
         kind: "cache",
         packageDir: cacheEntry,
@@ -225,7 +238,6 @@ async function installOne(
       refuseInsideRoot(dir, root, "The package");
       const h1 = hashPackageDir(dir, options.hashCache);
       checkLocked(req, v, lockedHashes, [h1], meta);
-      if (meta.kind === "mirror") linkIntoCache(dir, cacheEntry);
       if (meta.kind === "cache" && lockedHashes.length === 0) {
         warnings.push(warning(
           `${name} ${v} was taken from the plugin cache, unverified`,
@@ -234,10 +246,11 @@ async function installOne(
         ));
       }
       return done(req, v, constraints, lockedHashes, [h1], {
-        action: meta.kind === "cache" ? "cached" : "installed",
+        action: "used",
+        matchedLock: lockedHashes.length > 0,
         origin: meta.origin,
         kind: meta.kind,
-        packageDir: cacheEntry,
+        packageDir: Deno.realPathSync(dir),
       });
     }
     case "local_archive": {
@@ -252,6 +265,7 @@ async function installOne(
       );
       return done(req, v, constraints, lockedHashes, [h1], {
         action: "installed",
+        matchedLock: lockedHashes.length > 0,
         origin: meta.origin,
         kind: meta.kind,
         packageDir: cacheEntry,
@@ -281,6 +295,7 @@ async function installOne(
         );
         return done(req, v, constraints, lockedHashes, [h1, ...checked.zh], {
           action: "installed",
+          matchedLock: lockedHashes.length > 0,
           origin: meta.origin,
           kind: "registry",
           packageDir: cacheEntry,
@@ -401,37 +416,6 @@ function checkLocked(
       `this package, remove the entry of "${addressString(req.address)}" from pravo.lock.json ` +
       "and run `pravo init` again.",
   );
-}
-
-/** Points the cache entry at a mirror's unpacked package (a symbolic link, as Terraform makes). */
-function linkIntoCache(mirrorDir: string, entry: string): void {
-  const target = Deno.realPathSync(mirrorDir);
-  try {
-    if (Deno.realPathSync(entry) === target) return;
-  } catch {
-    // not there yet
-  }
-  Deno.mkdirSync(join(entry, ".."), { recursive: true });
-  removeEntry(entry);
-  try {
-    Deno.symlinkSync(target, entry);
-  } catch {
-    Deno.mkdirSync(entry, { recursive: true });
-    copyTree(target, entry);
-  }
-}
-
-function copyTree(from: string, to: string): void {
-  for (const e of Deno.readDirSync(from)) {
-    const src = join(from, e.name);
-    const dst = join(to, e.name);
-    if (Deno.statSync(src).isDirectory) {
-      Deno.mkdirSync(dst);
-      copyTree(src, dst);
-    } else {
-      Deno.copyFileSync(src, dst);
-    }
-  }
 }
 
 function removeEntry(entry: string): void {
