@@ -355,7 +355,7 @@ export interface FakeVersion {
 
 /** A provider registry served on 127.0.0.1 for tests, speaking the registry protocol. */
 export interface FakeRegistry {
-  /** `http://127.0.0.1:PORT/` */
+  /** `http://127.0.0.1:PORT/`, or with TLS `https://localhost:PORT/` */
   url: string;
   /** `$PRAVO_TEST_REGISTRY_OVERRIDE` for these hosts. */
   override(...hosts: string[]): string;
@@ -384,6 +384,7 @@ export function serveRegistry(
   versions: readonly FakeVersion[],
   faults: FakeRegistryFaults = {},
   key: TestSigningKey = makeSigningKey("ed25519"),
+  tls?: { cert: string; key: string },
 ): FakeRegistry {
   const foreign = faults.foreignSignature
     ? makeSigningKey("rsa", "Someone Else <x@example.com>")
@@ -416,7 +417,7 @@ export function serveRegistry(
     );
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {}, ...tls }, (req) => {
     const path = new URL(req.url).pathname;
     requests.push(path);
     if (path === "/.well-known/terraform.json") return json({ "providers.v1": "/v1/providers/" });
@@ -472,7 +473,9 @@ export function serveRegistry(
     }
     return new Response("not found", { status: 404 });
   });
-  const url = `http://127.0.0.1:${server.addr.port}/`;
+  const url = tls
+    ? `https://localhost:${server.addr.port}/`
+    : `http://127.0.0.1:${server.addr.port}/`;
   return {
     url,
     requests,
