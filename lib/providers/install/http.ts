@@ -72,9 +72,12 @@ interface RequestContext {
 
 const TIMEOUT_MS = 30_000;
 
+/** The useful part of a fetch failure: Deno puts it in the error's cause. */
 function describe(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.replace(/^error sending request for url \([^)]*\): /, "");
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : undefined;
+  const msg = cause ?? (e instanceof Error ? e.message : String(e));
+  return msg.replace(/^error sending request for url \([^)]*\): /, "")
+    .replace(/^client error \(Connect\): /, "");
 }
 
 /** Turns a failed fetch into an install error with advice. */

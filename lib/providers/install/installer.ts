@@ -412,9 +412,9 @@ function checkLocked(
     "checksum",
     `The package of ${name} ${v} does not match pravo.lock.json`,
     `The package from ${meta.origin} has ${got.join(" and ")}, none of the hashes locked for ` +
-      `this version (they may be for other platforms only). It was not installed. If you trust ` +
-      `this package, remove the entry of "${addressString(req.address)}" from pravo.lock.json ` +
-      "and run `pravo init` again.",
+      `this version (they may be for other platforms only), so pravo does not use it. If you ` +
+      `trust this package, remove the entry of "${addressString(req.address)}" from ` +
+      "pravo.lock.json and run `pravo init` again.",
   );
 }
 
