@@ -370,3 +370,39 @@ Deno.test("permissionFlags() with install opens the network and the caches, and 
     "--allow-net",
   ]);
 });
+
+Deno.test("permissionFlags() with plugins runs exactly the verified executables, and reads their packages", () => {
+  const plugins = {
+    providers: [
+      { executable: "/c/aws/terraform-provider-aws_v5.100.0_x5", packageDir: "/c/aws" },
+      { executable: "/m/x/terraform-provider-x", packageDir: "/m/x" },
+    ],
+    pravoCache: "/home/op/.cache/pravo",
+  };
+  const flags = permissionFlags({
+    root: "/r",
+    execPath: "/d/deno",
+    projectDir: "/p",
+    programFiles: ["main.ts"],
+    allowRun: false,
+    plugins,
+  });
+  assert.deepEqual(flags, [
+    "--no-prompt",
+    "--allow-read=/r,/p/main.ts,/c/aws,/m/x,/home/op/.cache/pravo",
+    "--allow-write=/r,/home/op/.cache/pravo",
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
+    "--allow-sys=hostname",
+  ]);
+  assert.ok(
+    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", plugins }).includes(
+      "--allow-run=/d/deno,/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
+    ),
+  );
+  assert.ok(
+    !permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowRun: false })
+      .some((f) => f.startsWith("--allow-run")),
+    "no plugin and no deno: no --allow-run at all",
+  );
+});

@@ -316,3 +316,86 @@ Deno.test("pravo providers lists the locked plugin providers beside the built-in
     await Deno.remove(d.base, { recursive: true });
   }
 });
+
+Deno.test("a run with the plugin flags verifies and runs the pinned provider, and no executable in the root", async () => {
+  const d = await tempDirs();
+  try {
+    const mirror = join(d.base, "mirror");
+    await writeTree(join(mirror, "registry.terraform.io/acme/cloud/1.5.0/linux_amd64"), [
+      {
+        name: "terraform-provider-cloud_v1.5.0",
+        data: `#!/bin/sh\necho started > "$1"\n`,
+        mode: 0o755,
+      },
+    ]);
+    await config(d.root, { providers: { "acme/cloud": "~> 1.5" }, provider_mirrors: [mirror] });
+    const init = await pravo(d.root, ["init"], { XDG_CACHE_HOME: d.xdg });
+    assert.equal(init.code, 0, init.stderr);
+    // What pravo mcp would pin at start: the verified providers.
+    const { verifyLockedProviders } = await import("../lib/providers/install/executable.ts");
+    const { permissionFlags } = await import("../lib/cli/permissions.ts");
+    const cacheDir = join(d.xdg, "pravo", "providers");
+    const pinned = verifyLockedProviders(d.root, { cacheDir, mirrors: [mirror] });
+    assert.equal(pinned.length, 1);
+    // An agent plants an executable in the root.
+    await Deno.writeTextFile(join(d.root, "evil"), `#!/bin/sh\necho ran > "$1"\n`, { mode: 0o755 });
+    const probe = join(d.base, "probe.ts");
+    const executableModule =
+      new URL("../lib/providers/install/executable.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      probe,
+      `import { verifyPinnedProvider } from ${JSON.stringify(executableModule)};
+import { FileHashCache } from ${
+        JSON.stringify(new URL("../lib/providers/install/hash_cache.ts", import.meta.url).href)
+      };
+const results: Record<string, string> = {};
+async function attempt(name: string, f: () => unknown) {
+  try { await f(); results[name] = "ok"; } catch (e) { results[name] = (e as Error).name; }
+}
+const root = ${JSON.stringify(d.root)};
+const hashCache = new FileHashCache(${JSON.stringify(join(d.xdg, "pravo", "file-hashes.json"))});
+const p = verifyPinnedProvider(root, ${
+        JSON.stringify({ ...pinned[0], hashes: [pinned[0].h1] })
+      }, hashCache);
+await attempt("run pinned", async () => {
+  const out = await new Deno.Command(p.executable, { args: [root + "/started"] }).output();
+  if (!out.success) throw new Error("failed");
+});
+await attempt("run planted", () => new Deno.Command(root + "/evil", { args: [root + "/ran"] }).output());
+await attempt("run sh", () => new Deno.Command("/bin/sh", { args: ["-c", "true"] }).output());
+console.log(JSON.stringify(results));
+`,
+    );
+    const flags = permissionFlags({
+      root: d.root,
+      execPath: Deno.execPath(),
+      projectDir: fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, ""),
+      extraRead: [probe],
+      allowRun: false,
+      plugins: { providers: pinned, pravoCache: join(d.xdg, "pravo") },
+    });
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--config",
+        fileURLToPath(new URL("../deno.json", import.meta.url)),
+        ...flags,
+        probe,
+      ],
+      env: { PRAVO_KEY: KEY },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+      "run pinned": "ok",
+      "run planted": "NotCapable",
+      "run sh": "NotCapable",
+    });
+    assert.equal(await Deno.readTextFile(join(d.root, "started")), "started\n");
+    await assert.rejects(Deno.stat(join(d.root, "ran")), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(d.base, { recursive: true });
+  }
+});

@@ -30,8 +30,12 @@
  *   pravo's cache folder (the file hashes), read of the mirrors of
  *   `provider_mirrors`, and the network, to any host: a registry names the
  *   hosts its packages download from only in its answers. The command that
- *   runs providers gets none of this (see
- *   `lib/providers/install/executable.ts`).
+ *   runs providers gets none of this.
+ * - For a run that starts plugin providers (the `plugins` option): running
+ *   exactly their executables (absolute, links resolved, verified against
+ *   the lock by `lib/providers/install/executable.ts`), reading their package
+ *   directories, and reading and writing pravo's cache folder, where the
+ *   file hashes that make the verification cheap are kept.
  * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
  *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
  *   and write of its file). Reading `/proc/PID/stat`, which the
@@ -120,6 +124,15 @@ export interface PermissionOptions {
    * `pravo init` installing plugin providers: the plugin cache and pravo's
    * cache folder (read and write), the mirrors (read), and the network.
    */
+  /**
+   * Plugin providers the run may start: their executables and package
+   * directories (as `verifyLockedProviders()` returns them), and pravo's
+   * cache folder for the file hashes.
+   */
+  plugins?: {
+    providers: readonly { executable: string; packageDir: string }[];
+    pravoCache?: string;
+  };
   install?: {
     /** The plugin cache, absolute. */
     cacheDir: string;
@@ -169,15 +182,21 @@ export function permissionFlags(options: PermissionOptions): string[] {
     )
     : [];
   const mirrors = (install?.mirrors ?? []).map((p) => checkedPath("install", p));
+  const plugins = options.plugins?.providers ?? [];
+  const executables = plugins.map((p) => checkedPath("plugins", p.executable));
+  const packageDirs = plugins.map((p) => checkedPath("plugins", p.packageDir));
+  const hashes = options.plugins?.pravoCache
+    ? [checkedPath("plugins", options.plugins.pravoCache)]
+    : [];
   const unique = (list: string[]) => [...new Set(list)];
+  const run = unique([...(options.allowRun === false ? [] : [execPath]), ...executables]);
+  const reads = [root, ...files, ...extra, ...keyDir, ...caches, ...mirrors, ...packageDirs];
   return [
     "--no-prompt",
-    `--allow-read=${
-      unique([root, ...files, ...extra, ...keyDir, ...caches, ...mirrors]).join(",")
-    }`,
-    `--allow-write=${unique([root, ...keyDir, ...caches]).join(",")}`,
+    `--allow-read=${unique([...reads, ...hashes]).join(",")}`,
+    `--allow-write=${unique([root, ...keyDir, ...caches, ...hashes]).join(",")}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
-    ...(options.allowRun === false ? [] : [`--allow-run=${execPath}`]),
+    ...(run.length ? [`--allow-run=${run.join(",")}`] : []),
     "--allow-sys=hostname",
     ...(install ? ["--allow-net"] : net.length ? [`--allow-net=${net.join(",")}`] : []),
   ];

@@ -102,7 +102,12 @@ export function providerExecutable(
     try {
       packageDir = Deno.realPathSync(candidate);
     } catch (e) {
-      if (e instanceof Deno.errors.NotFound) continue;
+      if (
+        e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotCapable ||
+        e instanceof Deno.errors.PermissionDenied
+      ) {
+        continue; // not there, or pravo may not look there: not usable
+      }
       throw e;
     }
     try {
@@ -167,6 +172,54 @@ function verifyPackage(
     );
   }
   return { address: who.address, version: who.version, executable, packageDir, h1 };
+}
+
+/** A plugin provider pinned where it was found: what a run that starts it is given. */
+export interface PinnedProvider {
+  address: string;
+  version: string;
+  /** The package directory found and verified when it was pinned. */
+  packageDir: string;
+  /** The lock's hashes. */
+  hashes: readonly string[];
+}
+
+/**
+ * Verifies a provider pinned earlier (by `pravo mcp` at start) in the very
+ * package directory it was found in, without looking anywhere else: the
+ * check a child makes before it starts the provider. Same refusals as
+ * {@link providerExecutable}.
+ */
+export function verifyPinnedProvider(
+  root: string,
+  pin: PinnedProvider,
+  hashCache?: FileHashCache,
+): VerifiedProvider {
+  const addr = parseProviderSource(pin.address);
+  const name = `${displayAddress(addr)} ${pin.version}`;
+  const h1s = pin.hashes.filter((h) => hashScheme(h) === "h1");
+  let packageDir: string;
+  try {
+    packageDir = Deno.realPathSync(pin.packageDir);
+  } catch {
+    throw refuse(
+      `${name} is not where it was pinned`,
+      `"${pin.packageDir}" cannot be read any more. Run \`pravo init\`, then start again.`,
+    );
+  }
+  if (packageDir !== pin.packageDir) {
+    throw refuse(
+      `The package of ${name} moved since it was pinned`,
+      `"${pin.packageDir}" now leads to "${packageDir}". Run \`pravo init\`, then start again.`,
+    );
+  }
+  return verifyPackage(
+    root,
+    { address: pin.address, name, addr, version: pin.version },
+    packageDir,
+    h1s,
+    { cacheDir: "", hashCache },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { DiagnosticsError } from "../../diag/diag.ts";
 import { fakeProviderFiles, writeTree } from "./_testing.ts";
 import { hashPackageDir } from "./hash.ts";
 import { FileHashCache } from "./hash_cache.ts";
-import { providerExecutable, verifyLockedProviders } from "./executable.ts";
+import { providerExecutable, verifyLockedProviders, verifyPinnedProvider } from "./executable.ts";
 import { lockFileText } from "./lock.ts";
 
 const ADDR = "registry.terraform.io/hashicorp/aws";
@@ -199,6 +199,32 @@ Deno.test("providerExecutable() finds a mirror's unpacked package, after the cac
         }),
       /does not match pravo\.lock\.json/,
     );
+  } finally {
+    await Deno.remove(s.base, { recursive: true });
+  }
+});
+
+Deno.test("verifyPinnedProvider() checks the very directory it was pinned in", async () => {
+  const s = await setup();
+  try {
+    const v = providerExecutable(s.root, ADDR, s.lock, { cacheDir: s.cache, platform: LINUX });
+    const pin = {
+      address: ADDR,
+      version: "5.100.0",
+      packageDir: v.packageDir,
+      hashes: s.lock.hashes,
+    };
+    assert.equal(verifyPinnedProvider(s.root, pin).executable, v.executable);
+    // The package replaced by a link elsewhere: refused, not followed.
+    const elsewhere = join(s.base, "elsewhere");
+    await Deno.rename(s.dir, elsewhere);
+    await Deno.symlink(elsewhere, s.dir);
+    refused(() => verifyPinnedProvider(s.root, pin), /moved since it was pinned/);
+    await Deno.remove(s.dir);
+    refused(() => verifyPinnedProvider(s.root, pin), /is not where it was pinned/);
+    await Deno.rename(elsewhere, s.dir);
+    await Deno.writeTextFile(join(s.dir, "LICENSE"), "other");
+    refused(() => verifyPinnedProvider(s.root, pin), /does not match pravo\.lock\.json/);
   } finally {
     await Deno.remove(s.base, { recursive: true });
   }
