@@ -130,7 +130,8 @@ export class FilesystemMirrorSource implements Source {
     )?.path;
   }
 
-  availableVersions(provider: ProviderAddress): Promise<VersionList> {
+  // deno-lint-ignore require-await
+  async availableVersions(provider: ProviderAddress): Promise<VersionList> {
     const byVersion = new Map<string, AvailableVersion>();
     for (const f of this.#search(provider)) {
       const key = versionString(f.version);
@@ -140,10 +141,11 @@ export class FilesystemMirrorSource implements Source {
       }
       byVersion.set(key, v);
     }
-    return Promise.resolve({ versions: [...byVersion.values()], warnings: [], origin: this.name });
+    return { versions: [...byVersion.values()], warnings: [], origin: this.name };
   }
 
-  packageMeta(
+  // deno-lint-ignore require-await
+  async packageMeta(
     provider: ProviderAddress,
     version: Version,
     platform: Platform,
@@ -152,19 +154,15 @@ export class FilesystemMirrorSource implements Source {
       sameVersion(f.version, version) && platformString(f.platform) === platformString(platform)
     ).sort((a, b) => Number(a.packed) - Number(b.packed));
     if (matches.length === 0) {
-      return Promise.reject(
-        new InstallError(
-          "platform",
-          `${this.name} has no package of ${provider.namespace}/${provider.type} ` +
-            `${versionString(version)} for ${platformString(platform)}`,
-          `Add the package for ${
-            platformString(platform)
-          } to the mirror, or choose another version.`,
-        ),
+      throw new InstallError(
+        "platform",
+        `${this.name} has no package of ${provider.namespace}/${provider.type} ` +
+          `${versionString(version)} for ${platformString(platform)}`,
+        `Add the package for ${platformString(platform)} to the mirror, or choose another version.`,
       );
     }
     const m = matches[0];
-    return Promise.resolve({
+    return {
       provider,
       version: m.version,
       platform,
@@ -173,6 +171,6 @@ export class FilesystemMirrorSource implements Source {
         : { kind: "local_dir", path: m.path },
       origin: this.name,
       kind: this.kind,
-    });
+    };
   }
 }
