@@ -12,8 +12,7 @@ import { type CommandRun, emit } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
 import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
-import type { LockedPlugin } from "../providers/install/installer.ts";
-import { readLockFile } from "../providers/install/lock.ts";
+import { type LockedPlugin, readLockFile } from "../providers/install/lock.ts";
 import { MODES, PROVIDERS } from "../providers/registry.ts";
 import { importPath, type Mode, type ProviderSchema } from "../providers/schema.ts";
 

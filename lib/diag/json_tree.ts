@@ -1,33 +1,23 @@
 /**
- * JSON (and JSONC) read as a tree with positions, so that a refused setting
- * or lock entry is reported with its file, line and column. A thin layer on
- * `jsonc-parser`'s `parseTree`.
+ * JSONC (comments, trailing commas) read as a tree with positions, with
+ * `jsonc-parser`'s `parseTree`: the tree of `json_nodes.ts`, so that a
+ * refused setting is reported with its file, line and column.
  *
  * @module
  */
 
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { SourcePos } from "./diag.ts";
+import { type JsonDoc, type JsonNode, type JsonSyntaxError, lineColumn } from "./json_nodes.ts";
 
-/** A parsed document: its tree and where a node is. */
-export interface JsonDoc {
-  root: Node;
-  /** The file, line and column where a node starts. */
-  at(node: Node): SourcePos;
-}
-
-/** Why a document did not parse, and where. */
-export interface JsonSyntaxError {
-  message: string;
-  pos: SourcePos;
-}
-
-/** The line and column (from 1) of an offset in `text`. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
-}
+export {
+  type JsonDoc,
+  type JsonNode,
+  type JsonSyntaxError,
+  lineColumn,
+  nodeValue,
+  properties,
+} from "./json_nodes.ts";
 
 /**
  * Parses `text` (named `file` in positions); comments and trailing commas
@@ -52,26 +42,5 @@ export function parseJsonTree(
       pos: at(e?.offset ?? 0),
     };
   }
-  return { root, at: (node) => at(node.offset) };
-}
-
-/** The properties of an object node: key, the key's node and the value's node. */
-export function properties(node: Node): { key: string; keyNode: Node; valueNode: Node }[] {
-  if (node.type !== "object") return [];
-  return (node.children ?? []).flatMap((p) => {
-    const [k, v] = p.children ?? [];
-    return k && v ? [{ key: String(k.value), keyNode: k, valueNode: v }] : [];
-  });
-}
-
-/** The plain value of a node (objects and arrays rebuilt). */
-export function nodeValue(node: Node): unknown {
-  switch (node.type) {
-    case "object":
-      return Object.fromEntries(properties(node).map((p) => [p.key, nodeValue(p.valueNode)]));
-    case "array":
-      return (node.children ?? []).map(nodeValue);
-    default:
-      return node.value;
-  }
+  return { root: root as JsonNode, at: (node) => at(node.offset) };
 }

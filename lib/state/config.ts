@@ -25,11 +25,11 @@
  * @module
  */
 
-import { type Node, stripComments } from "jsonc-parser";
+import { stripComments } from "jsonc-parser";
 import { dirname, join, resolve } from "node:path";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, editDistance, error, type SourcePos } from "../diag/diag.ts";
-import { parseJsonTree, properties } from "../diag/json_tree.ts";
+import { type JsonNode as Node, parseJsonTree, properties } from "../diag/json_tree.ts";
 import {
   AddressError,
   addressString,

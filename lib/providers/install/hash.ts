@@ -21,21 +21,9 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { FileHashCache } from "./hash_cache.ts";
 
-/** `h1:<base64>` or `zh:<hex>`. */
-export type Hash = string;
+import type { Hash } from "./hash_scheme.ts";
 
-/** The hash schemes pravo reads and writes. */
-export type HashScheme = "h1" | "zh";
-
-const H1 = /^h1:[A-Za-z0-9+/]{43}=$/;
-const ZH = /^zh:[0-9a-f]{64}$/;
-
-/** The scheme of a well-formed hash, else undefined. */
-export function hashScheme(hash: string): HashScheme | undefined {
-  if (H1.test(hash)) return "h1";
-  if (ZH.test(hash)) return "zh";
-  return undefined;
-}
+export { type Hash, type HashScheme, hashScheme } from "./hash_scheme.ts";
 
 /** `h1:` over files and the SHA-256 (hex) of their content, in any order. */
 export function h1OfFiles(files: readonly { name: string; sha256: string }[]): Hash {

@@ -44,6 +44,7 @@ import { download } from "./http.ts";
 import { MemoizeSource } from "./memoize_source.ts";
 import { MultiSource } from "./multi_source.ts";
 import { type Platform, platformString } from "./platform.ts";
+import type { LockedPlugin } from "./lock.ts";
 import { InstallError, type PackageMeta, type Source } from "./source.ts";
 import {
   acceptable,
@@ -67,13 +68,7 @@ export interface Requirement {
   range?: SourcePos;
 }
 
-/** A plugin provider's entry in the lock file. */
-export interface LockedPlugin {
-  version: string;
-  constraints: string;
-  /** Sorted, each once. */
-  hashes: string[];
-}
+export type { LockedPlugin } from "./lock.ts";
 
 /** What happened to one provider. */
 export interface InstalledProvider {
@@ -173,7 +168,16 @@ export async function installProviders(options: InstallOptions): Promise<Install
     } catch (e) {
       if (e instanceof InstallError) errors.push({ ...e.diagnostic, ...where(req) });
       else if (e instanceof DiagnosticsError) errors.push(...e.diagnostics);
-      else throw e;
+      else if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+        errors.push({
+          severity: "error",
+          summary: `pravo may not read or write what ${displayAddress(req.address)} needs`,
+          detail:
+            `${(e as Error).message}. Run \`pravo init\` through scripts/pravo (it grants the ` +
+            "plugin cache and the mirrors), or grant that path to the process that runs pravo.",
+          ...where(req),
+        });
+      } else throw e;
     }
   }
   options.hashCache.save();
@@ -336,9 +340,9 @@ async function chooseVersion(
   if (list.versions.length === 0) {
     throw new InstallError(
       "not_found",
-      `There is no provider ${addressString(req.address)}`,
-      'No mirror holds it and no registry was asked. Check its source address in "providers" ' +
-        'of pravo.jsonc, or add it to a mirror of "provider_mirrors".',
+      `There is no version of ${addressString(req.address)} to install`,
+      'No mirror of "provider_mirrors" holds it, and its registry lists no version of it. ' +
+        'Check its source address in "providers" of pravo.jsonc, or add it to a mirror.',
     );
   }
   const all = list.versions.map((a) => a.version);

@@ -26,16 +26,27 @@
  * @module
  */
 
-import type { Node } from "jsonc-parser";
-import { join } from "node:path";
 import { stableJson } from "../../cli/output.ts";
 import { Exit } from "../../cli/exit.ts";
 import { DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
-import { nodeValue, parseJsonTree, properties } from "../../diag/json_tree.ts";
+import {
+  type JsonNode as Node,
+  nodeValue,
+  parseStrictJson,
+  properties,
+} from "../../diag/json_nodes.ts";
 import { AddressError, addressString, parseProviderSource } from "./address.ts";
-import { hashScheme } from "./hash.ts";
-import type { LockedPlugin } from "./installer.ts";
+import { hashScheme } from "./hash_scheme.ts";
 import { ConstraintError, constraintsString, parseConstraints, parseVersion } from "./version.ts";
+
+/** A plugin provider's entry in the lock file. */
+export interface LockedPlugin {
+  version: string;
+  /** In Terraform's canonical form; `""`: any version. */
+  constraints: string;
+  /** Sorted, each once. */
+  hashes: string[];
+}
 
 /** The lock file's name, in the root. */
 export const LOCK_FILE = "pravo.lock.json";
@@ -61,7 +72,7 @@ function refused(summary: string, detail: string, range?: SourcePos): Diagnostic
 
 /** Parses the text of a lock file; `path` names it in messages. */
 export function parseLockFile(text: string, path: string): LockFileContent {
-  const doc = parseJsonTree(text, path, false);
+  const doc = parseStrictJson(text, path);
   if (!("root" in doc)) {
     throw refused(`${doc.message}`, "The file is not valid JSON.", doc.pos);
   }
@@ -218,7 +229,7 @@ function readEntry(
  * 1) when it cannot be read or is malformed.
  */
 export function readLockFile(root: string): LockFileContent | undefined {
-  const path = join(root, LOCK_FILE);
+  const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
