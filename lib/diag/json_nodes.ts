@@ -62,6 +62,11 @@ export function nodeValue(node: JsonNode): unknown {
   }
 }
 
+// A JSON string: control characters must be escaped in it.
+// deno-lint-ignore no-control-regex
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
+const LITERAL = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
 class Syntax extends Error {
   offset: number;
   constructor(message: string, offset: number) {
@@ -147,14 +152,14 @@ export function parseStrictJson(text: string, file: string): JsonDoc | JsonSynta
       }
     }
     if (c === '"') {
-      const m = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/.exec(text.slice(p));
+      STRING.lastIndex = p;
+      const m = STRING.exec(text);
       if (!m) throw new Syntax("invalid string", p);
       p += m[0].length;
       return { type: "string", value: JSON.parse(m[0]), offset: start, length: m[0].length };
     }
-    const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
-      text.slice(p),
-    );
+    LITERAL.lastIndex = p;
+    const m = LITERAL.exec(text);
     if (!m) throw new Syntax(p >= text.length ? "value expected" : "invalid symbol", p);
     p += m[0].length;
     const v = JSON.parse(m[0]);
