@@ -41,7 +41,7 @@ function crc32(data: Uint8Array): number {
  */
 export function zipBytes(
   entries: readonly TestZipEntry[],
-  options: { zip64?: boolean; store?: boolean } = {},
+  options: { zip64?: boolean; store?: boolean; dos?: boolean } = {},
 ): Uint8Array {
   const enc = new TextEncoder();
   const locals: Uint8Array[] = [];
@@ -83,7 +83,7 @@ export function zipBytes(
     const central = new Uint8Array(46 + name.length + extra.length);
     const cv = new DataView(central.buffer);
     cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, (3 << 8) | 45, true); // made by Unix
+    cv.setUint16(4, options.dos ? 20 : (3 << 8) | 45, true); // made by DOS, or Unix
     cv.setUint16(6, 20, true);
     cv.setUint16(8, 0x0800, true);
     cv.setUint16(10, method, true);
@@ -93,7 +93,7 @@ export function zipBytes(
     cv.setUint32(24, z64 ? 0xffffffff : raw.length, true);
     cv.setUint16(28, name.length, true);
     cv.setUint16(30, extra.length, true);
-    cv.setUint32(38, (mode << 16) >>> 0, true);
+    cv.setUint32(38, options.dos ? (e.directory ? 0x10 : 0) : (mode << 16) >>> 0, true);
     cv.setUint32(42, z64 ? 0xffffffff : offset, true);
     central.set(name, 46);
     central.set(extra, 46 + name.length);

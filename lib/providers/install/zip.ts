@@ -179,7 +179,9 @@ export interface ExtractedFile {
 
 /**
  * Extracts every entry of the archive into `dest` (which must exist and be
- * empty), keeping Unix permission bits, and returns each file's SHA-256.
+ * empty), keeping Unix permission bits, and returns each file's SHA-256. An
+ * archive made without Unix modes (on Windows) gives 0644, and 0755 to a
+ * provider's executable (`terraform-provider-*`).
  */
 export async function extractZip(path: string, dest: string): Promise<ExtractedFile[]> {
   const file = await Deno.open(path, { read: true });
@@ -219,6 +221,11 @@ export async function hashZipEntries(path: string): Promise<ExtractedFile[]> {
 
 const CHUNK = 1 << 20;
 
+function modeOf(e: ZipEntry): number {
+  if (e.mode !== undefined) return e.mode;
+  return e.name.split("/").pop()!.startsWith("terraform-provider-") ? 0o755 : 0o644;
+}
+
 async function writeEntry(file: Deno.FsFile, e: ZipEntry, target?: string): Promise<string> {
   const header = readAt(file, e.localOffset, 30);
   const hv = new DataView(header.buffer);
@@ -248,7 +255,7 @@ async function writeEntry(file: Deno.FsFile, e: ZipEntry, target?: string): Prom
   const out = target === undefined ? undefined : await Deno.open(target, {
     write: true,
     createNew: true,
-    mode: e.mode ?? 0o644,
+    mode: modeOf(e),
   });
   let written = 0;
   try {
@@ -271,6 +278,6 @@ async function writeEntry(file: Deno.FsFile, e: ZipEntry, target?: string): Prom
       `the entry "${e.name}" holds ${written} bytes, not the ${e.size} it declares`,
     );
   }
-  if (target !== undefined && e.mode !== undefined) await Deno.chmod(target, e.mode);
+  if (target !== undefined) await Deno.chmod(target, modeOf(e));
   return hash.digest("hex");
 }

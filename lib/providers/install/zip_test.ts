@@ -76,3 +76,19 @@ Deno.test("extractZip() refuses an entry that inflates to more than it declares"
   await assert.rejects(extractZip(join(dir, "p.zip"), join(dir, "out")), /not the 10 it declares/);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("extractZip() makes the provider's executable executable in an archive without Unix modes", async () => {
+  await withZip([
+    { name: "terraform-provider-x_v1.0.0.exe", data: "MZ" },
+    { name: "README.md", data: "x" },
+  ], async (zip, dir) => {
+    const out = join(dir, "out");
+    await Deno.mkdir(out);
+    await extractZip(zip, out);
+    assert.equal(
+      (await Deno.stat(join(out, "terraform-provider-x_v1.0.0.exe"))).mode! & 0o777,
+      0o755,
+    );
+    assert.equal((await Deno.stat(join(out, "README.md"))).mode! & 0o777, 0o644);
+  }, { dos: true });
+});
