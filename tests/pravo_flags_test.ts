@@ -297,3 +297,112 @@ Deno.test("scripts/pravo grants the key's folder from $PRAVO_KEY_FILE, $XDG_CONF
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("scripts/pravo grants init the plugin cache, pravo's cache, the mirrors and the network, and other commands none", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.writeTextFile(
+      join(tmp, "pravo.jsonc"),
+      `{
+  "providers": {"hashicorp/aws": "~> 5.100"},
+  // mirrors, one relative to the root
+  "provider_mirrors": [
+    "/opt/tf-plugins",
+    "../mirror", "/opt/tf-plugins",
+  ],
+}
+`,
+    );
+    const mirrors = ["/opt/tf-plugins", join(dirname(tmp), "mirror")];
+    const cases: [Record<string, string>, { cacheDir: string; pravoCache?: string }][] = [
+      [{ XDG_CACHE_HOME: "/xdg/cache", TF_PLUGIN_CACHE_DIR: "" }, {
+        cacheDir: "/xdg/cache/pravo/providers",
+        pravoCache: "/xdg/cache/pravo",
+      }],
+      [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "" }, {
+        cacheDir: "/home/op/.cache/pravo/providers",
+        pravoCache: "/home/op/.cache/pravo",
+      }],
+      [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "plugins" }, {
+        cacheDir: join(tmp, "plugins"),
+        pravoCache: "/home/op/.cache/pravo",
+      }],
+      [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "~/tf" }, {
+        cacheDir: "/home/op/tf",
+        pravoCache: "/home/op/.cache/pravo",
+      }],
+    ];
+    for (const [env, caches] of cases) {
+      const keyDir = dirname(keyFilePath((n) => ({ ...Deno.env.toObject(), ...env })[n])!);
+      const base = { root: tmp, execPath: DENO, projectDir: PROJECT, keyDir };
+      const withKey = Deno.env.get("PRAVO_KEY") ? { ...base, keyDir: undefined } : base;
+      assert.deepEqual(
+        permissions(await dryRun(["init", "-upgrade"], tmp, env)),
+        permissionFlags({ ...withKey, install: { ...caches, mirrors } }),
+        JSON.stringify(env),
+      );
+      assert.deepEqual(
+        permissions(await dryRun(["validate"], tmp, env)),
+        permissionFlags(withKey),
+        "another command gets no cache, no mirror, no network",
+      );
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("permissionFlags() with install opens the network and the caches, and nothing more", () => {
+  const flags = permissionFlags({
+    root: "/r",
+    execPath: "/d/deno",
+    projectDir: "/p",
+    programFiles: ["main.ts"],
+    install: { cacheDir: "/c/providers", pravoCache: "/c", mirrors: ["/m", "/m"] },
+  });
+  assert.deepEqual(flags, [
+    "--no-prompt",
+    "--allow-read=/r,/p/main.ts,/c/providers,/c,/m",
+    "--allow-write=/r,/c/providers,/c",
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=/d/deno",
+    "--allow-sys=hostname",
+    "--allow-net",
+  ]);
+});
+
+Deno.test("permissionFlags() with plugins runs exactly the verified executables, and reads their packages", () => {
+  const plugins = {
+    providers: [
+      { executable: "/c/aws/terraform-provider-aws_v5.100.0_x5", packageDir: "/c/aws" },
+      { executable: "/m/x/terraform-provider-x", packageDir: "/m/x" },
+    ],
+    pravoCache: "/home/op/.cache/pravo",
+  };
+  const flags = permissionFlags({
+    root: "/r",
+    execPath: "/d/deno",
+    projectDir: "/p",
+    programFiles: ["main.ts"],
+    allowRun: false,
+    plugins,
+  });
+  assert.deepEqual(flags, [
+    "--no-prompt",
+    "--allow-read=/r,/p/main.ts,/c/aws,/m/x,/home/op/.cache/pravo",
+    "--allow-write=/r,/home/op/.cache/pravo",
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-run=/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
+    "--allow-sys=hostname",
+  ]);
+  assert.ok(
+    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", plugins }).includes(
+      "--allow-run=/d/deno,/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
+    ),
+  );
+  assert.ok(
+    !permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowRun: false })
+      .some((f) => f.startsWith("--allow-run")),
+    "no plugin and no deno: no --allow-run at all",
+  );
+});

@@ -29,7 +29,7 @@ export interface Parsed {
 }
 
 /** Flags written with one dash as Terraform does, accepted as such. */
-const SINGLE_DASH_LONG = new Set(["-auto-approve"]);
+const SINGLE_DASH_LONG = new Set(["-auto-approve", "-upgrade"]);
 
 /** Splits `argv` into the command, its options and its positional arguments. */
 export function parse(argv: string[]): Parsed {

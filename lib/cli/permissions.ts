@@ -25,6 +25,17 @@
  * - `--allow-net` only where the state lives on PostgreSQL (the `allowNet`
  *   option): to that server's HOST:PORT and nowhere else, with read access to
  *   the variables the driver and pravo read for it ({@link PG_ENV_VARS}).
+ * - For `pravo init` of a root whose `pravo.jsonc` requires plugin providers
+ *   (the `install` option): read and write of the plugin cache and of
+ *   pravo's cache folder (the file hashes), read of the mirrors of
+ *   `provider_mirrors`, and the network, to any host: a registry names the
+ *   hosts its packages download from only in its answers. The command that
+ *   runs providers gets none of this.
+ * - For a run that starts plugin providers (the `plugins` option): running
+ *   exactly their executables (absolute, links resolved, verified against
+ *   the lock by `lib/providers/install/executable.ts`), reading their package
+ *   directories, and reading and writing pravo's cache folder, where the
+ *   file hashes that make the verification cheap are kept.
  * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
  *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
  *   and write of its file). Reading `/proc/PID/stat`, which the
@@ -49,6 +60,9 @@ export const ENV_VARS: readonly string[] = [
   "PRAVO_KEY",
   "PRAVO_KEY_FILE",
   "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "TF_PLUGIN_CACHE_DIR",
+  "PRAVO_TEST_REGISTRY_OVERRIDE",
 ];
 
 /**
@@ -106,6 +120,27 @@ export interface PermissionOptions {
    * run its tools. The server's children run no program and get none.
    */
   allowRun?: boolean;
+  /**
+   * `pravo init` installing plugin providers: the plugin cache and pravo's
+   * cache folder (read and write), the mirrors (read), and the network.
+   */
+  /**
+   * Plugin providers the run may start: their executables and package
+   * directories (as `verifyLockedProviders()` returns them), and pravo's
+   * cache folder for the file hashes.
+   */
+  plugins?: {
+    providers: readonly { executable: string; packageDir: string }[];
+    pravoCache?: string;
+  };
+  install?: {
+    /** The plugin cache, absolute. */
+    cacheDir: string;
+    /** pravo's cache folder (the file hashes), absolute, when there is one. */
+    pravoCache?: string;
+    /** The mirrors of `provider_mirrors`, absolute. */
+    mirrors: readonly string[];
+  };
 }
 
 /**
@@ -122,7 +157,8 @@ export interface PermissionOptions {
  * });
  * if (flags.join(" ") !== "--no-prompt --allow-read=/srv/demo,/opt/pravo/main.ts " +
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
- *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME " +
+ *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,XDG_CACHE_HOME," +
+ *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE " +
  *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
  *   "--allow-sys=hostname") {
  *   throw new Error(flags.join(" "));
@@ -139,14 +175,30 @@ export function permissionFlags(options: PermissionOptions): string[] {
   const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
   const keyDir = options.keyDir === undefined ? [] : [checkedPath("keyDir", options.keyDir)];
   const net = [...new Set((options.allowNet ?? []).map(checkedHostPort))];
+  const install = options.install;
+  const caches = install
+    ? [install.cacheDir, ...(install.pravoCache ? [install.pravoCache] : [])].map((p) =>
+      checkedPath("install", p)
+    )
+    : [];
+  const mirrors = (install?.mirrors ?? []).map((p) => checkedPath("install", p));
+  const plugins = options.plugins?.providers ?? [];
+  const executables = plugins.map((p) => checkedPath("plugins", p.executable));
+  const packageDirs = plugins.map((p) => checkedPath("plugins", p.packageDir));
+  const hashes = options.plugins?.pravoCache
+    ? [checkedPath("plugins", options.plugins.pravoCache)]
+    : [];
+  const unique = (list: string[]) => [...new Set(list)];
+  const run = unique([...(options.allowRun === false ? [] : [execPath]), ...executables]);
+  const reads = [root, ...files, ...extra, ...keyDir, ...caches, ...mirrors, ...packageDirs];
   return [
     "--no-prompt",
-    `--allow-read=${[root, ...files, ...extra, ...keyDir].join(",")}`,
-    `--allow-write=${[root, ...keyDir].join(",")}`,
+    `--allow-read=${unique([...reads, ...hashes]).join(",")}`,
+    `--allow-write=${unique([root, ...keyDir, ...caches, ...hashes]).join(",")}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
-    ...(options.allowRun === false ? [] : [`--allow-run=${execPath}`]),
+    ...(run.length ? [`--allow-run=${run.join(",")}`] : []),
     "--allow-sys=hostname",
-    ...(net.length ? [`--allow-net=${net.join(",")}`] : []),
+    ...(install ? ["--allow-net"] : net.length ? [`--allow-net=${net.join(",")}`] : []),
   ];
 }
 

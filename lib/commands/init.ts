@@ -1,29 +1,79 @@
 /**
  * `pravo init`: prepares a root. Creates `.pravo/` and the state store (or
- * keeps the one there, with its lineage), and records the versions of the
- * providers pravo ships in `pravo.lock.json`. Running it again is harmless.
- * No CUE is loaded.
+ * keeps the one there, with its lineage); installs the plugin providers that
+ * `pravo.jsonc` requires into the plugin cache (from the mirrors of
+ * `provider_mirrors`, the registries, or the cache itself: see
+ * `lib/providers/install/installer.ts`); and pins in `pravo.lock.json` the
+ * versions of the providers pravo ships and the version, constraints and
+ * hashes of each plugin provider. A locked version is kept unless
+ * `-upgrade`. Running it again is harmless. No CUE is loaded.
  *
  * @module
  */
 
 import { join, relative } from "node:path";
-import { type CommandRun, emit } from "../cli/command.ts";
+import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { stableJson, type Style } from "../cli/output.ts";
-import { DiagnosticsError, error } from "../diag/diag.ts";
+import type { Style } from "../cli/output.ts";
+import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
+import { hashCachePath, providerCacheDir } from "../providers/install/cache_dir.ts";
+import { FileHashCache } from "../providers/install/hash_cache.ts";
+import { REGISTRY_OVERRIDE_ENV, registryOverrides } from "../providers/install/http.ts";
+import {
+  type InstalledProvider,
+  installProviders,
+  type LockedPlugin,
+} from "../providers/install/installer.ts";
+import {
+  LOCK_FILE,
+  type LockFileContent,
+  lockFileText,
+  readLockFile,
+} from "../providers/install/lock.ts";
+import { currentPlatform } from "../providers/install/platform.ts";
+import { RegistrySource } from "../providers/install/registry_source.ts";
+import { InstallError } from "../providers/install/source.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import type { ProviderSchema } from "../providers/schema.ts";
+import { readConfig } from "../state/config.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
 
-/** The provider lock file, in the root. */
-export const LOCK_FILE = "pravo.lock.json";
+export { LOCK_FILE };
 
-/** The content of `pravo.lock.json`. */
+/** The content of `pravo.lock.json`, as written. */
 export interface ProviderLock {
   format_version: "1.0";
-  /** By source (`hashicorp/random`). */
-  providers: Record<string, { version: string }>;
+  /**
+   * By source: a built-in provider (`hashicorp/random`) holds its version; a
+   * plugin provider (`registry.terraform.io/hashicorp/aws`) its version,
+   * constraints and hashes.
+   */
+  providers: Record<string, { version: string } | LockedPlugin>;
+}
+
+/** What `init` did for one plugin provider. */
+export interface InstalledDoc {
+  /** `registry.terraform.io/hashicorp/aws`. */
+  address: string;
+  version: string;
+  /**
+   * `installed`: written into the plugin cache now, from `origin`; `used`:
+   * used where it is (a mirror's unpacked package, or the cache).
+   */
+  action: "installed" | "used";
+  /** The package was checked against the hashes the lock held for this version. */
+  matched_lock: boolean;
+  /** `mirror`, `registry` or `cache`. */
+  from: "mirror" | "cache" | "registry";
+  /** The mirror's directory, or the registry's host, or the cache's directory. */
+  origin: string;
+  /** The package: in the plugin cache, or a mirror's unpacked package. */
+  package_dir: string;
+  /** The executable, absolute, symbolic links resolved. */
+  executable: string;
+  /** The ID of the key that signed the registry's checksums, when one did. */
+  signed_by?: string;
 }
 
 /** The document that `pravo init --json` prints. */
@@ -41,7 +91,15 @@ export interface InitDoc {
     created: boolean;
   };
   /** The providers locked, by source, as in the lock file. */
-  providers: Record<string, { version: string }>;
+  providers: ProviderLock["providers"];
+  /** What was done for each plugin provider of `pravo.jsonc`, in its order; empty without any. */
+  installed: InstalledDoc[];
+  /** Plugin providers dropped from the lock: `pravo.jsonc` no longer requires them. */
+  removed: string[];
+  /** The plugin cache, when `pravo.jsonc` requires plugin providers. */
+  plugin_cache?: { path: string; from: "TF_PLUGIN_CACHE_DIR" | "XDG_CACHE_HOME" | "HOME" };
+  /** Warnings, as diagnostics (they also go to stderr without --json). */
+  warnings: Diagnostic[];
   lock_file: {
     /** The lock file, absolute. */
     path: string;
@@ -50,8 +108,20 @@ export interface InitDoc {
   };
 }
 
-export const run: CommandRun = async (ctx) => {
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined; // no permission to read it: as if unset
+  }
+}
+
+export const run: CommandRun = async (ctx, opts) => {
   await requireDirectory(ctx.root);
+  const { config } = readConfig(ctx.root);
+  const previous = readLockFile(ctx.root);
+  // Providers first: when one cannot be installed, the root is left as it was.
+  const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
   const where = stateLocation(ctx);
   if (where.isDefault) await makePravoDir(ctx.root);
   const store = await openStore(ctx, { create: true });
@@ -61,9 +131,11 @@ export const run: CommandRun = async (ctx) => {
   } finally {
     await store.close();
   }
-  const lock = providerLock(PROVIDERS);
+  const lock = providerLock(PROVIDERS, plugins.locked);
   const lockPath = join(ctx.root, LOCK_FILE);
   const status = await writeLockFile(lockPath, lock);
+  const removed = Object.keys(previous?.plugins ?? {}).filter((a) => !(a in plugins.locked))
+    .sort();
   const doc: InitDoc = {
     format_version: "1.0",
     root: ctx.root,
@@ -75,17 +147,107 @@ export const run: CommandRun = async (ctx) => {
       created: store.created,
     },
     providers: lock.providers,
+    installed: plugins.installed.map(installedDoc),
+    removed,
+    ...(plugins.cache ? { plugin_cache: plugins.cache } : {}),
+    warnings: plugins.warnings,
     lock_file: { path: lockPath, status },
   };
+  emitWarnings(ctx, plugins.warnings);
   emit(ctx, doc, () => renderInit(doc, ctx.style));
   return Exit.OK;
 };
 
-/** The lock of these providers: their versions by source. */
-export function providerLock(providers: readonly ProviderSchema[]): ProviderLock {
+function installedDoc(p: InstalledProvider): InstalledDoc {
+  return {
+    address: p.address,
+    version: p.lock.version,
+    action: p.action,
+    matched_lock: p.matchedLock,
+    from: p.kind,
+    origin: p.origin,
+    package_dir: p.packageDir,
+    executable: p.executable,
+    ...(p.signedBy ? { signed_by: p.signedBy } : {}),
+  };
+}
+
+/** Installs the plugin providers of `pravo.jsonc`; nothing when it requires none. */
+async function installPlugins(
+  ctx: Parameters<CommandRun>[0],
+  config: ReturnType<typeof readConfig>["config"],
+  previous: LockFileContent | undefined,
+  upgrade: boolean,
+): Promise<{
+  locked: Record<string, LockedPlugin>;
+  installed: InstalledProvider[];
+  warnings: Diagnostic[];
+  cache?: InitDoc["plugin_cache"];
+}> {
+  const requirements = config.providers ?? [];
+  if (requirements.length === 0) return { locked: {}, installed: [], warnings: [] };
+  const cache = providerCacheDir(env, Deno.cwd());
+  if (!cache) {
+    throw new DiagnosticsError([
+      error(
+        "pravo cannot tell where to install providers",
+        "Neither $TF_PLUGIN_CACHE_DIR, $XDG_CACHE_HOME nor $HOME is set. Set " +
+          "$TF_PLUGIN_CACHE_DIR to a directory outside the root.",
+      ),
+    ], Exit.ERROR);
+  }
+  let overrides;
+  try {
+    overrides = registryOverrides(env(REGISTRY_OVERRIDE_ENV));
+  } catch (e) {
+    if (e instanceof InstallError) throw new DiagnosticsError([e.diagnostic], Exit.USAGE);
+    throw e;
+  }
+  const hashCache = new FileHashCache(hashCachePath(env));
+  const result = await installProviders({
+    root: ctx.root,
+    requirements: requirements.map((r) => ({
+      address: r.address,
+      source: r.source,
+      constraints: r.constraints,
+      range: r.range,
+    })),
+    locked: previous?.plugins ?? {},
+    upgrade,
+    mirrors: config.provider_mirrors ?? [],
+    cacheDir: cache.dir,
+    hashCache,
+    platform: currentPlatform(),
+    registry: new RegistrySource(overrides),
+    onEvent: (e) => {
+      if (!ctx.json) {
+        const name = displayAddress(parseProviderSource(e.address));
+        ctx.streams.stderr(`Downloading ${name} ${e.version} from ${new URL(e.url).host}...\n`);
+      }
+    },
+  });
+  return {
+    locked: Object.fromEntries(result.providers.map((p) => [p.address, p.lock])),
+    installed: result.providers,
+    warnings: [...overrides.warnings, ...result.warnings],
+    cache: { path: cache.dir, from: cache.from },
+  };
+}
+
+/**
+ * The lock of these providers: the built-in ones' versions by source, and
+ * the plugin ones' pins by address.
+ */
+export function providerLock(
+  providers: readonly ProviderSchema[],
+  plugins: Readonly<Record<string, LockedPlugin>> = {},
+): ProviderLock {
   const out: ProviderLock = { format_version: "1.0", providers: {} };
   for (const p of [...providers].sort((a, b) => a.source.localeCompare(b.source))) {
     out.providers[p.source] = { version: p.version };
+  }
+  for (const [address, lock] of Object.entries(plugins).sort(([a], [b]) => a < b ? -1 : 1)) {
+    out.providers[address] = lock;
   }
   return out;
 }
@@ -105,6 +267,19 @@ export function renderInit(doc: InitDoc, style: Style): string {
       ? `Created the state store ${state}.`
       : `The root was already initialised: kept the state store ${state}.`,
   ];
+  for (const p of doc.installed) {
+    const name = `${displayAddress(parseProviderSource(p.address))} ${p.version}`;
+    lines.push(
+      p.action === "used"
+        ? `Using ${name} from ${p.origin}${p.matched_lock ? ": it matches the lock" : ""}.`
+        : `Installed ${name} from ${p.origin}${
+          p.signed_by ? `, signed by key ${p.signed_by}` : ""
+        }.`,
+    );
+  }
+  for (const a of doc.removed) {
+    lines.push(`Dropped ${a} from the lock: pravo.jsonc no longer requires it.`);
+  }
   const n = Object.keys(doc.providers).length;
   const count = `${n} provider${n === 1 ? "" : "s"}`;
   const lockName = shown(doc.lock_file.path);
@@ -116,8 +291,9 @@ export function renderInit(doc: InitDoc, style: Style): string {
       : `${lockName} is up to date with ${count}:`,
   );
   const width = Math.max(...Object.keys(doc.providers).map((s) => s.length));
-  for (const [source, { version }] of Object.entries(doc.providers)) {
-    lines.push(`  ${source.padEnd(width)}  ${version}`);
+  for (const [source, entry] of Object.entries(doc.providers)) {
+    const c = "constraints" in entry && entry.constraints ? ` (${entry.constraints})` : "";
+    lines.push(`  ${source.padEnd(width)}  ${entry.version}${c}`);
   }
   lines.push(style.bold(doc.state.created ? "The root is ready." : "Nothing else to do."));
   return lines.join("\n") + "\n";
@@ -175,7 +351,13 @@ async function writeLockFile(
   path: string,
   lock: ProviderLock,
 ): Promise<"created" | "updated" | "unchanged"> {
-  const text = stableJson(lock) + "\n";
+  const builtins: LockFileContent["builtins"] = {};
+  const plugins: LockFileContent["plugins"] = {};
+  for (const [k, v] of Object.entries(lock.providers)) {
+    if ("hashes" in v) plugins[k] = v;
+    else builtins[k] = v;
+  }
+  const text = lockFileText({ builtins, plugins });
   let old: string | undefined;
   try {
     old = await Deno.readTextFile(path);

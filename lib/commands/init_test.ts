@@ -93,10 +93,16 @@ Deno.test("init --json prints one document with the root, the state and the prov
       created: true,
     },
     providers: EXPECTED_PROVIDERS,
+    installed: [],
+    removed: [],
+    warnings: [],
     lock_file: { path: join(root, "pravo.lock.json"), status: "created" },
   });
   // Keys sorted at every level, two-space indent: the shared --json form.
-  assert.ok(stdout.startsWith('{\n  "format_version": "1.0",\n  "lock_file": {'), stdout);
+  assert.ok(
+    stdout.startsWith('{\n  "format_version": "1.0",\n  "installed": [],\n  "lock_file": {'),
+    stdout,
+  );
   await Deno.remove(root, { recursive: true });
 });
 

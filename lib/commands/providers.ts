@@ -1,7 +1,9 @@
 /**
  * `pravo providers`: the providers that pravo ships, their versions, import
  * paths and types by mode, read from the TypeScript schemas (no CUE is
- * loaded).
+ * loaded); then the plugin providers that the root's `pravo.lock.json` pins,
+ * with their version, constraints and hashes (their types come with their
+ * schemas, later).
  *
  * @module
  */
@@ -9,14 +11,23 @@
 import { type CommandRun, emit } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
+import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
+import { type LockedPlugin, readLockFile } from "../providers/install/lock.ts";
 import { MODES, PROVIDERS } from "../providers/registry.ts";
 import { importPath, type Mode, type ProviderSchema } from "../providers/schema.ts";
 
 /** One provider as `--json` prints it. */
 export interface ProviderDoc {
+  /** `hashicorp/random` for a built-in one; the full address of a plugin one. */
   source: string;
   version: string;
   import_path: string;
+  /** `builtin`: pravo ships it; `plugin`: a Terraform/OpenTofu provider the lock pins. */
+  kind: "builtin" | "plugin";
+  /** A plugin provider's constraints, as locked. */
+  constraints?: string;
+  /** A plugin provider's hashes, as locked. */
+  hashes?: string[];
   /** The type names of each mode, sorted; every mode is present, maybe empty. */
   types: Record<Mode, string[]>;
 }
@@ -28,36 +39,81 @@ export interface ProvidersDoc {
 }
 
 export const run: CommandRun = (ctx) => {
-  const doc = providersDoc(PROVIDERS);
+  const lock = readLockFile(ctx.root);
+  const doc = providersDoc(PROVIDERS, lock?.plugins);
   emit(ctx, doc, () => renderProviders(doc, ctx.style));
   return Promise.resolve(Exit.OK);
 };
 
-/** Builds the document for these providers, in the order given. */
-export function providersDoc(providers: readonly ProviderSchema[]): ProvidersDoc {
+const noTypes = () =>
+  Object.fromEntries(MODES.map((m) => [m, [] as string[]])) as Record<Mode, string[]>;
+
+/**
+ * Builds the document for these providers, in the order given, then the
+ * locked plugin providers by address.
+ */
+export function providersDoc(
+  providers: readonly ProviderSchema[],
+  plugins: Readonly<Record<string, LockedPlugin>> = {},
+): ProvidersDoc {
+  const pluginDocs: ProviderDoc[] = Object.entries(plugins).sort(([a], [b]) => a < b ? -1 : 1)
+    .map(([address, lock]) => {
+      const a = parseProviderSource(address);
+      return {
+        source: address,
+        version: lock.version,
+        import_path: importPath(`${a.namespace}/${a.type}`),
+        kind: "plugin",
+        constraints: lock.constraints,
+        hashes: lock.hashes,
+        types: noTypes(),
+      };
+    });
   return {
     format_version: "1.0",
-    providers: providers.map((p) => {
-      const types = Object.fromEntries(MODES.map((m) => [m, [] as string[]])) as Record<
-        Mode,
-        string[]
-      >;
-      for (const t of p.types) types[t.mode].push(t.name);
-      for (const m of MODES) types[m].sort();
-      return {
-        source: p.source,
-        version: p.version,
-        import_path: importPath(p.source),
-        types,
-      };
-    }),
+    providers: [
+      ...providers.map((p): ProviderDoc => {
+        const types = Object.fromEntries(MODES.map((m) => [m, [] as string[]])) as Record<
+          Mode,
+          string[]
+        >;
+        for (const t of p.types) types[t.mode].push(t.name);
+        for (const m of MODES) types[m].sort();
+        return {
+          source: p.source,
+          version: p.version,
+          import_path: importPath(p.source),
+          kind: "builtin",
+          types,
+        };
+      }),
+      ...pluginDocs,
+    ],
   };
 }
 
-/** The human view: per provider a heading, its import path and its types by mode. */
+/**
+ * The human view: per provider a heading, its import path and its types by
+ * mode; for a plugin provider, its address, constraints and hashes.
+ */
 export function renderProviders(doc: ProvidersDoc, style: Style): string {
   const width = Math.max("import".length, ...MODES.map((m) => m.length));
   return doc.providers.map((p) => {
+    if (p.kind === "plugin") {
+      const w = "constraints".length;
+      const a = parseProviderSource(p.source);
+      const lines = [`${style.bold(displayAddress(a))} ${p.version} (plugin)`];
+      lines.push(`  ${"import".padEnd(w)}  ${p.import_path}`);
+      lines.push(`  ${"source".padEnd(w)}  ${p.source}`);
+      if (p.constraints) lines.push(`  ${"constraints".padEnd(w)}  ${p.constraints}`);
+      (p.hashes ?? []).forEach((h, i) =>
+        lines.push(`  ${(i === 0 ? "hashes" : "").padEnd(w)}  ${h}`)
+      );
+      for (const m of MODES) {
+        if (p.types[m].length > 0) lines.push(`  ${m.padEnd(w)}  ${p.types[m].join(", ")}`);
+      }
+      return lines.join("\n") + "\n";
+    }
     const lines = [`${style.bold(p.source)} ${p.version}`];
     lines.push(`  ${"import".padEnd(width)}  ${p.import_path}`);
     for (const m of MODES) {

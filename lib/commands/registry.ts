@@ -43,11 +43,17 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
 export const COMMANDS: CommandSpec[] = [
   {
     name: "init",
-    summary: "Prepare the root: the state store and the provider lock",
+    summary: "Prepare the root: the state store, the plugin providers and the provider lock",
     args: "",
     minArgs: 0,
     maxArgs: 0,
-    options: {},
+    options: {
+      upgrade: {
+        type: "boolean",
+        description:
+          "Choose the newest versions the constraints allow, not the locked ones (also -upgrade)",
+      },
+    },
     load: () => import("./init.ts"),
   },
   {

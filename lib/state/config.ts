@@ -1,7 +1,9 @@
 /**
  * A root's configuration file, `pravo.jsonc`: JSON with comments and
- * trailing commas, read with `jsonc-parser`. Today it says where the root's
- * state lives; every setting is documented in
+ * trailing commas, read with `jsonc-parser`. It says where the root's state
+ * lives, which plugin providers the root uses (Terraform/OpenTofu providers,
+ * with version constraints in Terraform's syntax) and where to find them
+ * without the network; every setting is documented in
  * `docs/reference/configuration.md`.
  *
  * ```jsonc
@@ -11,20 +13,32 @@
  *     "url": "postgres://pravo@db.internal:5432/infra",
  *     "root": "network/prod",
  *   },
+ *   "providers": { "hashicorp/aws": "~> 5.100" },
+ *   "provider_mirrors": ["/opt/tf-plugins"],
  * }
  * ```
  *
  * The file is optional; a root without one keeps its state in SQLite under
- * `.pravo/`. Unknown settings are refused, so that a misspelt one is not
- * silently ignored.
+ * `.pravo/`. Unknown settings are refused with their line and column, so
+ * that a misspelt one is not silently ignored.
  *
  * @module
  */
 
-import { parse, type ParseError, printParseErrorCode, stripComments } from "jsonc-parser";
-import { join } from "node:path";
+import { stripComments } from "jsonc-parser";
+import { dirname, join, resolve } from "node:path";
 import { Exit } from "../cli/exit.ts";
-import { DiagnosticsError, editDistance, error } from "../diag/diag.ts";
+import { DiagnosticsError, editDistance, error, type SourcePos } from "../diag/diag.ts";
+import { type JsonNode as Node, parseJsonTree, properties } from "../diag/json_tree.ts";
+import {
+  AddressError,
+  addressString,
+  displayAddress,
+  parseProviderSource,
+  type ProviderAddress,
+} from "../providers/install/address.ts";
+import { type Condition, ConstraintError, parseConstraints } from "../providers/install/version.ts";
+import { PROVIDERS } from "../providers/registry.ts";
 
 /** The configuration file's name, in the root. */
 export const CONFIG_FILE = "pravo.jsonc";
@@ -41,9 +55,30 @@ export interface StateConfig {
   lineage?: string;
 }
 
+/** A plugin provider that the root uses: an entry of `providers`. */
+export interface ProviderRequirementConfig {
+  /** The source address as written: `hashicorp/aws`. */
+  source: string;
+  address: ProviderAddress;
+  /** The constraint as written: `~> 5.100` (`""`: any version). */
+  version: string;
+  constraints: Condition[];
+  /** Where the entry is. */
+  range: SourcePos;
+}
+
+/** A directory of `provider_mirrors`. */
+export interface MirrorConfig {
+  /** Absolute: as written, or resolved against the root. */
+  path: string;
+  range: SourcePos;
+}
+
 /** What `pravo.jsonc` holds. */
 export interface PravoConfig {
   state?: StateConfig;
+  providers?: ProviderRequirementConfig[];
+  provider_mirrors?: MirrorConfig[];
 }
 
 /** A configuration and the file it came from. */
@@ -96,47 +131,155 @@ export function readConfig(root: string): LoadedConfig {
   return { config: parseConfig(text, path), path };
 }
 
+/** The top-level settings, and what each is, for messages. */
+const TOP_KEYS = ["state", "providers", "provider_mirrors"];
+
 /** Parses the text of a `pravo.jsonc`; `path` names it in messages. */
 export function parseConfig(text: string, path: string): PravoConfig {
   if (stripComments(text).trim() === "") return {}; // empty, or only comments
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const e = errors[0];
-    const { line, column } = position(text, e.offset);
+  const doc = parseJsonTree(text, path, true);
+  if (!("root" in doc)) {
     throw invalid(
       path,
-      `${path}:${line}:${column}: ${describeParseError(printParseErrorCode(e.error))}`,
+      `${path}:${doc.pos.line}:${doc.pos.column}: ${doc.message}`,
       "Correct the file: it is JSON with comments and trailing commas allowed.",
     );
   }
-  if (!isObject(value)) {
+  const at = doc.at;
+  if (doc.root.type !== "object") {
     throw invalid(path, "The file does not hold an object", 'Write {"state": {...}}.');
   }
   const out: PravoConfig = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k === "$schema") continue;
-    if (k !== "state") throw unknownSetting(path, k, ["state"]);
-    if (!isObject(v)) {
-      throw invalid(path, '"state" is not an object', 'Write "state": {"url": "..."}.');
+  for (const { key, keyNode, valueNode } of properties(doc.root)) {
+    if (key === "$schema") continue;
+    if (!TOP_KEYS.includes(key)) throw unknownSetting(path, key, TOP_KEYS, at(keyNode));
+    if (key === "state") {
+      if (valueNode.type !== "object") {
+        throw invalid(
+          path,
+          '"state" is not an object',
+          'Write "state": {"url": "..."}.',
+          at(valueNode),
+        );
+      }
+      out.state = parseState(valueNode, path, at);
+    } else if (key === "providers") {
+      out.providers = parseProviders(valueNode, path, at);
+    } else {
+      out.provider_mirrors = parseMirrors(valueNode, path, at);
     }
-    out.state = parseState(v, path);
   }
   return out;
 }
 
-function parseState(v: Record<string, unknown>, path: string): StateConfig {
+type At = (node: Node) => SourcePos;
+
+function parseProviders(node: Node, path: string, at: At): ProviderRequirementConfig[] {
+  if (node.type !== "object") {
+    throw invalid(
+      path,
+      '"providers" is not an object',
+      'Map each source address to a version constraint: "providers": {"hashicorp/aws": "~> 5.100"}.',
+      at(node),
+    );
+  }
+  const out: ProviderRequirementConfig[] = [];
+  const builtins = new Set(PROVIDERS.map((p) => p.source));
+  for (const { key, keyNode, valueNode } of properties(node)) {
+    let address: ProviderAddress;
+    try {
+      address = parseProviderSource(key);
+    } catch (e) {
+      if (!(e instanceof AddressError)) throw e;
+      throw invalid(path, e.summary, `${e.detail}`, at(keyNode));
+    }
+    const short = `${address.namespace}/${address.type}`;
+    if (builtins.has(short)) {
+      throw invalid(
+        path,
+        `"${key}" is built into pravo`,
+        `pravo ships ${short} itself (pravo.dev/providers/${short}), with the attribute names of ` +
+          `the Terraform provider. Remove "${key}" from "providers".`,
+        at(keyNode),
+      );
+    }
+    const same = out.find((p) => addressString(p.address) === addressString(address));
+    if (same) {
+      throw invalid(
+        path,
+        `"${key}" names the same provider as "${same.source}"`,
+        `Both are ${addressString(address)}. Keep one of them.`,
+        at(keyNode),
+      );
+    }
+    const clash = out.find((p) => `${p.address.namespace}/${p.address.type}` === short);
+    if (clash) {
+      throw invalid(
+        path,
+        `"${key}" and "${clash.source}" would share the import path pravo.dev/providers/${short}`,
+        `A root can use one provider named ${short}: ${displayAddress(clash.address)} or ` +
+          `${displayAddress(address)}. Keep one of them.`,
+        at(keyNode),
+      );
+    }
+    if (valueNode.type !== "string") {
+      throw invalid(
+        path,
+        `The version constraint of "${key}" is not a string`,
+        'Give it in Terraform\'s syntax, such as "~> 5.100" or ">= 1.2, < 2.0" ("" for any version).',
+        at(valueNode),
+      );
+    }
+    const version = String(valueNode.value);
+    let constraints: Condition[];
+    try {
+      constraints = parseConstraints(version);
+    } catch (e) {
+      if (!(e instanceof ConstraintError)) throw e;
+      throw invalid(
+        path,
+        `Invalid version constraint "${version}" for "${key}": ${e.message}`,
+        'Write it in Terraform\'s syntax, such as "~> 5.100", ">= 1.2, < 2.0" or "= 5.100.0".',
+        at(valueNode),
+      );
+    }
+    out.push({ source: key, address, version, constraints, range: at(keyNode) });
+  }
+  return out;
+}
+
+function parseMirrors(node: Node, path: string, at: At): MirrorConfig[] {
+  const hint = 'Write "provider_mirrors": ["/opt/tf-plugins"]: directories in Terraform\'s ' +
+    "filesystem-mirror layout, absolute or relative to the root.";
+  if (node.type !== "array") {
+    throw invalid(path, '"provider_mirrors" is not a list', hint, at(node));
+  }
+  const out: MirrorConfig[] = [];
+  for (const item of node.children ?? []) {
+    if (item.type !== "string" || String(item.value).trim() === "") {
+      throw invalid(path, 'An entry of "provider_mirrors" is not a directory name', hint, at(item));
+    }
+    const resolved = resolve(dirname(path), String(item.value));
+    if (!out.some((m) => m.path === resolved)) out.push({ path: resolved, range: at(item) });
+  }
+  return out;
+}
+
+function parseState(node: Node, path: string, at: At): StateConfig {
   const state: StateConfig = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (!(k in STATE_KEYS)) throw unknownSetting(path, `state.${k}`, Object.keys(STATE_KEYS));
-    if (typeof x !== "string") {
+  for (const { key: k, keyNode, valueNode } of properties(node)) {
+    if (!(k in STATE_KEYS)) {
+      throw unknownSetting(path, `state.${k}`, Object.keys(STATE_KEYS), at(keyNode));
+    }
+    if (valueNode.type !== "string") {
       throw invalid(
         path,
         `"state.${k}" is not a string`,
         `Give ${STATE_KEYS[k as keyof StateConfig]} as a string.`,
+        at(valueNode),
       );
     }
-    state[k as keyof StateConfig] = x;
+    state[k as keyof StateConfig] = String(valueNode.value);
   }
   if (state.url !== undefined && /^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(state.url)) {
     throw invalid(
@@ -170,34 +313,35 @@ function parseState(v: Record<string, unknown>, path: string): StateConfig {
   return state;
 }
 
-function unknownSetting(path: string, key: string, known: string[]): DiagnosticsError {
+function unknownSetting(
+  path: string,
+  key: string,
+  known: string[],
+  range: SourcePos,
+): DiagnosticsError {
   const last = key.split(".").pop()!;
-  const near = known.filter((k) => editDistance(k, last) <= 2);
-  const hint = near.length ? ` (did you mean "${near[0]}"?)` : "";
+  const near = known.map((k) => ({ k, d: editDistance(k, last) })).filter((x) => x.d <= 3)
+    .sort((a, b) => a.d - b.d);
+  const hint = near.length ? ` (did you mean "${near[0].k}"?)` : "";
   return invalid(
     path,
     `Unknown setting "${key}"${hint}`,
     `The settings pravo reads here are: ${known.join(", ")}. ` +
       "Correct or remove it; docs/reference/configuration.md lists every setting.",
+    range,
   );
 }
 
-function invalid(path: string, summary: string, detail: string): DiagnosticsError {
+/** A refusal: with a range, the renderer names the file, line and column. */
+function invalid(
+  path: string,
+  summary: string,
+  detail: string,
+  range?: SourcePos,
+): DiagnosticsError {
   return new DiagnosticsError([
-    error(`Invalid ${CONFIG_FILE}: ${summary}`, `In "${path}". ${detail}`),
+    range
+      ? error(`Invalid ${CONFIG_FILE}: ${summary}`, detail, { range })
+      : error(`Invalid ${CONFIG_FILE}: ${summary}`, `In "${path}". ${detail}`),
   ], Exit.ERROR);
-}
-
-function describeParseError(code: string): string {
-  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-}
-
-function position(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

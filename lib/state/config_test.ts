@@ -73,3 +73,114 @@ Deno.test("readConfig() is empty without a file, and names the file it read", as
     await Deno.remove(root, { recursive: true });
   }
 });
+
+function refusedAt(text: string, pattern: RegExp, line: number, column: number): void {
+  assert.throws(() => parseConfig(text, "/r/pravo.jsonc"), (e: unknown) => {
+    assert.ok(e instanceof DiagnosticsError);
+    assert.equal(e.exitCode, 1);
+    const d = e.diagnostics[0];
+    assert.match(d.summary + "\n" + d.detail, pattern);
+    assert.deepEqual(d.range, { file: "/r/pravo.jsonc", line, column });
+    return true;
+  });
+}
+
+Deno.test("parseConfig() reads providers and provider_mirrors", () => {
+  const config = parseConfig(
+    `{
+  // plugin providers
+  "providers": {
+    "hashicorp/aws": "~> 5.100",
+    "Registry.OpenTofu.org/Integrations/GitHub": ">= 6.0, < 7",
+    "kubernetes": "",
+  },
+  "provider_mirrors": ["/opt/tf-plugins", "../mirror", "/opt/tf-plugins"],
+}`,
+    "/srv/root/pravo.jsonc",
+  );
+  assert.deepEqual(
+    config.providers!.map((p) => [p.source, p.address, p.version, p.constraints.length]),
+    [
+      [
+        "hashicorp/aws",
+        {
+          hostname: "registry.terraform.io",
+          namespace: "hashicorp",
+          type: "aws",
+        },
+        "~> 5.100",
+        1,
+      ],
+      [
+        "Registry.OpenTofu.org/Integrations/GitHub",
+        {
+          hostname: "registry.opentofu.org",
+          namespace: "integrations",
+          type: "github",
+        },
+        ">= 6.0, < 7",
+        2,
+      ],
+      [
+        "kubernetes",
+        {
+          hostname: "registry.terraform.io",
+          namespace: "hashicorp",
+          type: "kubernetes",
+        },
+        "",
+        0,
+      ],
+    ],
+  );
+  assert.deepEqual(config.providers![0].range, {
+    file: "/srv/root/pravo.jsonc",
+    line: 4,
+    column: 5,
+  });
+  assert.deepEqual(config.provider_mirrors!.map((m) => m.path), ["/opt/tf-plugins", "/srv/mirror"]);
+});
+
+Deno.test("parseConfig() refuses a misspelt setting with its line, column and the nearest name", () => {
+  refusedAt(
+    '{\n  "provider": {}\n}',
+    /Unknown setting "provider" \(did you mean "providers"\?\)/,
+    2,
+    3,
+  );
+  refusedAt('{\n  "provider_mirror": []\n}', /did you mean "provider_mirrors"/, 2, 3);
+  refusedAt(
+    '{"state": {\n  "roots": "a"}}',
+    /Unknown setting "state.roots" \(did you mean "root"\?\)/,
+    2,
+    3,
+  );
+});
+
+Deno.test("parseConfig() refuses bad providers entries where they are", () => {
+  refusedAt('{"providers": {"a/b/c/d": "1.0"}}', /Invalid provider source "a\/b\/c\/d"/, 1, 16);
+  refusedAt(
+    '{"providers": {\n "hashicorp/terraform-provider-aws": ""}}',
+    /Write "hashicorp\/aws"/,
+    2,
+    2,
+  );
+  refusedAt('{"providers": {"hashicorp/aws": "=> 5"}}', /did you mean ">="/, 1, 33);
+  refusedAt('{"providers": {"hashicorp/aws": 5}}', /is not a string/, 1, 33);
+  refusedAt('{"providers": ["hashicorp/aws"]}', /"providers" is not an object/, 1, 15);
+  refusedAt('{"providers": {"hashicorp/random": "3.6"}}', /built into pravo/, 1, 16);
+  refusedAt(
+    '{"providers": {"aws": "", "hashicorp/aws": ""}}',
+    /names the same provider as "aws"/,
+    1,
+    27,
+  );
+  refusedAt(
+    '{"providers": {"hashicorp/aws": "", "registry.opentofu.org/hashicorp/aws": ""}}',
+    /would share the import path pravo.dev\/providers\/hashicorp\/aws/,
+    1,
+    37,
+  );
+  refusedAt('{"provider_mirrors": "/opt"}', /"provider_mirrors" is not a list/, 1, 22);
+  refusedAt('{"provider_mirrors": ["/opt", 3]}', /is not a directory name/, 1, 31);
+});

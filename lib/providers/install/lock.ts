@@ -1,0 +1,251 @@
+/**
+ * `pravo.lock.json`, the root's provider lock: JSON, keys sorted, written by
+ * `pravo init` and meant to be committed.
+ *
+ * ```json
+ * {
+ *   "format_version": "1.0",
+ *   "providers": {
+ *     "hashicorp/random": { "version": "0.1.0" },
+ *     "registry.terraform.io/hashicorp/aws": {
+ *       "constraints": "~> 5.100",
+ *       "hashes": ["h1:...", "zh:..."],
+ *       "version": "5.100.0"
+ *     }
+ *   }
+ * }
+ * ```
+ *
+ * A built-in provider is keyed by its source (`hashicorp/random`) and holds
+ * its version; a plugin provider is keyed by its full address and holds its
+ * version, its constraints in canonical form and its hashes, as
+ * `.terraform.lock.hcl` does. Anyone who may edit the root may edit this
+ * file, so it is read strictly: anything malformed is refused with its line
+ * and column, never half-read.
+ *
+ * @module
+ */
+
+import { stableJson } from "../../cli/output.ts";
+import { Exit } from "../../cli/exit.ts";
+import { DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
+import {
+  type JsonNode as Node,
+  nodeValue,
+  parseStrictJson,
+  properties,
+} from "../../diag/json_nodes.ts";
+import { AddressError, addressString, parseProviderSource } from "./address.ts";
+import { hashScheme } from "./hash_scheme.ts";
+import { ConstraintError, constraintsString, parseConstraints, parseVersion } from "./version.ts";
+
+/** A plugin provider's entry in the lock file. */
+export interface LockedPlugin {
+  version: string;
+  /** In Terraform's canonical form; `""`: any version. */
+  constraints: string;
+  /** Sorted, each once. */
+  hashes: string[];
+}
+
+/** The lock file's name, in the root. */
+export const LOCK_FILE = "pravo.lock.json";
+
+/** What the lock file holds. */
+export interface LockFileContent {
+  /** Built-in providers' versions, by source (`hashicorp/random`). */
+  builtins: Record<string, { version: string }>;
+  /** Plugin providers, by full address (`registry.terraform.io/hashicorp/aws`). */
+  plugins: Record<string, LockedPlugin>;
+}
+
+function refused(summary: string, detail: string, range?: SourcePos): DiagnosticsError {
+  return new DiagnosticsError([
+    error(
+      `Invalid ${LOCK_FILE}: ${summary}`,
+      `${detail} \`pravo init\` writes this file: fix the entry, or remove it and run ` +
+        "`pravo init` to pin it again.",
+      range ? { range } : {},
+    ),
+  ], Exit.ERROR);
+}
+
+/** Parses the text of a lock file; `path` names it in messages. */
+export function parseLockFile(text: string, path: string): LockFileContent {
+  const doc = parseStrictJson(text, path);
+  if (!("root" in doc)) {
+    throw refused(`${doc.message}`, "The file is not valid JSON.", doc.pos);
+  }
+  const out: LockFileContent = { builtins: {}, plugins: {} };
+  if (doc.root.type !== "object") {
+    throw refused(
+      "it does not hold an object",
+      'It must be {"format_version": "1.0", ...}.',
+      doc.at(doc.root),
+    );
+  }
+  let format: Node | undefined;
+  for (const p of properties(doc.root)) {
+    if (p.key === "format_version") {
+      format = p.valueNode;
+      if (p.valueNode.value !== "1.0") {
+        throw refused(
+          `format_version ${JSON.stringify(nodeValue(p.valueNode))} is not "1.0"`,
+          "It was written by another version of pravo.",
+          doc.at(p.valueNode),
+        );
+      }
+    } else if (p.key === "providers") {
+      if (p.valueNode.type !== "object") {
+        throw refused(
+          '"providers" is not an object',
+          "It maps sources to their pins.",
+          doc.at(p.valueNode),
+        );
+      }
+      for (const entry of properties(p.valueNode)) readEntry(entry, doc.at, out);
+    } else {
+      throw refused(
+        `unknown key "${p.key}"`,
+        'The file holds "format_version" and "providers".',
+        doc.at(p.keyNode),
+      );
+    }
+  }
+  if (!format) throw refused('"format_version" is missing', 'It must be "1.0".', doc.at(doc.root));
+  return out;
+}
+
+function readEntry(
+  entry: { key: string; keyNode: Node; valueNode: Node },
+  at: (n: Node) => SourcePos,
+  out: LockFileContent,
+): void {
+  const { key, keyNode, valueNode } = entry;
+  if (valueNode.type !== "object") {
+    throw refused(
+      `the entry of "${key}" is not an object`,
+      "Each entry holds a version.",
+      at(valueNode),
+    );
+  }
+  const fields = new Map(properties(valueNode).map((p) => [p.key, p]));
+  const plugin = key.split("/").length === 3;
+  const allowed = plugin ? ["version", "constraints", "hashes"] : ["version"];
+  for (const [k, p] of fields) {
+    if (!allowed.includes(k)) {
+      throw refused(
+        `unknown key "${k}" in the entry of "${key}"`,
+        `An entry holds ${allowed.join(", ")}.`,
+        at(p.keyNode),
+      );
+    }
+  }
+  const version = fields.get("version");
+  if (!version || version.valueNode.type !== "string") {
+    throw refused(
+      `the entry of "${key}" has no version`,
+      'Give "version": "X.Y.Z".',
+      at(version?.valueNode ?? valueNode),
+    );
+  }
+  if (!plugin) {
+    out.builtins[key] = { version: String(version.valueNode.value) };
+    return;
+  }
+  let canonical: string;
+  try {
+    canonical = addressString(parseProviderSource(key));
+  } catch (e) {
+    if (!(e instanceof AddressError)) throw e;
+    throw refused(e.summary, e.detail, at(keyNode));
+  }
+  if (canonical !== key) {
+    throw refused(
+      `"${key}" is not written as pravo writes it`,
+      `Write "${canonical}".`,
+      at(keyNode),
+    );
+  }
+  const v = String(version.valueNode.value);
+  if (!parseVersion(v)) {
+    throw refused(
+      `"${v}" is not a version`,
+      "Give a version such as 5.100.0.",
+      at(version.valueNode),
+    );
+  }
+  const constraints = fields.get("constraints");
+  let canonicalConstraints = "";
+  if (constraints) {
+    if (constraints.valueNode.type !== "string") {
+      throw refused(
+        `the constraints of "${key}" are not a string`,
+        'Give them as "~> 5.100".',
+        at(constraints.valueNode),
+      );
+    }
+    try {
+      canonicalConstraints = constraintsString(
+        parseConstraints(String(constraints.valueNode.value)),
+      );
+    } catch (e) {
+      if (!(e instanceof ConstraintError)) throw e;
+      throw refused(
+        `the constraints of "${key}" do not parse: ${e.message}`,
+        "Give them as pravo.jsonc does.",
+        at(constraints.valueNode),
+      );
+    }
+  }
+  const hashes = fields.get("hashes");
+  if (!hashes || hashes.valueNode.type !== "array") {
+    throw refused(
+      `the entry of "${key}" has no hashes`,
+      'Give "hashes": ["h1:...", "zh:..."].',
+      at(hashes?.valueNode ?? valueNode),
+    );
+  }
+  const list: string[] = [];
+  for (const h of hashes.valueNode.children ?? []) {
+    if (h.type !== "string" || hashScheme(String(h.value)) === undefined) {
+      throw refused(
+        `${JSON.stringify(nodeValue(h))} is not a hash pravo knows`,
+        "A hash is h1: and 44 characters of base64, or zh: and 64 hex digits.",
+        at(h),
+      );
+    }
+    list.push(String(h.value));
+  }
+  out.plugins[key] = {
+    version: v,
+    constraints: canonicalConstraints,
+    hashes: [...new Set(list)].sort(),
+  };
+}
+
+/**
+ * Reads `ROOT/pravo.lock.json`; undefined when there is none. Refused (exit
+ * 1) when it cannot be read or is malformed.
+ */
+export function readLockFile(root: string): LockFileContent | undefined {
+  const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw new DiagnosticsError([
+      error(`Cannot read "${path}"`, `${(e as Error).message}. Make the file readable.`),
+    ], Exit.ERROR);
+  }
+  return parseLockFile(text, path);
+}
+
+/** The text of a lock file: sorted keys, two-space indent, a final newline. */
+export function lockFileText(content: LockFileContent): string {
+  return stableJson({
+    format_version: "1.0",
+    providers: { ...content.builtins, ...content.plugins },
+  }) + "\n";
+}
