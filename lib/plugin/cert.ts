@@ -71,7 +71,9 @@ function oid(dotted: string): Uint8Array {
   const out = [parts[0] * 40 + parts[1]];
   for (const p of parts.slice(2)) {
     const chunk: number[] = [p & 0x7f];
-    for (let v = Math.floor(p / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift(0x80 | (v & 0x7f));
+    for (let v = Math.floor(p / 128); v > 0; v = Math.floor(v / 128)) {
+      chunk.unshift(0x80 | (v & 0x7f));
+    }
     out.push(...chunk);
   }
   return tlv(0x06, Uint8Array.from(out));
@@ -166,7 +168,11 @@ export async function makeClientCertificate(now: Date = new Date()): Promise<Cli
     tlv(0xa3, extensions),
   );
   const sig = new Uint8Array(
-    await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, keys.privateKey, tbs as Uint8Array<ArrayBuffer>),
+    await crypto.subtle.sign(
+      { name: "ECDSA", hash: "SHA-256" },
+      keys.privateKey,
+      tbs as Uint8Array<ArrayBuffer>,
+    ),
   );
   const der = seq(tbs, sigAlg, bitString(ecdsaDer(sig)));
   return { certPem: pem("CERTIFICATE", der), keyPem: pem("PRIVATE KEY", pkcs8), der };

@@ -83,7 +83,9 @@ function fromJSON(raw: unknown, type: CtyType, path: PathStep[]): Value {
     case "map": {
       if (!isRecord(raw)) throw new ValueError(path, "a map is required");
       const out: Record<string, Value> = {};
-      for (const [k, x] of Object.entries(raw)) out[k] = fromJSON(x, type[1], [...path, { key: k }]);
+      for (const [k, x] of Object.entries(raw)) {
+        out[k] = fromJSON(x, type[1], [...path, { key: k }]);
+      }
       return out;
     }
     case "object": {
@@ -92,7 +94,9 @@ function fromJSON(raw: unknown, type: CtyType, path: PathStep[]): Value {
       for (const k of Object.keys(raw)) {
         if (!(k in type[1])) throw new ValueError([...path, { name: k }], "unsupported attribute");
       }
-      for (const [k, t] of Object.entries(type[1])) out[k] = fromJSON(raw[k], t, [...path, { name: k }]);
+      for (const [k, t] of Object.entries(type[1])) {
+        out[k] = fromJSON(raw[k], t, [...path, { name: k }]);
+      }
       return out;
     }
   }

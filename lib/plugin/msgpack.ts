@@ -66,7 +66,9 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return "a list";
   if (v instanceof Uint8Array) return "bytes";
   if (typeof v === "object") return "an object";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  if (typeof v === "string") {
+    return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  }
   return `${typeof v} ${String(v)}`;
 }
 
@@ -139,12 +141,17 @@ function toWire(v: Value, type: CtyType, path: PathStep[]): unknown {
   switch (type[0]) {
     case "list":
     case "set": {
-      if (!Array.isArray(v)) throw new ValueError(path, `a ${type[0]} is required, not ${describe(v)}`);
+      if (!Array.isArray(v)) {
+        throw new ValueError(path, `a ${type[0]} is required, not ${describe(v)}`);
+      }
       return v.map((x, i) => toWire(x, type[1], [...path, { index: i }]));
     }
     case "tuple": {
       if (!Array.isArray(v) || v.length !== type[1].length) {
-        throw new ValueError(path, `a tuple of ${type[1].length} elements is required, not ${describe(v)}`);
+        throw new ValueError(
+          path,
+          `a tuple of ${type[1].length} elements is required, not ${describe(v)}`,
+        );
       }
       return v.map((x, i) => toWire(x, type[1][i], [...path, { index: i }]));
     }
@@ -173,7 +180,9 @@ function primitiveWire(v: Value, type: "string" | "number" | "bool", path: PathS
   switch (type) {
     case "string":
       if (typeof v === "string") return v;
-      if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
+      if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") {
+        return String(v);
+      }
       throw new ValueError(path, `a string is required, not ${describe(v)}`);
     case "bool":
       if (typeof v === "boolean") return v;
@@ -252,7 +261,11 @@ function fromWire(raw: unknown, type: CtyType, path: PathStep[]): Value {
       throw new ValueError(path, "a dynamic value is [type, value]");
     }
     const [tj, inner] = raw;
-    const text = tj instanceof Uint8Array ? dec.decode(tj) : typeof tj === "string" ? tj : undefined;
+    const text = tj instanceof Uint8Array
+      ? dec.decode(tj)
+      : typeof tj === "string"
+      ? tj
+      : undefined;
     if (text === undefined) throw new ValueError(path, "a dynamic value's type is not JSON");
     let t: CtyType;
     try {
@@ -285,7 +298,9 @@ function fromWire(raw: unknown, type: CtyType, path: PathStep[]): Value {
   switch (type[0]) {
     case "list":
     case "set":
-      if (!Array.isArray(raw)) throw new ValueError(path, `a ${type[0]} is required, not ${describe(raw)}`);
+      if (!Array.isArray(raw)) {
+        throw new ValueError(path, `a ${type[0]} is required, not ${describe(raw)}`);
+      }
       return raw.map((x, i) => fromWire(x, type[1], [...path, { index: i }]));
     case "tuple":
       if (!Array.isArray(raw) || (raw.length !== type[1].length && raw.length !== 0)) {
@@ -295,7 +310,9 @@ function fromWire(raw: unknown, type: CtyType, path: PathStep[]): Value {
     case "map": {
       if (!isRecord(raw)) throw new ValueError(path, `a map is required, not ${describe(raw)}`);
       const out: Record<string, Value> = {};
-      for (const [k, x] of Object.entries(raw)) out[k] = fromWire(x, type[1], [...path, { key: k }]);
+      for (const [k, x] of Object.entries(raw)) {
+        out[k] = fromWire(x, type[1], [...path, { key: k }]);
+      }
       return out;
     }
     case "object": {
@@ -312,7 +329,6 @@ function fromWire(raw: unknown, type: CtyType, path: PathStep[]): Value {
     }
   }
 }
-
 
 function parseTypeJSON(text: string, path: PathStep[]): CtyType {
   return parseType(JSON.parse(text), path);

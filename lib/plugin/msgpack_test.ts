@@ -43,7 +43,10 @@ Deno.test("encodeMsgpack() keeps refinements, and they come back", () => {
   const s = roundTrip(new Unknown({ notNull: true, stringPrefix: "arn:aws:" }), "string");
   assert.deepEqual((s as Unknown).refinements, { notNull: true, stringPrefix: "arn:aws:" });
   const n = roundTrip(
-    new Unknown({ numberMin: { value: 1, inclusive: true }, numberMax: { value: 9.5, inclusive: false } }),
+    new Unknown({
+      numberMin: { value: 1, inclusive: true },
+      numberMax: { value: 9.5, inclusive: false },
+    }),
     "number",
   );
   assert.deepEqual((n as Unknown).refinements, {
@@ -57,7 +60,10 @@ Deno.test("encodeMsgpack() keeps refinements, and they come back", () => {
 });
 
 Deno.test("decodeMsgpack() refuses an extension that is not unknown", () => {
-  assert.throws(() => decodeMsgpack(bytes("d5 05 01 02"), "string"), /unsupported msgpack extension 5/);
+  assert.throws(
+    () => decodeMsgpack(bytes("d5 05 01 02"), "string"),
+    /unsupported msgpack extension 5/,
+  );
 });
 
 Deno.test("encodeMsgpack() writes objects with every attribute, sorted or not, nil where unset", () => {
@@ -69,14 +75,20 @@ Deno.test("encodeMsgpack() writes objects with every attribute, sorted or not, n
 });
 
 Deno.test("encodeMsgpack() names the path of an attribute the type lacks", () => {
-  const t: CtyType = ["object", { tags: ["map", "string"], rules: ["list", ["object", { id: "string" }]] }];
+  const t: CtyType = ["object", {
+    tags: ["map", "string"],
+    rules: ["list", ["object", { id: "string" }]],
+  }];
   assert.throws(
     () => encodeMsgpack({ rules: [{ id: "a" }, { id: "b", extra: 1 }] }, t),
-    (e: unknown) => e instanceof ValueError && formatPath(e.path) === "rules[1].extra" && /unsupported attribute/.test(e.message),
+    (e: unknown) =>
+      e instanceof ValueError && formatPath(e.path) === "rules[1].extra" &&
+      /unsupported attribute/.test(e.message),
   );
   assert.throws(
     () => encodeMsgpack({ tags: { Name: ["x"] } }, t),
-    (e: unknown) => e instanceof ValueError && e.message === 'tags["Name"]: a string is required, not a list',
+    (e: unknown) =>
+      e instanceof ValueError && e.message === 'tags["Name"]: a string is required, not a list',
   );
 });
 
@@ -86,7 +98,10 @@ Deno.test("encodeMsgpack() converts primitives as Terraform does for configurati
   assert.equal(roundTrip("true", "bool"), true);
   assert.equal(roundTrip("1.5", "number"), 1.5);
   assert.equal(roundTrip("42", "number"), 42);
-  assert.throws(() => encodeMsgpack("many", "number"), /a number is required, not the string "many"/);
+  assert.throws(
+    () => encodeMsgpack("many", "number"),
+    /a number is required, not the string "many"/,
+  );
   assert.throws(() => encodeMsgpack("yes", "bool"), /a bool is required/);
   assert.throws(() => encodeMsgpack(NaN, "number"), /NaN/);
 });
@@ -128,7 +143,10 @@ Deno.test("encodeMsgpack() writes a dynamic value as [type JSON, value], null an
   assert.deepEqual(back.value, ["a", "b"]);
   // The type JSON is read whether it came as bytes (cty) or as a string.
   assert.deepEqual(
-    (decodeMsgpack(bytes('92 a8 22 73 74 72 69 6e 67 22 a1 78'.replace(/'/g, "")), "dynamic") as Typed).value,
+    (decodeMsgpack(
+      bytes("92 a8 22 73 74 72 69 6e 67 22 a1 78".replace(/'/g, "")),
+      "dynamic",
+    ) as Typed).value,
     "x",
   );
 });
@@ -161,8 +179,10 @@ Deno.test("decodeMsgpack() names the path where an answer does not fit its type"
     "object",
     { rules: ["list", ["object", { port: "string" }]] },
   ]);
-  assert.throws(() => decodeMsgpack(wrong, t), (e: unknown) =>
-    e instanceof ValueError && formatPath(e.path) === "rules[1].port");
+  assert.throws(
+    () => decodeMsgpack(wrong, t),
+    (e: unknown) => e instanceof ValueError && formatPath(e.path) === "rules[1].port",
+  );
   assert.throws(() => decodeMsgpack(bytes("c1"), "string"), /not valid msgpack/);
 });
 
@@ -174,12 +194,20 @@ Deno.test("parseType() checks type expressions and typeName() writes them", () =
   assert.throws(() => parseType(["list"]), /one element type/);
   assert.throws(() => parseType(["object", { a: "string" }, ["z"]]), /optional attributes/);
   assert.throws(() => parseType(["object", { a: ["set", "strin"] }]), /a: unknown type "strin"/);
-  assert.deepEqual(inferType([1, "a", true, null]), ["tuple", ["number", "string", "bool", "dynamic"]]);
+  assert.deepEqual(inferType([1, "a", true, null]), ["tuple", [
+    "number",
+    "string",
+    "bool",
+    "dynamic",
+  ]]);
 });
 
 Deno.test("decodeJSON() reads Terraform's JSON values, dynamic ones as {value, type}", () => {
   const t: CtyType = ["object", { id: "string", extra: "dynamic", n: "number" }];
-  const v = decodeJSON('{"id":"b1","extra":{"value":["a"],"type":["list","string"]},"n":3}', t) as Record<
+  const v = decodeJSON(
+    '{"id":"b1","extra":{"value":["a"],"type":["list","string"]},"n":3}',
+    t,
+  ) as Record<
     string,
     Value
   >;

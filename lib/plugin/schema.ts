@@ -18,7 +18,14 @@
  * @module
  */
 
-import { type CtyType, parseType, type PathStep, Unknown, type Value, ValueError } from "./value.ts";
+import {
+  type CtyType,
+  parseType,
+  type PathStep,
+  Unknown,
+  type Value,
+  ValueError,
+} from "./value.ts";
 
 export type DescriptionKind = "plain" | "markdown";
 
@@ -96,7 +103,12 @@ const BLOCK_NESTING: Record<number, BlockNesting> = {
   4: "map",
   5: "group",
 };
-const OBJECT_NESTING: Record<number, ObjectNesting> = { 1: "single", 2: "list", 3: "set", 4: "map" };
+const OBJECT_NESTING: Record<number, ObjectNesting> = {
+  1: "single",
+  2: "list",
+  3: "set",
+  4: "map",
+};
 
 const dec = new TextDecoder();
 
@@ -142,11 +154,15 @@ function attributeFrom(a: Msg, path: PathStep[]): Attribute {
 /** A `Schema.Block` message as a {@link Block}. */
 export function blockFrom(b: Msg, path: PathStep[] = []): Block {
   const attributes: Record<string, Attribute> = {};
-  for (const a of b?.attributes ?? []) attributes[a.name] = attributeFrom(a, [...path, { name: a.name }]);
+  for (const a of b?.attributes ?? []) {
+    attributes[a.name] = attributeFrom(a, [...path, { name: a.name }]);
+  }
   const blockTypes: Record<string, NestedBlock> = {};
   for (const n of b?.block_types ?? []) {
     const nesting = BLOCK_NESTING[Number(n.nesting)];
-    if (!nesting) throw new ValueError([...path, { name: n.type_name }], "a block has no nesting mode");
+    if (!nesting) {
+      throw new ValueError([...path, { name: n.type_name }], "a block has no nesting mode");
+    }
     blockTypes[n.type_name] = {
       nesting,
       block: blockFrom(n.block, [...path, { name: n.type_name }]),

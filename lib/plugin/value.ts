@@ -148,7 +148,9 @@ export function parseType(json: unknown, path: PathStep[] = []): CtyType {
       const attrs: Record<string, CtyType> = {};
       for (const [k, t] of Object.entries(arg)) attrs[k] = parseType(t, [...path, { name: k }]);
       if (json.length === 3) {
-        if (!Array.isArray(optional) || optional.some((o) => typeof o !== "string" || !(o in attrs))) {
+        if (
+          !Array.isArray(optional) || optional.some((o) => typeof o !== "string" || !(o in attrs))
+        ) {
           throw new ValueError(path, "an object type's optional attributes are some of its names");
         }
         return ["object", attrs, optional as string[]];

@@ -85,9 +85,7 @@ export const MESSAGES: Record<Method, string> = {
 export function protocolText(v: ProtocolVersion): string {
   const v6 = v === 6;
   const rpcs = (Object.keys(METHODS) as Method[])
-    .map((m) =>
-      `  rpc ${METHODS[m][v]}(${MESSAGES[m]}.Request) returns (${MESSAGES[m]}.Response);`
-    )
+    .map((m) => `  rpc ${METHODS[m][v]}(${MESSAGES[m]}.Request) returns (${MESSAGES[m]}.Response);`)
     .join("\n");
   return `
 syntax = "proto3";
