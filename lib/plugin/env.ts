@@ -21,8 +21,11 @@
  * (AutoMTLS) and `PLUGIN_UNIX_SOCKET_DIR` (the provider's socket goes in a
  * private directory). And, unless the user set a `TF_LOG*` variable, the
  * provider's logs are turned down to warnings (`TF_LOG_PROVIDER=WARN`,
- * `TF_LOG_SDK=WARN`): by default the SDKs log every request at trace level,
- * megabytes per run that Terraform itself filters out, values included.
+ * `TF_LOG_SDK=WARN`, and `TF_LOG_PROVIDER_AWS=WARN` for `hashicorp/aws`:
+ * a provider's own logger answers to its name): by default the SDKs log
+ * every request at trace level and the AWS provider every HTTP exchange at
+ * debug level, bodies included, megabytes per run that Terraform itself
+ * filters out.
  *
  * @module
  */
@@ -69,6 +72,8 @@ export const KNOWN_PRAVO_VARIABLES: readonly string[] = [
 
 export interface EnvironmentOptions {
   protocols: readonly ProtocolVersion[];
+  /** The provider's source address (`hashicorp/aws`): its logger is named after it. */
+  provider?: string;
   /** The client certificate (PEM) for AutoMTLS. */
   clientCertPem?: string;
   /** The private directory for the provider's socket. */
@@ -126,6 +131,8 @@ export function providerEnvironment(opts: EnvironmentOptions): ProviderEnvironme
   if (!userSetLogging(source)) {
     env.TF_LOG_PROVIDER = "WARN";
     env.TF_LOG_SDK = "WARN";
+    const type = opts.provider?.split("/").pop()?.replace(/^terraform-provider-/, "");
+    if (type) env[`TF_LOG_PROVIDER_${type.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`] = "WARN";
   }
   for (const [k, v] of Object.entries(opts.extra ?? {})) {
     if (!isDenied(k) && !protocol.has(k)) env[k] = v;

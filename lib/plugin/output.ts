@@ -4,9 +4,10 @@
  *
  * {@link OutputTail.report} is what a diagnostic may show: the last lines
  * that are not structured logs (a Go panic and its stack, a message printed
- * before the handshake) and, of the structured JSON logs (hclog), only
- * warnings and errors, as `level: message`. Trace and debug logs, which may
- * carry request and response bodies, are never shown.
+ * before the handshake) and, of the logs, only warnings and errors: JSON
+ * logs (hclog) as `level: message`, and the legacy SDK's `[WARN]` and
+ * `[ERROR]` lines. Trace, debug and info logs, which may carry request and
+ * response bodies, are never shown.
  *
  * @module
  */
@@ -67,6 +68,7 @@ export class OutputTail {
           continue;
         }
       }
+      if (/^\[(TRACE|DEBUG|INFO)\]/.test(l)) continue;
       out.push(l);
     }
     return out.slice(-lines).join("\n");

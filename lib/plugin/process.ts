@@ -282,6 +282,7 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
   const cert = opts.autoMTLS === false ? undefined : await makeClientCertificate();
   const { env, clearEnv } = providerEnvironment({
     protocols,
+    provider: opts.name,
     clientCertPem: cert?.certPem,
     socketDir,
     extra: opts.env,

@@ -31,7 +31,9 @@ function isObj(v: Value): v is Obj {
 
 /** The proposed new state of a resource: see the module doc. */
 export function proposedNewState(block: Block, prior: Value, config: Value): Value {
-  const c = blockValue(config ?? null, block);
+  // A destroy proposes nothing (Terraform does not call ProposedNew then).
+  if (config === null || config === undefined) return null;
+  const c = blockValue(config, block);
   const p = blockValue(prior ?? null, block);
   return proposed(block, p, c);
 }

@@ -290,7 +290,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
       planned_private: enc.encode(JSON.stringify({ planned: true })),
     };
   },
-  applyResourceChange: (req) => {
+  applyResourceChange: async (req) => {
     const prior = read(req.prior_state, "fake_thing") as Obj | null;
     const planned = read(req.planned_state, "fake_thing") as Obj | null;
     if (!planned) {
@@ -299,6 +299,8 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     }
     if (planned.name === "crash") {
       stdioLog("about to crash");
+      // Let the stdio stream carry the line before the process dies.
+      await new Promise((r) => setTimeout(r, 200));
       console.error("panic: boom\n\ngoroutine 1 [running]:\nmain.apply()");
       Deno.exit(2);
     }
