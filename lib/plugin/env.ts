@@ -38,6 +38,29 @@ export const MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE";
 export const MAGIC_COOKIE_VALUE =
   "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
+/**
+ * The variables `@grpc/grpc-js` reads in pravo's own process (its logging,
+ * tracing, TLS roots and proxy settings): under pravo's narrow permissions,
+ * `--allow-env` must name them wherever providers run, or loading it fails
+ * with NotCapable.
+ */
+export const GRPC_ENV_VARS: readonly string[] = [
+  "GRPC_NODE_VERBOSITY",
+  "GRPC_VERBOSITY",
+  "GRPC_NODE_TRACE",
+  "GRPC_TRACE",
+  "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH",
+  "GRPC_EXPERIMENTAL_ENABLE_OUTLIER_DETECTION",
+  "GRPC_NODE_DEBUG_SEND_ERROR_DETAILS",
+  "GRPC_NODE_USE_ALTERNATIVE_RESOLVER",
+  "GRPC_SSL_CIPHER_SUITES",
+  "grpc_proxy",
+  "http_proxy",
+  "https_proxy",
+  "no_grpc_proxy",
+  "no_proxy",
+];
+
 /** Names no provider ever gets from pravo's environment. */
 export function isDenied(name: string): boolean {
   const n = name.toUpperCase();

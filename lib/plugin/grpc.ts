@@ -80,6 +80,8 @@ export class Connection {
       // The certificate go-plugin makes names localhost.
       "grpc.default_authority": "localhost",
       "grpc.ssl_target_name_override": "localhost",
+      // A provider is on this machine: never through an HTTP proxy.
+      "grpc.enable_http_proxy": 0,
       // No reconnection storm against a process that is gone.
       "grpc.initial_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 1000,

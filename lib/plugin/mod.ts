@@ -26,7 +26,7 @@ export { PluginProcess, startPlugin } from "./process.ts";
 export { GrpcProvider } from "./grpc_provider.ts";
 export type { GrpcProviderOptions } from "./grpc_provider.ts";
 export { exitOnSignals, killAllPlugins, runningPlugins } from "./exit.ts";
-export { isDenied, providerEnvironment } from "./env.ts";
+export { GRPC_ENV_VARS, isDenied, providerEnvironment } from "./env.ts";
 export * from "./schema.ts";
 export * from "./value.ts";
 export { decodeMsgpack, encodeMsgpack } from "./msgpack.ts";

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { type Diagnostic, error } from "../diag/diag.ts";
 import { makeClientCertificate } from "./cert.ts";
 import { providerEnvironment } from "./env.ts";
@@ -48,6 +49,16 @@ export interface StartOptions {
   shutdownGraceMs?: number;
   /** The working directory of the process. */
   cwd?: string;
+  /**
+   * Where the provider's unix socket is to be. Its directory is made (0700)
+   * if missing and given to the provider (`PLUGIN_UNIX_SOCKET_DIR`); after
+   * the handshake pravo moves the socket to this exact path, so that narrow
+   * Deno permissions can grant the connection: read and write of the
+   * directory and `--allow-net=unix:PATH` (Deno checks the path). By default
+   * the socket is made in a private temporary directory, and connecting to
+   * it needs `--allow-net`.
+   */
+  socketPath?: string;
   /** Variables to add to its environment (see env.ts for the rule). */
   env?: Record<string, string>;
   /** The environment to start from instead of pravo's (tests). */
@@ -79,7 +90,7 @@ export class PluginProcess {
   readonly exited: Promise<ExitInfo>;
   readonly #child: Deno.ChildProcess;
   readonly #tail: OutputTail;
-  readonly #socketDir: string;
+  readonly #leftovers: string[];
   readonly #graceMs: number;
   #exit?: ExitInfo;
   #stdio?: { cancel(): void };
@@ -92,7 +103,7 @@ export class PluginProcess {
     child: Deno.ChildProcess;
     exited: Promise<ExitInfo>;
     tail: OutputTail;
-    socketDir: string;
+    leftovers: string[];
     handshake: Handshake;
     tlsSettings?: TlsSettings;
     graceMs: number;
@@ -102,7 +113,7 @@ export class PluginProcess {
     this.#child = init.child;
     this.pid = init.child.pid;
     this.#tail = init.tail;
-    this.#socketDir = init.socketDir;
+    this.#leftovers = init.leftovers;
     this.handshake = init.handshake;
     this.#graceMs = init.graceMs;
     this.tls = !!init.tlsSettings;
@@ -197,11 +208,7 @@ export class PluginProcess {
     this.#released = true;
     this.#stdio?.cancel();
     this.connection.close();
-    try {
-      Deno.removeSync(this.#socketDir, { recursive: true });
-    } catch {
-      // already removed, or not ours to remove
-    }
+    removeSync(this.#leftovers);
     untrack(this);
   }
 }
@@ -269,15 +276,24 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
   });
 
   let socketDir: string;
+  let leftovers: string[];
   try {
-    socketDir = await Deno.makeTempDir({ prefix: "pravo-plugin-" });
+    if (opts.socketPath) {
+      socketDir = dirname(opts.socketPath);
+      await Deno.mkdir(socketDir, { recursive: true, mode: 0o700 });
+      removeSync([opts.socketPath]);
+      leftovers = [opts.socketPath];
+    } else {
+      socketDir = await Deno.makeTempDir({ prefix: "pravo-plugin-" });
+      leftovers = [socketDir];
+    }
   } catch (e) {
     return cantStart(
       `pravo could not make a private directory for its socket: ${(e as Error).message}. ` +
         "Check that the temporary directory ($TMPDIR) is writable.",
     );
   }
-  const cleanDir = () => Deno.remove(socketDir, { recursive: true }).catch(() => {});
+  const cleanDir = () => Promise.resolve(removeSync(leftovers));
 
   const cert = opts.autoMTLS === false ? undefined : await makeClientCertificate();
   const { env, clearEnv } = providerEnvironment({
@@ -344,7 +360,7 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
     return { code: s.code, signal: s.signal } as ExitInfo;
   });
 
-  const killed: Killed = { proc: child, exited, dir: socketDir };
+  const killed: Killed = { proc: child, exited, leftovers };
   const abandon = async (summary: string, detail: string): Promise<Result<PluginProcess>> => {
     await kill(killed);
     await cleanDir();
@@ -397,6 +413,20 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
     );
   }
 
+  if (opts.socketPath && hs.value.network === "unix" && hs.value.address !== opts.socketPath) {
+    try {
+      Deno.renameSync(hs.value.address, opts.socketPath);
+    } catch (e) {
+      return abandon(
+        `${cap(who)} did not start`,
+        `pravo could not move its socket from "${hs.value.address}" to "${opts.socketPath}": ${
+          (e as Error).message
+        }. The provider may be too old to honour PLUGIN_UNIX_SOCKET_DIR: use a newer version of it.`,
+      );
+    }
+    hs.value.address = opts.socketPath;
+  }
+
   let tlsSettings: TlsSettings | undefined;
   if (hs.value.serverCert) {
     tlsSettings = {
@@ -412,7 +442,7 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
     child,
     exited,
     tail,
-    socketDir,
+    leftovers,
     handshake: hs.value,
     tlsSettings,
     graceMs: opts.shutdownGraceMs ?? 2000,
@@ -426,7 +456,18 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
 interface Killed {
   proc: Deno.ChildProcess;
   exited: Promise<ExitInfo>;
-  dir: string;
+  leftovers: string[];
+}
+
+/** Removes files and directories, quietly: they may be gone already. */
+function removeSync(paths: string[]): void {
+  for (const p of paths) {
+    try {
+      Deno.removeSync(p, { recursive: true });
+    } catch {
+      // gone, or not ours to remove
+    }
+  }
 }
 
 async function kill(k: Killed): Promise<void> {
@@ -444,11 +485,7 @@ function killSync(k: Killed): void {
   } catch {
     // gone
   }
-  try {
-    Deno.removeSync(k.dir, { recursive: true });
-  } catch {
-    // gone
-  }
+  removeSync(k.leftovers);
 }
 
 /** Waits a moment for the last output of a process that exited. */

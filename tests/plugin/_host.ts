@@ -24,12 +24,20 @@ import { awsProviderPath } from "./_aws.ts";
 
 const [mode, ...rest] = Deno.args;
 const aws = rest[0] === "aws";
+// With $PRAVO_TEST_SOCKET the socket is moved there (narrow permissions).
+let socketPath: string | undefined;
+try {
+  socketPath = Deno.env.get("PRAVO_TEST_SOCKET");
+} catch {
+  socketPath = undefined;
+}
 const started = await startProvider(
-  aws ? { command: awsProviderPath(), name: "hashicorp/aws" } : {
+  aws ? { command: awsProviderPath(), name: "hashicorp/aws", socketPath } : {
     command: Deno.execPath(),
     args: ["run", "-A", "--quiet", FAKE, "normal"],
     cwd: PROJECT,
     name: "example/fake",
+    socketPath,
   },
 );
 if (!started.value) {

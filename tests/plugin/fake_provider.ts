@@ -399,7 +399,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
 // --- Server -------------------------------------------------------------------------
 
 const server = new grpc.Server();
-const service: grpc.ServiceDefinition = {};
+const service: Record<string, grpc.MethodDefinition<Message, Message>> = {};
 const impl: grpc.UntypedServiceImplementation = {};
 for (const m of Object.keys(METHODS) as Method[]) {
   const def = providerMethod(6, m);
