@@ -10,7 +10,9 @@
  * - `wait`: waits for a signal (the test sends SIGTERM or SIGINT);
  * - `env NAME...`: prints the fake provider's values of those variables as
  *   JSON, closes it and exits 0;
- * - `close`: closes the provider and lets the program end by itself.
+ * - `close`: closes the provider and lets the program end by itself;
+ * - `metadata`: prints the numbers of resource and data source types and
+ *   whether the connection is TLS, as JSON, closes it and exits 0.
  *
  * With `aws` as the second word it starts the real AWS provider from
  * $PRAVO_TEST_TF_MIRROR instead of the fake one.
@@ -77,4 +79,17 @@ switch (mode) {
   case "close":
     await p.close();
     break;
+  case "metadata": {
+    const md = await p.getMetadata();
+    console.log(JSON.stringify({
+      protocol: p.protocol,
+      tls: p.process.tls,
+      resources: md.resources.length,
+      dataSources: md.dataSources.length,
+      diagnostics: md.diagnostics,
+    }));
+    await p.close();
+    Deno.exit(0);
+    break;
+  }
 }
