@@ -84,7 +84,8 @@ export function callFailed(proc: PluginProcess, call: CallName, e: unknown): Dia
       `${(e as Error)?.message ?? String(e)}. This is a bug in pravo: please report it.`,
     );
   }
-  if (e.code === STATUS.CANCELLED) {
+  const exit = proc.exitSentence();
+  if (e.code === STATUS.CANCELLED && !exit) {
     return error(
       `The call ${call} to ${who} was cancelled`,
       "pravo stopped waiting for it. Run the command again.",
@@ -96,7 +97,6 @@ export function callFailed(proc: PluginProcess, call: CallName, e: unknown): Dia
       `It answered: ${e.details}. Use a version of the provider that supports it.`,
     );
   }
-  const exit = proc.exitSentence();
   if (exit || e.code === STATUS.UNAVAILABLE) {
     const report = proc.outputReport();
     return error(

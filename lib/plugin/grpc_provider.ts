@@ -87,6 +87,29 @@ function timestamp(m: Message): Date | undefined {
   return new Date(toNumber(m.seconds) * 1000 + Math.floor(Number(m.nanos ?? 0) / 1e6));
 }
 
+/**
+ * The schemas of a provider's types, each converted from its message the
+ * first time it is read: the whole AWS schema (2,100 types) takes ~200 ms to
+ * convert, one type well under a millisecond. Enumerating or serializing the
+ * record converts them all. A malformed schema throws a ValueError when read.
+ */
+function lazySchemas(messages: Record<string, Message> | undefined): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const [name, msg] of Object.entries(messages ?? {})) {
+    let done: Schema | undefined;
+    Object.defineProperty(out, name, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        done ??= schemaFrom(msg);
+        Object.defineProperty(out, name, { value: done, enumerable: true, writable: false });
+        return done;
+      },
+    });
+  }
+  return out;
+}
+
 /** Options of {@link GrpcProvider}. */
 export interface GrpcProviderOptions {
   /** A schema from a cache: no GetProviderSchema call unless asked for. */
@@ -116,9 +139,18 @@ export class GrpcProvider implements PluginProvider {
         signal: opts?.signal,
       });
     } catch (e) {
-      if (e instanceof CallError && e.code === STATUS.UNAVAILABLE) {
-        // Let the process's exit be seen, so the message can say how it ended.
-        await Promise.race([this.process.exited, new Promise((r) => setTimeout(r, 300))]);
+      if (
+        !(e instanceof CallError) ||
+        (e.code !== STATUS.CANCELLED && e.code !== STATUS.UNIMPLEMENTED)
+      ) {
+        // The connection may have broken because the process died: let its
+        // exit be seen, so that the message can say how it ended.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          this.process.exited,
+          new Promise((r) => (timer = setTimeout(r, 500))),
+        ]);
+        clearTimeout(timer);
       }
       throw new Stop([callFailed(this.process, this.#name(m), e)]);
     }
@@ -145,18 +177,13 @@ export class GrpcProvider implements PluginProvider {
     const r = await this.#run<GetProviderSchemaResponse>({}, async () => {
       const m = await this.#call("getProviderSchema", {}, opts);
       const diagnostics = diagnosticsFrom(m.diagnostics);
-      const map = (o: Record<string, Message> | undefined) => {
-        const out: Record<string, Schema> = {};
-        for (const [k, s] of Object.entries(o ?? {})) out[k] = schemaFrom(s);
-        return out;
-      };
       let schema: ProviderSchema;
       try {
         schema = {
           provider: schemaFrom(m.provider),
-          resources: map(m.resource_schemas),
-          dataSources: map(m.data_source_schemas),
-          ephemeralResources: map(m.ephemeral_resource_schemas),
+          resources: lazySchemas(m.resource_schemas),
+          dataSources: lazySchemas(m.data_source_schemas),
+          ephemeralResources: lazySchemas(m.ephemeral_resource_schemas),
           serverCapabilities: capabilities(m.server_capabilities),
         };
         if (m.provider_meta?.block) schema.providerMeta = schemaFrom(m.provider_meta);
