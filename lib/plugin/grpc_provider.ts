@@ -114,6 +114,11 @@ function lazySchemas(messages: Record<string, Message> | undefined): Record<stri
 export interface GrpcProviderOptions {
   /** A schema from a cache: no GetProviderSchema call unless asked for. */
   schema?: ProviderSchema;
+  /**
+   * When it aborts (the run is interrupted: Ctrl-C), pravo sends the
+   * provider Stop, as Terraform does: its calls in flight return early.
+   */
+  stopSignal?: AbortSignal;
 }
 
 /** {@link PluginProvider} over a running {@link PluginProcess}. */
@@ -126,6 +131,13 @@ export class GrpcProvider implements PluginProvider {
     this.process = process;
     this.protocol = process.handshake.protocol;
     if (opts.schema) this.#schema = Promise.resolve({ schema: opts.schema, diagnostics: [] });
+    const signal = opts.stopSignal;
+    if (signal) {
+      const stop = () => void this.stopProvider();
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
+      process.exited.then(() => signal.removeEventListener("abort", stop));
+    }
   }
 
   /** The protocol's name of a call in this version: `PrepareProviderConfig`. */
@@ -133,12 +145,28 @@ export class GrpcProvider implements PluginProvider {
     return METHODS[m][this.protocol];
   }
 
-  async #call(m: Method, req: Record<string, unknown>, opts?: CallOptions): Promise<Message> {
+  /**
+   * One call. A failure becomes a {@link Stop} with its diagnostic; with
+   * `unimplemented`, a provider that lacks the call answers `undefined`.
+   */
+  /**
+   * One call. A failure becomes a {@link Stop} with its diagnostic; with
+   * `unimplemented`, a provider that lacks the call answers `undefined`.
+   */
+  async #call(
+    m: Method,
+    req: Record<string, unknown>,
+    opts?: CallOptions,
+    unimplemented = false,
+  ): Promise<Message> {
     try {
       return await this.process.connection.unary(providerMethod(this.protocol, m), req, {
         signal: opts?.signal,
       });
     } catch (e) {
+      if (unimplemented && e instanceof CallError && e.code === STATUS.UNIMPLEMENTED) {
+        return undefined;
+      }
       if (
         !(e instanceof CallError) ||
         (e.code !== STATUS.CANCELLED && e.code !== STATUS.UNIMPLEMENTED)
@@ -263,28 +291,19 @@ export class GrpcProvider implements PluginProvider {
       functions: [],
     };
     return this.#run<GetMetadataResponse>(empty, async () => {
-      let m: Message;
-      try {
-        m = await this.process.connection.unary(
-          providerMethod(this.protocol, "getMetadata"),
-          {},
-          opts,
-        );
-      } catch (e) {
-        if (e instanceof CallError && e.code === STATUS.UNIMPLEMENTED) {
-          // An older provider: the schema tells the same.
-          const s = await this.getProviderSchema(opts);
-          if (!s.schema) return { ...empty, diagnostics: s.diagnostics };
-          return {
-            serverCapabilities: s.schema.serverCapabilities,
-            resources: Object.keys(s.schema.resources),
-            dataSources: Object.keys(s.schema.dataSources),
-            ephemeralResources: Object.keys(s.schema.ephemeralResources),
-            functions: [],
-            diagnostics: s.diagnostics,
-          };
-        }
-        throw new Stop([callFailed(this.process, this.#name("getMetadata"), e)]);
+      const m = await this.#call("getMetadata", {}, opts, true);
+      if (m === undefined) {
+        // An older provider: the schema tells the same.
+        const s = await this.getProviderSchema(opts);
+        if (!s.schema) return { ...empty, diagnostics: s.diagnostics };
+        return {
+          serverCapabilities: s.schema.serverCapabilities,
+          resources: Object.keys(s.schema.resources),
+          dataSources: Object.keys(s.schema.dataSources),
+          ephemeralResources: Object.keys(s.schema.ephemeralResources),
+          functions: [],
+          diagnostics: s.diagnostics,
+        };
       }
       const names = (l: Message[] | undefined, f = "type_name") =>
         (l ?? []).map((x) => String(x[f]));

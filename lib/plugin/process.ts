@@ -389,20 +389,41 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
         ` Check that "${opts.command}" is a Terraform or OpenTofu provider; if the machine is busy, try again.`,
     );
   }
-  if (first.kind === "exit" || !first.line) {
-    const e = first.kind === "exit" ? first.exit : await exited;
-    const said = first.kind === "line" && first.overflow
-      ? ` It printed ${quoteLine(first.overflow)}.`
-      : "";
+  let exit = first.kind === "exit" ? first.exit : undefined;
+  const said = first.kind === "line" && !first.line && first.overflow
+    ? ` It printed ${quoteLine(first.overflow)}.`
+    : "";
+  if (first.kind === "line" && !first.line) {
+    // Its stdout ended, or it wrote kilobytes without a newline. Ended: it
+    // is probably exiting; let the exit be seen. Still running: stop it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    exit = await Promise.race([
+      exited,
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 500))),
+    ]);
+    clearTimeout(timer);
+    if (!exit) {
+      await kill(killed);
+      return abandon(
+        `${cap(who)} did not start`,
+        `Its handshake failed: ${
+          first.overflow
+            ? `it printed ${quoteLine(first.overflow)} instead of its handshake line`
+            : "it closed its standard output before it printed its handshake line"
+        }.${output(tail)} Check that "${opts.command}" is a Terraform or OpenTofu provider.`,
+      );
+    }
+  }
+  const line = first.kind === "line" ? first.line : undefined;
+  if (exit || !line) {
+    const e = exit ?? await exited;
     return abandon(
       `${cap(who)} did not start`,
-      `It ${describeExit(e)} before it printed its handshake line.${said}${
-        output(await settle(tail, exited))
-      }` +
+      `It ${describeExit(e)} before it printed its handshake line.${said}${output(tail)}` +
         ` Check that "${opts.command}" is a Terraform or OpenTofu provider built for this machine.`,
     );
   }
-  const hs = parseHandshake(first.line, protocols);
+  const hs = parseHandshake(line, protocols);
   if (!hs.ok) {
     return abandon(
       `${cap(who)} did not start`,
@@ -486,12 +507,6 @@ function killSync(k: Killed): void {
     // gone
   }
   removeSync(k.leftovers);
-}
-
-/** Waits a moment for the last output of a process that exited. */
-async function settle(tail: OutputTail, exited: Promise<ExitInfo>): Promise<OutputTail> {
-  await exited;
-  return tail;
 }
 
 function cap(s: string): string {

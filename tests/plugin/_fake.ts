@@ -7,6 +7,7 @@
 
 import { fileURLToPath } from "node:url";
 import {
+  type GrpcProviderOptions,
   type PluginProvider,
   type Result,
   type StartOptions,
@@ -19,7 +20,7 @@ export const FAKE = fileURLToPath(new URL("./fake_provider.ts", import.meta.url)
 /** Starts the fake provider in a mode, with options on top. */
 export function startFake(
   mode = "normal",
-  opts: Partial<StartOptions> = {},
+  opts: Partial<StartOptions & GrpcProviderOptions> = {},
 ): Promise<Result<PluginProvider>> {
   return startProvider({
     command: Deno.execPath(),
@@ -33,7 +34,7 @@ export function startFake(
 /** Starts the fake provider; fails the test with the diagnostics if it does not start. */
 export async function mustStartFake(
   mode = "normal",
-  opts: Partial<StartOptions> = {},
+  opts: Partial<StartOptions & GrpcProviderOptions> = {},
 ): Promise<PluginProvider> {
   const r = await startFake(mode, opts);
   if (!r.value) {

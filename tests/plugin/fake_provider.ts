@@ -19,6 +19,7 @@
  *
  * Modes: `normal`; `bad-line` (prints something else than a handshake);
  * `die` (fails before the handshake); `slow` (waits 30 s before it);
+ * `noisy` (prints 10 kB with no newline, then waits);
  * `ignore-stop` (ignores Stop and Shutdown, as a hung provider would).
  *
  * @module
@@ -68,6 +69,11 @@ if (mode === "bad-line") {
   await new Promise((r) => setTimeout(r, 60_000));
 }
 if (mode === "slow") await new Promise((r) => setTimeout(r, 30_000));
+if (mode === "noisy") {
+  // Kilobytes on stdout and no newline: a handshake line never comes.
+  await Deno.stdout.write(new TextEncoder().encode("x".repeat(10_000)));
+  await new Promise((r) => setTimeout(r, 60_000));
+}
 
 // --- Schema ----------------------------------------------------------------------
 

@@ -440,6 +440,37 @@ Deno.test("a provider that is too slow to shake hands is killed after the time l
   assert.match(d.detail, /fake provider starting/);
 });
 
+Deno.test("a provider that prints kilobytes and no newline is stopped, not waited for", async () => {
+  const before = runningPlugins();
+  const r = await startFake("noisy");
+  assert.equal(r.value, undefined);
+  const d = r.diagnostics[0];
+  assert.match(
+    d.detail,
+    /Its handshake failed: it printed "x{200}…" instead of its handshake line/,
+  );
+  assert.equal(runningPlugins(), before);
+});
+
+Deno.test("a stop signal sends Stop to the provider, as Ctrl-C does", async () => {
+  const ac = new AbortController();
+  const p = await mustStartFake("normal", { stopSignal: ac.signal });
+  try {
+    const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } });
+    for (let i = 0; i < 100; i++) {
+      const s = await p.readDataSource({ typeName: "fake_stats", config: {} });
+      if (((s.state as Obj).max_in_flight as number) >= 2) break;
+    }
+    ac.abort();
+    const r = await slow;
+    assert.deepEqual(r.diagnostics.map((d) => d.summary), ["Stopped"]);
+    const stats = await p.readDataSource({ typeName: "fake_stats", config: {} });
+    assert.equal((stats.state as Obj).stops, 1);
+  } finally {
+    await p.close();
+  }
+});
+
 Deno.test("a missing executable is a diagnostic that says to run pravo init", async () => {
   const r = await startFake("normal", { command: "/nonexistent/terraform-provider-x" });
   assert.equal(r.value, undefined);
