@@ -378,6 +378,14 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     }
     return { diagnostics: [diag("No such data source", name)] };
   },
+  validateEphemeralResourceConfig: (req) => {
+    const c = read(req.config, "fake_token") as Obj;
+    return {
+      diagnostics: c.prefix === "bad"
+        ? [diag("Bad prefix", "Choose another prefix.", [{ name: "prefix" }])]
+        : [],
+    };
+  },
   openEphemeralResource: (req) => {
     const c = read(req.config, "fake_token") as Obj;
     return {

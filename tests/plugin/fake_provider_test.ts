@@ -299,13 +299,23 @@ Deno.test("data sources and ephemeral resources over protocol 6", async () => {
       private: renewed.private,
     });
     assert.deepEqual(closed.diagnostics, []);
-    const v = await p.validateEphemeralResourceConfig({
+    const ok = await p.validateEphemeralResourceConfig({
       typeName: "fake_token",
       config: { prefix: "x" },
     });
+    assert.deepEqual(ok.diagnostics, []);
+    const bad = await p.validateEphemeralResourceConfig({
+      typeName: "fake_token",
+      config: { prefix: "bad" },
+    });
+    assert.deepEqual(bad.diagnostics.map((d) => [d.summary, d.attribute]), [
+      ["Bad prefix", [{ name: "prefix" }]],
+    ]);
+    // A call the provider does not implement is a diagnostic that says so.
+    const other = await p.validateDataResourceConfig({ typeName: "fake_slow", config: { ms: 1 } });
     assert.match(
-      v.diagnostics[0]?.summary ?? "",
-      /does not support ValidateEphemeralResourceConfig/,
+      other.diagnostics[0]?.summary ?? "",
+      /does not support ValidateDataResourceConfig/,
     );
   } finally {
     await p.close();
