@@ -7,7 +7,8 @@
  * before the handshake) and, of the logs, only warnings and errors: JSON
  * logs (hclog) as `level: message`, and the legacy SDK's `[WARN]` and
  * `[ERROR]` lines. Trace, debug and info logs, which may carry request and
- * response bodies, are never shown.
+ * response bodies, are never shown. After a Go panic, the report starts at
+ * the `panic:` line, where the top of the stack is.
  *
  * @module
  */
@@ -71,6 +72,9 @@ export class OutputTail {
       if (/^\[(TRACE|DEBUG|INFO)\]/.test(l)) continue;
       out.push(l);
     }
+    // A Go panic: its first line and the top of its stack say the most.
+    const panic = out.findLastIndex((l) => /^panic: /.test(l));
+    if (panic >= 0 && out.length - panic > lines) return out.slice(panic, panic + lines).join("\n");
     return out.slice(-lines).join("\n");
   }
 }

@@ -34,7 +34,8 @@ Deno.test("OutputTail.report() shows panics, plain lines, warnings and errors, n
     ].join("\n"),
   );
   assert.doesNotMatch(t.report(), /secret-value|hunter2/);
-  assert.equal(t.report(2), "goroutine 1 [running]:\n… done");
+  // Two lines: from the panic on, not the last two.
+  assert.equal(t.report(2), "panic: runtime error: invalid memory address\ngoroutine 1 [running]:");
   assert.equal(t.total, all.length);
 });
 
@@ -47,4 +48,19 @@ Deno.test("OutputTail keeps only the last part of a long output", () => {
   big.push(enc.encode("x".repeat(5000) + "\nend\n"));
   assert.ok(big.text().length <= 100);
   assert.match(big.report(), /end$/);
+});
+
+Deno.test("OutputTail.report() starts at a Go panic, whose stack would push it out", () => {
+  const t = new OutputTail();
+  const frames = Array.from({ length: 60 }, (_, i) => `main.f${i}()\n\t/src/f.go:${i}`);
+  t.push(
+    enc.encode(
+      ["Starting", "panic: assignment to entry in nil map", "", "goroutine 7 [running]:", ...frames]
+        .join("\n"),
+    ),
+  );
+  const r = t.report(5).split("\n");
+  assert.equal(r[0], "panic: assignment to entry in nil map");
+  assert.equal(r[1], "goroutine 7 [running]:");
+  assert.equal(r.length, 5);
 });
