@@ -130,8 +130,11 @@ export function externalImports(code: string): string[] {
   return [...found].sort();
 }
 
-/** Builds `dist/pravo.js` (or `output`). */
-export async function bundle(output: string = BUNDLE_PATH): Promise<BundleResult> {
+/** Builds `dist/pravo.js` (or `output`) from main.ts (or `entry`, for tests). */
+export async function bundle(
+  output: string = BUNDLE_PATH,
+  entry: string = join(PROJECT_DIR, "main.ts"),
+): Promise<BundleResult> {
   const log: string[] = [];
   let dir = await denoDir();
   let env: Record<string, string> | undefined;
@@ -149,9 +152,13 @@ export async function bundle(output: string = BUNDLE_PATH): Promise<BundleResult
   if (seed.note) log.push(seed.note);
   const before = await esbuildDirs(dir);
   await Deno.mkdir(dirname(output), { recursive: true });
-  const tmp = `${output}.${Deno.pid}.tmp`;
+  // The name must end in .js: from it deno bundle knows to write an ES
+  // module with a createRequire shim, without which the CommonJS packages
+  // inside (@grpc/grpc-js) fail with "Dynamic require of node:... is not
+  // supported".
+  const tmp = `${output.replace(/\.js$/, "")}.${Deno.pid}.tmp.js`;
   const run = await denoOutput(
-    ["bundle", "--config", join(PROJECT_DIR, "deno.json"), "-o", tmp, join(PROJECT_DIR, "main.ts")],
+    ["bundle", "--config", join(PROJECT_DIR, "deno.json"), "-o", tmp, entry],
     env,
   );
   const text = (run.stdout + run.stderr).trim();

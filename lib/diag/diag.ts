@@ -18,6 +18,20 @@ export interface SourcePos {
 
 export type Severity = "error" | "warning";
 
+/**
+ * A step into a node's value: an attribute by name, a map element by key, a
+ * list element by index. A provider names the attribute a diagnostic is
+ * about with these; the engine maps them to the CUE declaration.
+ */
+export type AttributeStep = { name: string } | { key: string } | { index: number };
+
+/** Where a diagnostic points. */
+export interface Where {
+  address?: string;
+  range?: SourcePos;
+  attribute?: AttributeStep[];
+}
+
 export interface Diagnostic {
   severity: Severity;
   summary: string;
@@ -26,13 +40,15 @@ export interface Diagnostic {
   address?: string;
   /** Where in the sources the problem is, when known. */
   range?: SourcePos;
+  /** The attribute of the node the problem is about, when known. */
+  attribute?: AttributeStep[];
 }
 
 /** Makes an error diagnostic. */
 export function error(
   summary: string,
   detail: string,
-  where: { address?: string; range?: SourcePos } = {},
+  where: Where = {},
 ): Diagnostic {
   return { severity: "error", summary, detail, ...clean(where) };
 }
@@ -41,15 +57,16 @@ export function error(
 export function warning(
   summary: string,
   detail: string,
-  where: { address?: string; range?: SourcePos } = {},
+  where: Where = {},
 ): Diagnostic {
   return { severity: "warning", summary, detail, ...clean(where) };
 }
 
-function clean(where: { address?: string; range?: SourcePos }) {
-  const out: { address?: string; range?: SourcePos } = {};
+function clean(where: Where): Where {
+  const out: Where = {};
   if (where.address !== undefined) out.address = where.address;
   if (where.range !== undefined) out.range = where.range;
+  if (where.attribute !== undefined) out.attribute = where.attribute;
   return out;
 }
 

@@ -1,0 +1,149 @@
+/**
+ * The real AWS provider and an AWS you can run here, for the tests and the
+ * benchmark of the plugin layer.
+ *
+ * - The provider: `hashicorp/aws` 5.100.0 from the Terraform filesystem
+ *   mirror in `$PRAVO_TEST_TF_MIRROR` (`.ci/run` sets it), else the image's
+ *   `/opt/tf-plugins`.
+ * - The AWS: `moto_server` at `$PRAVO_TEST_MOTO` (`.ci/run` starts one on
+ *   127.0.0.1), else one started here on a free 127.0.0.1 port.
+ *
+ * When either is missing, the tests fail with a message that names it:
+ * they never skip in silence.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { Value } from "../../lib/plugin/mod.ts";
+
+export const AWS_VERSION = "5.100.0";
+const DEFAULT_MIRROR = "/opt/tf-plugins";
+
+/** The mirror directory, or an error naming what is missing. */
+export function mirrorDir(): string {
+  const dir = Deno.env.get("PRAVO_TEST_TF_MIRROR") || DEFAULT_MIRROR;
+  try {
+    if (Deno.statSync(dir).isDirectory) return dir;
+  } catch {
+    // reported below
+  }
+  throw new Error(
+    `The Terraform provider mirror is missing: ${dir} does not exist. Set PRAVO_TEST_TF_MIRROR to a ` +
+      `filesystem mirror holding registry.terraform.io/hashicorp/aws/${AWS_VERSION}/linux_amd64 ` +
+      "(the machine image ships one in /opt/tf-plugins).",
+  );
+}
+
+/** The AWS provider executable in the mirror, or an error naming what is missing. */
+export function awsProviderPath(): string {
+  const path = join(
+    mirrorDir(),
+    "registry.terraform.io/hashicorp/aws",
+    AWS_VERSION,
+    "linux_amd64",
+    `terraform-provider-aws_v${AWS_VERSION}_x5`,
+  );
+  try {
+    if (Deno.statSync(path).isFile) return path;
+  } catch {
+    // reported below
+  }
+  throw new Error(
+    `The AWS provider ${AWS_VERSION} is missing from the mirror: ${path} does not exist.`,
+  );
+}
+
+/** A running moto_server. */
+export interface Moto {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${url}/moto-api/`, { signal: AbortSignal.timeout(1000) });
+    await r.body?.cancel();
+    return r.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/**
+ * The moto_server of `$PRAVO_TEST_MOTO`, or one started on a free port
+ * (stopped by `stop()`); an error names what is missing.
+ */
+export async function moto(): Promise<Moto> {
+  const given = Deno.env.get("PRAVO_TEST_MOTO");
+  if (given) {
+    if (!(await answers(given))) {
+      throw new Error(
+        `moto_server does not answer at PRAVO_TEST_MOTO=${given}: start it, or unset the variable.`,
+      );
+    }
+    return { url: given, stop: () => Promise.resolve() };
+  }
+  const port = freePort();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("moto_server", {
+      args: ["-H", "127.0.0.1", "-p", String(port)],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+  } catch (e) {
+    throw new Error(
+      `moto_server is missing (${
+        (e as Error).message
+      }): install moto[server] (pip install 'moto[server]') ` +
+        "or set PRAVO_TEST_MOTO to a running one.",
+    );
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 30_000;
+  while (!(await answers(url))) {
+    if (Date.now() > until) {
+      child.kill("SIGKILL");
+      await child.status;
+      throw new Error(`moto_server did not answer on ${url} within 30 s`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // gone
+      }
+      await child.status;
+    },
+  };
+}
+
+/** The AWS provider's configuration that points every endpoint used here at moto. */
+export function awsConfig(url: string, withEndpoints = true): Record<string, Value> {
+  const config: Record<string, Value> = {
+    region: "us-east-1",
+    access_key: "test",
+    secret_key: "test",
+    skip_credentials_validation: true,
+    skip_requesting_account_id: true,
+    skip_metadata_api_check: "true",
+    s3_use_path_style: true,
+  };
+  if (withEndpoints) {
+    config.endpoints = [{ s3: url, iam: url, sts: url, sqs: url, dynamodb: url }];
+  }
+  return config;
+}
