@@ -15,6 +15,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import type { ProviderSchema } from "../providers/schema.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
+import { loadKey } from "../keys/key.ts";
 
 /** The provider lock file, in the root. */
 export const LOCK_FILE = "pravo.lock.json";
@@ -40,6 +41,15 @@ export interface InitDoc {
     /** True when this run created the state; false when it was there. */
     created: boolean;
   };
+  /** pravo's key, which seals plan files (and, outside the root, is never printed). */
+  key: {
+    /** The key's public name: 16 hex digits. */
+    fingerprint: string;
+    /** Where it is: its file, or `$PRAVO_KEY`. */
+    source: string;
+    /** True when this run created the key file. */
+    created: boolean;
+  };
   /** The providers locked, by source, as in the lock file. */
   providers: Record<string, { version: string }>;
   lock_file: {
@@ -52,6 +62,8 @@ export interface InitDoc {
 
 export const run: CommandRun = async (ctx) => {
   await requireDirectory(ctx.root);
+  // pravo's key, made when missing: plan files are sealed with it.
+  const key = loadKey({ root: ctx.root, create: true });
   const where = stateLocation(ctx);
   if (where.isDefault) await makePravoDir(ctx.root);
   const store = await openStore(ctx, { create: true });
@@ -74,6 +86,7 @@ export const run: CommandRun = async (ctx) => {
       serial: identity.serial,
       created: store.created,
     },
+    key: { fingerprint: key.fingerprint, source: key.source, created: key.created },
     providers: lock.providers,
     lock_file: { path: lockPath, status },
   };
@@ -105,6 +118,11 @@ export function renderInit(doc: InitDoc, style: Style): string {
       ? `Created the state store ${state}.`
       : `The root was already initialised: kept the state store ${state}.`,
   ];
+  lines.push(
+    doc.key.created
+      ? `Created pravo's key ${doc.key.source} (fingerprint ${doc.key.fingerprint}): it seals plan files; keep it outside every root, and back it up.`
+      : `pravo's key is ${doc.key.source} (fingerprint ${doc.key.fingerprint}).`,
+  );
   const n = Object.keys(doc.providers).length;
   const count = `${n} provider${n === 1 ? "" : "s"}`;
   const lockName = shown(doc.lock_file.path);
