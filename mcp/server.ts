@@ -5,11 +5,11 @@
  * @module
  */
 
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { VERSION } from "../lib/version.ts";
 import { findApproval } from "../lib/plan/approval.ts";
-import { sha256Hex } from "../lib/plan/planfile.ts";
+import { readPlanFileBytes } from "../lib/plan/planfile.ts";
 import type { ApproverPublicKey } from "../lib/keys/approver.ts";
 import { LineTransport } from "./transport.ts";
 import { runPravo, type Self, selfCommand } from "./child.ts";
@@ -122,7 +122,7 @@ export async function callTool(
         // apply checks that the bytes it parses have the same digest.
         let digest: string | undefined;
         try {
-          digest = sha256Hex(readFileSync(path));
+          digest = readPlanFileBytes(path).digest;
         } catch {
           digest = undefined; // no such file: not approved
         }

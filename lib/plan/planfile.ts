@@ -93,7 +93,16 @@ function damaged(path: string, why: string, todo = "make a new plan"): Diagnosti
   ], Exit.PLAN_CORRUPT);
 }
 
-/** Reads the bytes of a file once; a diagnostic that says what to do when it cannot. */
+/**
+ * Reads a plan file's bytes once, with their SHA-256: what {@link readPlanFile}
+ * parses, and what the MCP server looks up approvals by. Throws a
+ * diagnostic that says what to do when the file cannot be read.
+ */
+export function readPlanFileBytes(path: string): { bytes: Uint8Array; digest: string } {
+  const bytes = readBytes(path);
+  return { bytes, digest: sha256Hex(bytes) };
+}
+
 function readBytes(path: string): Uint8Array {
   try {
     return new Uint8Array(readFileSync(path));
@@ -121,8 +130,7 @@ function readBytes(path: string): Uint8Array {
  * Which state the plan is for is the caller's check (see {@link checkPlanState}).
  */
 export function readPlanFile(path: string, key: PravoKey): PlanFile {
-  const bytes = readBytes(path);
-  const digest = sha256Hex(bytes);
+  const { bytes, digest } = readPlanFileBytes(path);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

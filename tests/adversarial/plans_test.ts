@@ -386,7 +386,9 @@ Deno.test("hole 6: apply reads the plan file once: what it parses is what it has
   const mk = await new Deno.Command("mkfifo", { args: [fifo] }).output();
   assert.equal(mk.code, 0);
   const feeder = new Deno.Command("bash", {
-    args: ["-c", "cat b.plan > p.plan; while :; do cat a.plan > p.plan; done"],
+    // The pause between two files lets the reader see the end of the first
+    // (a pipe ends when its writer closes and no other has opened it).
+    args: ["-c", "cat b.plan > p.plan; while :; do sleep 0.5; cat a.plan > p.plan; done"],
     cwd: root,
     stdout: "null",
     stderr: "null",
@@ -394,7 +396,9 @@ Deno.test("hole 6: apply reads the plan file once: what it parses is what it has
   try {
     const r = await pravo(root, ["apply", `--expect-digest=${approved}`, "p.plan"]);
     assert.equal(r.code, 7, r.stderr);
-    assert.match(r.stderr, /changed since it was approved/);
+    // (On a loaded machine the reader may see both files one after the
+    // other, which is damaged: refused all the same.)
+    assert.match(r.stderr, /changed since it was approved|is damaged/);
     assert.equal((await records(root)).size, 1, "nothing was destroyed");
   } finally {
     feeder.kill("SIGKILL");
