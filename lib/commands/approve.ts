@@ -6,6 +6,7 @@
  * record is appended to `.pravo/approvals.jsonl`. `pravo mcp
  * --require-approval --approver FILE.pub` applies only plans whose approval
  * verifies under a key named on its command line, and no MCP tool approves.
+ * On a terminal, the plan as read is shown and must be confirmed first.
  *
  * @module
  */
@@ -21,7 +22,22 @@ import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";
 import { APPROVAL_DOMAIN, recordApproval, signApproval } from "../plan/approval.ts";
 import { planDocument } from "../plan/document.ts";
+import { renderPlan } from "../plan/render.ts";
 import { openStore, stateLocation } from "../state/open.ts";
+
+function stdinIsTerminal(): boolean {
+  try {
+    return Deno.stdin.isTerminal();
+  } catch {
+    return false;
+  }
+}
+
+async function answerIsYes(): Promise<boolean> {
+  const buf = new Uint8Array(1024);
+  const n = await Deno.stdin.read(buf);
+  return n !== null && new TextDecoder().decode(buf.subarray(0, n)).trim() === "yes";
+}
 
 function env(name: string): string | undefined {
   try {
@@ -66,6 +82,20 @@ export const run: CommandRun = async (ctx, opts, args) => {
     }
   } finally {
     await store.close();
+  }
+  // On a terminal, what is signed is shown first and must be confirmed: the
+  // file is read once, so what the operator sees here is what is approved,
+  // even if the file changed since they last looked at it.
+  if (ctx.streams.isTerminal && !ctx.json && stdinIsTerminal()) {
+    const doc = planDocument(plan);
+    ctx.streams.stdout(
+      renderPlan(doc, ctx.style) +
+        "\nDo you approve exactly this plan?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
+    );
+    if (!(await answerIsYes())) {
+      ctx.streams.stderr("Approval cancelled: nothing was approved.\n");
+      return Exit.ERROR;
+    }
   }
   const approval = await signApproval({
     domain: APPROVAL_DOMAIN,
