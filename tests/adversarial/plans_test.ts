@@ -385,10 +385,16 @@ Deno.test("hole 6: apply reads the plan file once: what it parses is what it has
   const fifo = join(root, "p.plan");
   const mk = await new Deno.Command("mkfifo", { args: [fifo] }).output();
   assert.equal(mk.code, 0);
-  const feeder = new Deno.Command("bash", {
+  // A process group of its own (setsid), so that the writer it has forked,
+  // waiting for a reader, ends with it.
+  const feeder = new Deno.Command("setsid", {
     // The pause between two files lets the reader see the end of the first
     // (a pipe ends when its writer closes and no other has opened it).
-    args: ["-c", "cat b.plan > p.plan; while :; do sleep 0.5; cat a.plan > p.plan; done"],
+    args: [
+      "bash",
+      "-c",
+      "cat b.plan > p.plan; while :; do sleep 0.5; cat a.plan > p.plan; done",
+    ],
     cwd: root,
     stdout: "null",
     stderr: "null",
@@ -401,8 +407,9 @@ Deno.test("hole 6: apply reads the plan file once: what it parses is what it has
     assert.match(r.stderr, /changed since it was approved|is damaged/);
     assert.equal((await records(root)).size, 1, "nothing was destroyed");
   } finally {
-    feeder.kill("SIGKILL");
+    Deno.kill(-feeder.pid, "SIGKILL");
     await feeder.status;
+    await Deno.remove(root, { recursive: true });
   }
 });
 
