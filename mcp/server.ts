@@ -9,6 +9,8 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { VERSION } from "../lib/version.ts";
 import { findApproval } from "../lib/plan/approval.ts";
+import { readPlanFileBytes } from "../lib/plan/planfile.ts";
+import type { ApproverPublicKey } from "../lib/keys/approver.ts";
 import { LineTransport } from "./transport.ts";
 import { runPravo, type Self, selfCommand } from "./child.ts";
 import { ArgumentRefusal, checkArguments, OUTPUT_SCHEMA, tools, type ToolSpec } from "./tools.ts";
@@ -27,6 +29,8 @@ export interface ServerOptions {
   readOnly: boolean;
   /** Apply only plans an operator approved with `pravo approve`. */
   requireApproval: boolean;
+  /** The approvers' public keys the server trusts (`--approver`), loaded at start. */
+  approvers?: ApproverPublicKey[];
   /** A result longer than this many bytes is cut. */
   maxResultBytes: number;
   /** A call that runs longer is stopped. */
@@ -113,12 +117,23 @@ export async function callTool(
     if (typeof args.planfile === "string") {
       const path = insideRoot(opts.root, "planfile", args.planfile);
       if (opts.requireApproval && tool.name === "pravo_apply_plan") {
-        approvedDigest = findApproval(opts.root, path)?.digest;
+        // The file's bytes are read once and hashed; the approval must be of
+        // that digest, signed by a key on the server's command line, and the
+        // apply checks that the bytes it parses have the same digest.
+        let digest: string | undefined;
+        try {
+          digest = readPlanFileBytes(path).digest;
+        } catch {
+          digest = undefined; // no such file: not approved
+        }
+        if (digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])) {
+          approvedDigest = digest;
+        }
         if (!approvedDigest) {
           throw new ArgumentRefusal(
             `planfile ${
               JSON.stringify(args.planfile)
-            } is not approved: this server applies only plans an operator approved after review, with \`pravo approve ${args.planfile}\`. Show it to the operator with pravo_show_plan and wait for the approval`,
+            } is not approved: this server applies only plans an operator approved after review, with \`pravo approve ${args.planfile} --key FILE\`. Show it to the operator with pravo_show_plan and wait for the approval`,
           );
         }
       }
@@ -183,6 +198,8 @@ export async function serve(opts: ServerOptions): Promise<void> {
   const byName = new Map(specs.map((t) => [t.name, t]));
   const self = opts.self ?? selfCommand(opts.root, opts.policies, opts.stateServers ?? []);
   if (opts.key !== undefined) self.env = { ...self.env, PRAVO_KEY: opts.key };
+  // No child approves: an approver's key in the server's environment stays there.
+  self.env = { ...self.env, PRAVO_APPROVER_KEY: "" };
   const server = new Server(
     { name: "pravo", version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },

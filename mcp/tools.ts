@@ -96,7 +96,7 @@ export function tools(opts: { readOnly: boolean }): ToolSpec[] {
     out: {
       type: "string",
       description:
-        "Save the plan to this file, inside the root, for pravo_apply_plan; a plan that a policy refuses is not saved",
+        "Save the plan to this file, inside the root, for pravo_apply_plan: a new file or an existing plan file, never under .pravo/, never a .cue file, pravo.jsonc or pravo.lock.json; a plan that a policy refuses is not saved",
     },
     refresh: {
       type: "string",

@@ -147,29 +147,51 @@ Deno.test("saved plans that are stale, damaged, foreign or newer are refused and
   await pravo(root, ["init"]);
   assert.equal((await pravo(root, ["plan", "--out", "a.plan"])).code, 2);
   const text = await Deno.readTextFile(`${root}/a.plan`);
+  const outer = JSON.parse(text);
+  assert.deepEqual(Object.keys(outer), ["pravo_plan", "key", "sealed"]);
+  assert.equal(outer.pravo_plan, "2.0");
+  assert.ok(!text.includes('"max"'), "the plan inside is sealed: nothing of it can be read");
 
-  // Edited: one value changed inside the body.
-  await Deno.writeTextFile(`${root}/edited.plan`, text.replace('"max":9', '"max":8'));
+  // Edited: one byte of the sealed plan changed.
+  const flipped = outer.sealed[10] === "A" ? "B" : "A";
+  await Deno.writeTextFile(
+    `${root}/edited.plan`,
+    JSON.stringify({
+      ...outer,
+      sealed: outer.sealed.slice(0, 10) + flipped + outer.sealed.slice(11),
+    }),
+  );
   const edited = await pravo(root, ["apply", "edited.plan"]);
   assert.equal(edited.code, 7, edited.stderr);
   assert.match(edited.stderr, /is damaged/);
+  assert.match(edited.stderr, /not written by pravo with this key, or it was edited/);
   // Truncated.
   await Deno.writeTextFile(`${root}/short.plan`, text.slice(0, text.length / 2));
   assert.equal((await pravo(root, ["apply", "short.plan"])).code, 7);
   // Newer format.
   await Deno.writeTextFile(
     `${root}/new.plan`,
-    text.replace('"pravo_plan":"1.0"', '"pravo_plan":"2.0"'),
+    text.replace('"pravo_plan":"2.0"', '"pravo_plan":"3.0"'),
   );
   const newer = await pravo(root, ["apply", "new.plan"]);
   assert.equal(newer.code, 9, newer.stderr);
-  // Another root.
+  // The old format, unsealed: refused, make a new plan.
+  await Deno.writeTextFile(
+    `${root}/old.plan`,
+    JSON.stringify({ pravo_plan: "1.0", digest: "0".repeat(64), body: { nodes: [] } }),
+  );
+  const old = await pravo(root, ["apply", "old.plan"]);
+  assert.equal(old.code, 7, old.stderr);
+  assert.match(old.stderr, /old format 1\.0, which is not sealed/);
+  assert.match(old.stderr, /make a new plan/);
+  // Another root: another state (lineage).
   const other = await makeRoot({ "main.cue": SEED });
   await pravo(other, ["init"]);
   await Deno.copyFile(`${root}/a.plan`, `${other}/a.plan`);
   const foreign = await pravo(other, ["apply", "a.plan"]);
   assert.equal(foreign.code, 8, foreign.stderr);
   assert.match(foreign.stderr, /was made for another root/);
+  assert.match(foreign.stderr, /state lineage/);
   assert.equal((await records(root)).size, 0);
   assert.equal((await records(other)).size, 0);
 
@@ -180,6 +202,34 @@ Deno.test("saved plans that are stale, damaged, foreign or newer are refused and
   assert.equal(stale.code, 6, stale.stderr);
   assert.match(stale.stderr, /is stale/);
   assert.equal((await records(root)).size, 1);
+});
+
+Deno.test("a plan file sealed with another key is refused, saying which key it needs and how to give it", async () => {
+  const root = await makeRoot({ "main.cue": SEED });
+  await pravo(root, ["init"]);
+  const mine = { PRAVO_KEY: btoa("a key of 32 bytes for this test!") };
+  const theirs = { PRAVO_KEY: btoa("another key of 32 bytes, theirs!") };
+  assert.equal((await pravo(root, ["plan", "--out", "p.plan"], { env: theirs })).code, 2);
+  for (const cmd of [["show", "p.plan"], ["apply", "p.plan"]]) {
+    const r = await pravo(root, cmd, { env: mine });
+    assert.equal(r.code, 8, r.stderr);
+    assert.match(r.stderr, /was sealed with another key/);
+    assert.match(r.stderr, /Give the key it was made with in \$PRAVO_KEY or \$PRAVO_KEY_FILE/);
+  }
+  assert.equal((await records(root)).size, 0);
+  assert.equal((await pravo(root, ["apply", "p.plan"], { env: theirs })).code, 0);
+});
+
+Deno.test("a plan made in one directory applies in another that has the same state (issue 12)", async () => {
+  const a = await makeRoot({ "main.cue": SEED });
+  await pravo(a, ["init"]);
+  assert.equal((await pravo(a, ["plan", "--out", "p.plan", "--reason", "ci"])).code, 2);
+  // A CI job applies in another checkout of the same root, on the same state.
+  const b = await makeRoot({ "main.cue": SEED });
+  const state = `sqlite:${a}/.pravo/state.db`;
+  const r = await pravo(b, ["--state", state, "apply", `${a}/p.plan`]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((await records(a)).size, 1);
 });
 
 Deno.test("--only applies the named nodes of a plan", async () => {
@@ -283,7 +333,7 @@ size: $random.#Resource.random_integer & {min: base.result + 10, max: 100}
   assert.match(flags.stderr, /--destroy makes a new plan/);
 });
 
-Deno.test("apply --expect-digest refuses a plan file whose content is not the approved one", async () => {
+Deno.test("apply --expect-digest compares the digest of the bytes it parsed", async () => {
   const root = await makeRoot({ "main.cue": SEED });
   await pravo(root, ["init"]);
   assert.equal((await pravo(root, ["plan", "--out", "p.plan"])).code, 2);
@@ -291,7 +341,9 @@ Deno.test("apply --expect-digest refuses a plan file whose content is not the ap
   assert.equal(r.code, 7, r.stderr);
   assert.match(r.stderr, /changed since it was approved/);
   assert.equal((await records(root)).size, 0);
-  const { planFileDigest } = await import("../lib/plan/approval.ts");
-  const d = planFileDigest(`${root}/p.plan`)!.digest;
+  const { sha256Hex } = await import("../lib/plan/planfile.ts");
+  const d = sha256Hex(await Deno.readFile(`${root}/p.plan`));
   assert.equal((await pravo(root, ["apply", "--expect-digest", d, "p.plan"])).code, 0);
+  const none = await pravo(root, ["apply", "--expect-digest", d]);
+  assert.equal(none.code, 64);
 });

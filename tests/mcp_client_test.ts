@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { INSTRUCTIONS } from "../mcp/server.ts";
 import {
+  approverKey,
   call,
   connect,
   makeRoot,
@@ -406,10 +407,12 @@ Deno.test("--read-only: no pravo_apply_plan, pravo_plan without out and reserve,
   }
 });
 
-Deno.test("--require-approval: an unapproved plan is refused, `pravo approve` lets it through, an edited plan is refused again", async () => {
+Deno.test("--require-approval: an unapproved plan is refused, `pravo approve` lets it through, another file is refused", async () => {
   const root = await seedRoot();
+  const op = await approverKey();
   assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
-  const s = await connect(root, { args: ["--require-approval"] });
+  assert.equal((await pravo(root, ["plan", "--out", "y.plan"])).code, 2);
+  const s = await connect(root, { args: ["--require-approval", "--approver", op.pub] });
   try {
     assertRefused(
       await call(s, "pravo_apply_plan", { planfile: "x.plan" }),
@@ -422,29 +425,26 @@ Deno.test("--require-approval: an unapproved plan is refused, `pravo approve` le
       "reviewed",
       "approve",
       "x.plan",
+      "--key",
+      op.key,
     ]);
     assert.equal(approve.code, 0, approve.stderr);
 
-    // A copy with one value changed is another plan: not approved.
-    const plan = JSON.parse(await Deno.readTextFile(`${root}/x.plan`));
-    plan.body.actor = "mallory";
-    await Deno.writeTextFile(`${root}/edited.plan`, JSON.stringify(plan));
-    assertRefused(
-      await call(s, "pravo_apply_plan", { planfile: "edited.plan" }),
-      "is not approved",
-    );
+    // Another plan of the same root is another file: not approved.
+    assertRefused(await call(s, "pravo_apply_plan", { planfile: "y.plan" }), "is not approved");
 
     const r = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
     assert.equal(exitCode(r), 0, text(r));
 
-    // The approved file, edited after the approval, is refused.
-    await Deno.writeTextFile(`${root}/x.plan`, JSON.stringify(plan));
+    // The approved name, now holding another plan, is refused.
+    await Deno.copyFile(`${root}/y.plan`, `${root}/x.plan`);
     assertRefused(await call(s, "pravo_apply_plan", { planfile: "x.plan" }), "is not approved");
     // No tool approves.
     const tools = await listTools(s);
     assert.ok(!tools.some((t) => /approve/.test(t.name)));
   } finally {
     await s.close();
+    await Deno.remove(op.dir, { recursive: true });
   }
 });
 

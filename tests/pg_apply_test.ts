@@ -276,7 +276,13 @@ pgTest(
       new Deno.Command(script, {
         args: ["--no-color", ...args],
         cwd: root,
-        env: { PGPASSWORD: PASSWORD, PRAVO_ACTOR: "jsonc", PATH: Deno.env.get("PATH") ?? "" },
+        // No HOME: pravo's key comes from $PRAVO_KEY.
+        env: {
+          PGPASSWORD: PASSWORD,
+          PRAVO_ACTOR: "jsonc",
+          PRAVO_KEY: btoa("pg_apply_test's key of 32 bytes!"),
+          PATH: Deno.env.get("PATH") ?? "",
+        },
         clearEnv: true,
         stdout: "piped",
         stderr: "piped",

@@ -138,6 +138,46 @@ Deno.test("scripts/pravo grants the network to the state's PostgreSQL server: --
   }
 });
 
+Deno.test("scripts/pravo grants read of approvers' keys named on the command line, and write of the pair approver-key makes", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n";
+    const cases: [string[], Record<string, string>, string[], string[]][] = [
+      [["approve", "x.plan", "--key", "../keys/op"], {}, [join(dirname(tmp), "keys", "op")], []],
+      [["approve", "x.plan", "--key=/k/op"], {}, ["/k/op"], []],
+      [["approve", "x.plan"], { PRAVO_APPROVER_KEY: "/k/op" }, ["/k/op"], []],
+      [["approve", "x.plan"], { PRAVO_APPROVER_KEY: pem }, [], []],
+      [["mcp", "--approver", "/k/a.pub", "--approver=/k/b.pub", "--policy", "/p.cue"], {}, [
+        "/k/a.pub",
+        "/k/b.pub",
+        "/p.cue",
+      ], []],
+      [["--actor", "op", "approver-key", "/k/op"], {}, ["/k"], ["/k/op", "/k/op.pub"]],
+      [["-C", ".", "approver-key", "keys/op"], {}, [join(tmp, "keys")], [
+        join(tmp, "keys", "op"),
+        join(tmp, "keys", "op.pub"),
+      ]],
+    ];
+    for (const [args, env, extraRead, extraWrite] of cases) {
+      const cmd = await dryRun(args, tmp, env);
+      assert.deepEqual(
+        permissions(cmd),
+        permissionFlags({
+          root: tmp,
+          execPath: DENO,
+          projectDir: PROJECT,
+          keyDir: KEY_DIR,
+          extraRead,
+          extraWrite,
+        }),
+        args.join(" "),
+      );
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the program", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
   try {

@@ -8,7 +8,7 @@
 
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import type { LockInfo, StateStore } from "../state/store.ts";
+import type { LockInfo, StateStore, TxMeta } from "../state/store.ts";
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
@@ -353,7 +353,7 @@ async function applyNode(
     providerConfig: n.providerConfig,
     signal: opts.signal,
   };
-  const meta = { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id };
+  const meta = planMeta(plan, opts);
   const sensitivePaths = n.sensitive.map((k) => [k]);
   const record = (attributes: Attrs, config: Attrs) => ({
     address: n.address,
@@ -469,6 +469,21 @@ async function applyNode(
   }
 }
 
+/**
+ * Who applies and why, and who made the plan and why: the plan's reason
+ * reaches the log entry of the apply that carries it out, whoever applies it.
+ */
+function planMeta(plan: Plan, opts: ApplyOptions): TxMeta {
+  return {
+    actor: opts.actor,
+    reason: opts.reason,
+    command: "apply",
+    planId: plan.id,
+    planActor: plan.actor,
+    planReason: plan.reason,
+  };
+}
+
 /** A node that failed is recorded in the log, with who and why, as applied nodes are. */
 async function recordFailure(
   store: StateStore,
@@ -479,7 +494,7 @@ async function recordFailure(
 ): Promise<void> {
   const why = o.diagnostics.map((d) => d.summary).join("; ");
   await store.transaction(
-    { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id },
+    planMeta(plan, opts),
     async (tx) => {
       await tx.logChange({
         address: n.address,

@@ -16,6 +16,11 @@
  *   outside the root, when the key comes from a file: the key is read there,
  *   and made there the first time. The MCP server's children get no access
  *   to it: the server passes them the key in `$PRAVO_KEY`.
+ * - read of the files outside the root that the command line names for
+ *   reading: `--policy`, `--approver` and `approve --key` (and
+ *   `$PRAVO_APPROVER_KEY` when it names a file); read and write of the two
+ *   files `approver-key FILE` makes (and read of their folder, to find its
+ *   real path). The operator chose them; no tool argument reaches them.
  * - `--allow-env` of the variables pravo reads, and no others ({@link ENV_VARS}).
  * - `--allow-run` of the deno executable alone (`Deno.execPath()`, the real
  *   binary and not the `node_modules/.bin` symlink, which Deno would not
@@ -63,6 +68,7 @@ export const ENV_VARS: readonly string[] = [
   "XDG_CACHE_HOME",
   "TF_PLUGIN_CACHE_DIR",
   "PRAVO_TEST_REGISTRY_OVERRIDE",
+  "PRAVO_APPROVER_KEY",
 ];
 
 /**
@@ -101,8 +107,17 @@ export interface PermissionOptions {
    * a source checkout's ({@link SOURCE_FILES}). For the bundle: `["pravo.js"]`.
    */
   programFiles?: readonly string[];
-  /** Files outside the root the run must read: the MCP server's policies. */
+  /**
+   * Files outside the root the run must read: the MCP server's policies and
+   * approvers' public keys (`--approver`), an approver's private key
+   * (`approve --key`, `$PRAVO_APPROVER_KEY`).
+   */
   extraRead?: readonly string[];
+  /**
+   * Files outside the root the run must write: the key pair that
+   * `approver-key FILE` makes (FILE and FILE.pub).
+   */
+  extraWrite?: readonly string[];
   /**
    * The folder of pravo's key file, outside the root: read and write (the
    * key is made there the first time). None when the key comes from
@@ -158,7 +173,7 @@ export interface PermissionOptions {
  * if (flags.join(" ") !== "--no-prompt --allow-read=/srv/demo,/opt/pravo/main.ts " +
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
  *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,XDG_CACHE_HOME," +
- *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE " +
+ *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE,PRAVO_APPROVER_KEY " +
  *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
  *   "--allow-sys=hostname") {
  *   throw new Error(flags.join(" "));
@@ -173,6 +188,7 @@ export function permissionFlags(options: PermissionOptions): string[] {
     checkedPath("programFiles", projectDir + "/" + f)
   );
   const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
+  const extraWrite = (options.extraWrite ?? []).map((f) => checkedPath("extraWrite", f));
   const keyDir = options.keyDir === undefined ? [] : [checkedPath("keyDir", options.keyDir)];
   const net = [...new Set((options.allowNet ?? []).map(checkedHostPort))];
   const install = options.install;
@@ -194,7 +210,7 @@ export function permissionFlags(options: PermissionOptions): string[] {
   return [
     "--no-prompt",
     `--allow-read=${unique([...reads, ...hashes]).join(",")}`,
-    `--allow-write=${unique([root, ...keyDir, ...caches, ...hashes]).join(",")}`,
+    `--allow-write=${unique([root, ...extraWrite, ...keyDir, ...caches, ...hashes]).join(",")}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
     ...(run.length ? [`--allow-run=${run.join(",")}`] : []),
     "--allow-sys=hostname",

@@ -13,13 +13,14 @@ import { type CommandRun, type Context, emit, emitWarnings } from "../cli/comman
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { readPlanFile } from "../plan/planfile.ts";
-import { planFileDigest } from "../plan/approval.ts";
+import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
+import { checkPlanConsistency } from "../plan/consistency.ts";
+import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
 import { type ApplyOptions, applyPlan, type ApplyResult } from "../apply/apply.ts";
-import { openStore } from "../state/open.ts";
+import { openStore, stateLocation } from "../state/open.ts";
 import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
@@ -107,22 +108,32 @@ export const run: CommandRun = async (ctx, opts, args) => {
       );
     }
   }
-  // A saved plan is checked before the state is opened: a damaged or foreign
-  // file is refused without touching anything.
-  const saved = planPath ? readPlanFile(resolve(ctx.root, planPath), ctx.root) : undefined;
   const expected = opts["expect-digest"] as string | undefined;
-  if (
-    planPath && expected !== undefined &&
-    planFileDigest(resolve(ctx.root, planPath))?.digest !== expected
-  ) {
-    // pravo mcp --require-approval checked the approval of this digest: the
-    // file must still be what was approved.
-    throw new DiagnosticsError([
-      error(
-        `Plan file "${planPath}" changed since it was approved`,
-        "Its content is no longer the one whose approval was checked. Nothing was applied. Have the new plan reviewed and approved, then apply it.",
-      ),
-    ], Exit.PLAN_CORRUPT);
+  if (expected !== undefined && !planPath) {
+    throw new UsageError("--expect-digest needs a plan file: pravo apply PLANFILE", "apply");
+  }
+  // A saved plan is checked before the state is opened: a damaged or foreign
+  // file is refused without touching anything. The file is read once, and
+  // all that follows uses what was read: the plan and the digest of its bytes.
+  let saved: Plan | undefined;
+  if (planPath) {
+    const file = readPlanFile(
+      resolve(ctx.root, planPath),
+      loadKey({ root: ctx.root, create: false }),
+    );
+    if (expected !== undefined && file.digest !== expected) {
+      // pravo mcp --require-approval checked the approval of this digest:
+      // the bytes apply read must be those that were approved.
+      throw new DiagnosticsError([
+        error(
+          `Plan file "${planPath}" changed since it was approved`,
+          "Its content is no longer the one whose approval was checked. Nothing was applied. Have the new plan reviewed and approved, then apply it.",
+        ),
+      ], Exit.PLAN_CORRUPT);
+    }
+    const disagree = checkPlanConsistency(file.plan);
+    if (disagree.length) throw new DiagnosticsError(disagree, Exit.PLAN_CORRUPT);
+    saved = file.plan;
   }
   // A saved plan is judged whole before the state is opened.
   let judged = saved ? await judgeOrRefuse(ctx, policies, saved) : undefined;
@@ -130,6 +141,13 @@ export const run: CommandRun = async (ctx, opts, args) => {
   let result: ApplyResult;
   let plan: Plan;
   try {
+    if (saved) {
+      const where = stateLocation(ctx);
+      checkPlanState(saved, {
+        lineage: (await store.identity()).lineage,
+        rootKey: where.backend === "postgres" ? where.rootKey : undefined,
+      }, planPath!);
+    }
     // Without a plan file, the lock is held from planning to the end of
     // apply, so that no one changes the state in between.
     const lock = saved ? undefined : await store.acquireLock({
@@ -140,7 +158,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
     });
     try {
       if (saved) {
-        plan = saved;
+        // The plan applies here, wherever it was made: its state tells the root.
+        plan = { ...saved, root: ctx.root };
       } else {
         plan = await planFromFlags(ctx, opts, store);
         judged = await judgeOrRefuse(ctx, policies, plan);

@@ -38,6 +38,7 @@ import { PROVIDERS } from "../providers/registry.ts";
 import type { ProviderSchema } from "../providers/schema.ts";
 import { readConfig } from "../state/config.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
+import { loadKey } from "../keys/key.ts";
 
 export { LOCK_FILE };
 
@@ -90,6 +91,15 @@ export interface InitDoc {
     /** True when this run created the state; false when it was there. */
     created: boolean;
   };
+  /** pravo's key, which seals plan files (and, outside the root, is never printed). */
+  key: {
+    /** The key's public name: 16 hex digits. */
+    fingerprint: string;
+    /** Where it is: its file, or `$PRAVO_KEY`. */
+    source: string;
+    /** True when this run created the key file. */
+    created: boolean;
+  };
   /** The providers locked, by source, as in the lock file. */
   providers: ProviderLock["providers"];
   /** What was done for each plugin provider of `pravo.jsonc`, in its order; empty without any. */
@@ -118,6 +128,8 @@ function env(name: string): string | undefined {
 
 export const run: CommandRun = async (ctx, opts) => {
   await requireDirectory(ctx.root);
+  // pravo's key, made when missing: plan files are sealed with it.
+  const key = loadKey({ root: ctx.root, create: true });
   const { config } = readConfig(ctx.root);
   const previous = readLockFile(ctx.root);
   // Providers first: when one cannot be installed, the root is left as it was.
@@ -146,6 +158,7 @@ export const run: CommandRun = async (ctx, opts) => {
       serial: identity.serial,
       created: store.created,
     },
+    key: { fingerprint: key.fingerprint, source: key.source, created: key.created },
     providers: lock.providers,
     installed: plugins.installed.map(installedDoc),
     removed,
@@ -267,6 +280,11 @@ export function renderInit(doc: InitDoc, style: Style): string {
       ? `Created the state store ${state}.`
       : `The root was already initialised: kept the state store ${state}.`,
   ];
+  lines.push(
+    doc.key.created
+      ? `Created pravo's key ${doc.key.source} (fingerprint ${doc.key.fingerprint}): it seals plan files; keep it outside every root, and back it up.`
+      : `pravo's key is ${doc.key.source} (fingerprint ${doc.key.fingerprint}).`,
+  );
   for (const p of doc.installed) {
     const name = `${displayAddress(parseProviderSource(p.address))} ${p.version}`;
     lines.push(

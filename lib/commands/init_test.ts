@@ -47,8 +47,9 @@ Deno.test("init creates .pravo/ (0700), the state store (0600) and pravo.lock.js
     lines[0],
     `Created the state store .pravo/state.db (SQLite, lineage ${id.lineage}, serial 0).`,
   );
-  assert.equal(lines[1], `Wrote pravo.lock.json with ${PROVIDERS.length} providers:`);
-  assert.equal(lines[2], "  hashicorp/local   0.1.0");
+  assert.match(lines[1], /^(Created pravo's key|pravo's key is) .* \(fingerprint [0-9a-f]{16}\)/);
+  assert.equal(lines[2], `Wrote pravo.lock.json with ${PROVIDERS.length} providers:`);
+  assert.equal(lines[3], "  hashicorp/local   0.1.0");
   assert.equal(lines[lines.length - 2], "The root is ready.");
   await Deno.remove(root, { recursive: true });
 });
@@ -64,6 +65,7 @@ Deno.test("init twice keeps the lineage and says the root was already initialise
     new RegExp(
       `^The root was already initialised: kept the state store \\.pravo/state\\.db ` +
         `\\(SQLite, lineage ${first.state.lineage}, serial 0\\)\\.\\n` +
+        `pravo's key is .* \\(fingerprint ${first.key.fingerprint}\\)\\.\\n` +
         `pravo\\.lock\\.json is up to date with ${PROVIDERS.length} providers:\\n`,
     ),
   );
@@ -92,15 +94,18 @@ Deno.test("init --json prints one document with the root, the state and the prov
       serial: 0,
       created: true,
     },
+    key: doc.key,
     providers: EXPECTED_PROVIDERS,
     installed: [],
     removed: [],
     warnings: [],
     lock_file: { path: join(root, "pravo.lock.json"), status: "created" },
   });
+  assert.match(doc.key.fingerprint, /^[0-9a-f]{16}$/);
+  assert.equal(typeof doc.key.source, "string");
   // Keys sorted at every level, two-space indent: the shared --json form.
   assert.ok(
-    stdout.startsWith('{\n  "format_version": "1.0",\n  "installed": [],\n  "lock_file": {'),
+    stdout.startsWith('{\n  "format_version": "1.0",\n  "installed": [],\n  "key": {'),
     stdout,
   );
   await Deno.remove(root, { recursive: true });
@@ -164,4 +169,35 @@ Deno.test("init refuses a root that does not exist or is a file", async () => {
   assert.equal(file.code, 1);
   assert.match(file.stderr, /The root is not a directory/);
   await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("init makes pravo's key when it is missing, outside the root, and says where it is and its fingerprint", async () => {
+  const { pravo: run } = await import("../../tests/_pravo.ts");
+  const root = await tempRoot();
+  const home = await Deno.makeTempDir({ prefix: "pravo-init-home-" });
+  const env = { PRAVO_KEY: "", PRAVO_KEY_FILE: join(home, "keys", "key") };
+  const first = await run(root, ["init"], { env });
+  assert.equal(first.code, 0, first.stderr);
+  const made =
+    /^Created pravo's key (.*) \(fingerprint ([0-9a-f]{16})\): it seals plan files; keep it outside every root, and back it up\.$/m
+      .exec(first.stdout);
+  assert.ok(made, first.stdout);
+  assert.equal(made[1], join(home, "keys", "key"));
+  assert.equal((await Deno.stat(join(home, "keys", "key"))).mode! & 0o777, 0o600);
+  // Again: the same key, not made again; --json says so.
+  const again = JSON.parse((await run(root, ["init", "--json"], { env })).stdout);
+  assert.deepEqual(again.key, {
+    fingerprint: made[2],
+    source: join(home, "keys", "key"),
+    created: false,
+  });
+  // A key file inside the root is refused, and nothing is made.
+  const inside = await run(root, ["init"], {
+    env: { PRAVO_KEY: "", PRAVO_KEY_FILE: join(root, "k") },
+  });
+  assert.equal(inside.code, 1);
+  assert.match(inside.stderr, /is inside the root/);
+  await assert.rejects(Deno.stat(join(root, "k")), Deno.errors.NotFound);
+  await Deno.remove(root, { recursive: true });
+  await Deno.remove(home, { recursive: true });
 });

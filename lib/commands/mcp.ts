@@ -14,6 +14,11 @@ import { parseDuration } from "../plan/duration.ts";
 import { stateLocation, stateServers } from "../state/open.ts";
 import { checkAbsolutePolicyPath, loadPolicies, policyPaths } from "../../policy/mod.ts";
 import { loadKey } from "../keys/key.ts";
+import {
+  ApproverKeyError,
+  type ApproverPublicKey,
+  loadApproverPublicKey,
+} from "../keys/approver.ts";
 
 export const DEFAULT_MAX_RESULT_BYTES = 40 * 1024;
 
@@ -37,6 +42,26 @@ export const run: CommandRun = async (ctx, opts) => {
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw new UsageError(`--timeout "${timeoutText}" is not a duration such as 90s or 10m`, "mcp");
   }
+  // The approvers the server trusts: only keys named on its own command
+  // line, read now, never a file in the root.
+  const approverPaths = (opts.approver as string[] | undefined) ?? [];
+  const requireApproval = Boolean(opts["require-approval"]) || approverPaths.length > 0;
+  if (requireApproval && approverPaths.length === 0) {
+    throw new UsageError(
+      "--require-approval needs the public key of each operator who may approve: add " +
+        "--approver /abs/path/FILE.pub (made with `pravo approver-key FILE`, kept outside the root)",
+      "mcp",
+    );
+  }
+  const approvers: ApproverPublicKey[] = [];
+  for (const p of approverPaths) {
+    try {
+      approvers.push(await loadApproverPublicKey(p, { root: ctx.root }));
+    } catch (e) {
+      if (e instanceof ApproverKeyError) throw new UsageError(e.message, "mcp");
+      throw e;
+    }
+  }
   // The key is read now and handed to each child, which gets no access to
   // the key file: nothing a tool runs can read it from disk.
   const key = loadKey({ root: ctx.root });
@@ -47,7 +72,8 @@ export const run: CommandRun = async (ctx, opts) => {
     actor: ctx.actor,
     reason: ctx.reason || undefined,
     readOnly: Boolean(opts["read-only"]),
-    requireApproval: Boolean(opts["require-approval"]),
+    requireApproval,
+    approvers,
     maxResultBytes: max,
     timeoutMs,
     stateServers: stateServers(stateLocation(ctx)),

@@ -11,15 +11,15 @@ import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { readRoot } from "../cue/loader.ts";
-import { openStore } from "../state/open.ts";
+import { openStore, stateLocation } from "../state/open.ts";
 import type { StateStore } from "../state/store.ts";
 import { makePlan, type RefreshMode } from "../plan/planner.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
-import { writePlanFile } from "../plan/planfile.ts";
+import { checkPlanOut, writePlanFile } from "../plan/planfile.ts";
+import { loadKey } from "../keys/key.ts";
 import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
-import { resolve } from "node:path";
 import { parseDuration } from "../plan/duration.ts";
 import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
 
@@ -51,6 +51,10 @@ export async function planFromFlags(
       explainReservations: Boolean(opts["explain-reservations"]),
     });
     emitWarnings(ctx, diagnostics);
+    // The plan is for this state, wherever the root sits: its lineage, and
+    // on PostgreSQL its root key.
+    const where = stateLocation(ctx);
+    if (where.backend === "postgres") plan.stateRootKey = where.rootKey;
     return plan;
   } finally {
     if (!openedStore) await store.close();
@@ -87,21 +91,16 @@ async function reserve(ctx: Context, plan: Plan, opts: OptionValues): Promise<vo
 export const run: CommandRun = async (ctx, opts) => {
   // Policies are read and checked before anything runs.
   const policies = await loadPolicies(policyPaths(opts.policy));
-  const plan = await planFromFlags(ctx, opts);
   const out = opts.out as string | undefined;
-  if (out !== undefined) {
-    const abs = resolve(ctx.root, out);
-    if (abs !== ctx.root && !abs.startsWith(ctx.root + "/")) {
-      throw new UsageError(
-        `--out "${out}" is outside the root "${ctx.root}": plan files are written inside the root, where pravo may write; give a path such as plans/x.plan`,
-        "plan",
-      );
-    }
-  }
+  // Where the plan file goes, and the key that seals it, are checked before
+  // anything runs: a refused --out plans and reserves nothing.
+  if (out !== undefined) checkPlanOut(ctx.root, out);
+  const key = out !== undefined ? loadKey({ root: ctx.root }) : undefined;
+  const plan = await planFromFlags(ctx, opts);
   const judged = policies.length ? await judge(policies, planDocument(plan)) : undefined;
   const refused = judged?.refused ?? false;
   if (opts.reserve && !refused) await reserve(ctx, plan, opts);
-  if (out && !refused) writePlanFile(resolve(ctx.root, out), plan);
+  if (out !== undefined && !refused) writePlanFile(ctx.root, out, plan, key!);
   const doc = planDocument(plan, judged ? { policies: judged.policies } : {}, {
     includeSkipped: Boolean(opts["include-skipped"]),
   });

@@ -153,7 +153,7 @@ export const COMMANDS: CommandSpec[] = [
         type: "string",
         valueName: "SHA256",
         description:
-          "Apply the plan file only if its content has this digest (pravo mcp --require-approval)",
+          "Apply the plan file only if its bytes have this SHA-256 (pravo mcp --require-approval)",
       },
       refresh: {
         type: "string",
@@ -350,12 +350,28 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "approve",
-    summary: "Record that a saved plan was reviewed (for pravo mcp --require-approval)",
+    summary: "Sign that a saved plan was reviewed (for pravo mcp --require-approval)",
     args: "PLANFILE",
     minArgs: 1,
     maxArgs: 1,
-    options: {},
+    options: {
+      key: {
+        type: "string",
+        valueName: "FILE",
+        description:
+          "The approver's private key, made by `pravo approver-key` (default: $PRAVO_APPROVER_KEY)",
+      },
+    },
     load: () => import("./approve.ts"),
+  },
+  {
+    name: "approver-key",
+    summary: "Make an approver's key pair, FILE and FILE.pub, outside the root",
+    args: "FILE",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./approver_key.ts"),
   },
   {
     name: "mcp",
@@ -374,7 +390,15 @@ export const COMMANDS: CommandSpec[] = [
       "read-only": { type: "boolean", description: "Register no tool that can change anything" },
       "require-approval": {
         type: "boolean",
-        description: "Apply only plan files that an operator approved with `pravo approve`",
+        description:
+          "Apply only plan files that an operator approved with `pravo approve` (needs --approver)",
+      },
+      approver: {
+        type: "string",
+        multiple: true,
+        valueName: "FILE.pub",
+        description:
+          "An approver's public key (absolute path, outside the root) whose approvals the server trusts; repeatable; implies --require-approval",
       },
       "max-result-bytes": {
         type: "string",

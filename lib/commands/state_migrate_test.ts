@@ -56,6 +56,8 @@ Deno.test("state migrate copies a SQLite state whole, verifies it, and refuses a
   const root = await rootWithState();
   try {
     const before = await stateOf(root);
+    // Who made the plan an entry's apply carried out is part of the log, and of the copy.
+    assert.equal(before.log[0].planActor, "test");
     const r = await pravo(root, ["state", "migrate", "--to", "sqlite:copy/state.db", "--json"]);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout);

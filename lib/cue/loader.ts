@@ -160,6 +160,16 @@ function sha256(s: string): string {
   return createHash("sha256").update(s).digest("hex");
 }
 
+/** A digest of the sources: every file's name and content. */
+export function sourcesDigest(files: readonly { name: string; src: string }[]): string {
+  return sha256(files.map((f) => `${f.name}\u0000${f.src}`).join("\u0001"));
+}
+
+/** A digest of what an evaluation depends on: the sources' digest and the tags. */
+export function specDigest(sourcesDigest: string, tags: Record<string, string>): string {
+  return sha256(sourcesDigest + "\u0000" + JSON.stringify(Object.entries(tags).sort()));
+}
+
 function pos(file: string, line: number, column: number): SourcePos {
   return { file, line, column };
 }
@@ -389,7 +399,7 @@ export function parseSources(
     }
     return undefined;
   };
-  const digest = sha256(files.map((f) => `${f.name}\u0000${f.src}`).join("\u0001"));
+  const digest = sourcesDigest(files);
   return {
     ok: true,
     value: {
@@ -694,9 +704,7 @@ export async function evaluateRoot(
     );
   }
   if (diags.length) return { ok: false, diagnostics: diags };
-  const configDigest = sha256(
-    sources.digest + "\u0000" + JSON.stringify(Object.entries(opts.tags ?? {}).sort()),
-  );
+  const configDigest = specDigest(sources.digest, opts.tags ?? {});
   return {
     ok: true,
     value: {

@@ -1,50 +1,161 @@
 /**
- * Approvals of saved plans: `pravo approve PLANFILE` records that an
- * operator reviewed a plan, bound to the digest of its content, so that an
- * edited plan is no longer approved. `pravo mcp --require-approval` applies
- * only approved plans. The record is appended to `.pravo/approvals.jsonl`
- * with the actor, the reason and the time.
+ * Approvals of saved plans, signed by an operator.
+ *
+ * `pravo approve PLANFILE --key FILE` signs, with the operator's Ed25519
+ * private key (lib/keys/approver.ts, kept outside the root), a statement
+ * that binds: a domain string, the SHA-256 of the plan file's exact bytes,
+ * the plan's id, the state lineage it was made for, who approved and why,
+ * and when. The record (statement, signature, the key's fingerprint) is
+ * appended to `.pravo/approvals.jsonl`.
+ *
+ * An agent can read that file and write it, but it cannot make a record
+ * that verifies: `pravo mcp --require-approval` trusts only the public keys
+ * named on its command line (`--approver`), and a line that does not verify
+ * under one of them approves nothing.
  *
  * @module
  */
 
-import { createHash } from "node:crypto";
-import { appendFileSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { join, sep } from "node:path";
+import { DiagnosticsError, error } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import { sortKeys } from "../cli/output.ts";
+import type { ApproverPrivateKey, ApproverPublicKey } from "../keys/approver.ts";
 
-export interface Approval {
+/** What every approval statement says first: what the signature is for. */
+export const APPROVAL_DOMAIN = "pravo plan approval v1";
+
+/** What an operator signs. */
+export interface ApprovalStatement {
+  domain: string;
+  /** The SHA-256 (hex) of the plan file's bytes. */
+  plan_sha256: string;
   plan_id: string;
-  digest: string;
+  /** The lineage of the state the plan was made for. */
+  state_lineage: string;
   actor: string;
   reason: string;
-  at: string;
+  /** When, ISO 8601 in UTC. */
+  approved_at: string;
 }
 
-function approvalsFile(root: string): string {
+/** One line of `.pravo/approvals.jsonl`. */
+export interface ApprovalRecord {
+  statement: ApprovalStatement;
+  /** The fingerprint of the approver's public key. */
+  key: string;
+  /** The Ed25519 signature of the statement's canonical JSON, base64. */
+  signature: string;
+}
+
+/** The file of approvals in a root. */
+export function approvalsFile(root: string): string {
   return join(root, ".pravo", "approvals.jsonl");
 }
 
-/** The digest of a plan file's content, or undefined when it is not a plan file. */
-export function planFileDigest(path: string): { digest: string; planId: string } | undefined {
-  try {
-    const outer = JSON.parse(readFileSync(path, "utf8"));
-    if (!outer?.body) return undefined;
-    const digest = createHash("sha256").update(JSON.stringify(outer.body)).digest("hex");
-    return { digest, planId: String(outer.body.id ?? "") };
-  } catch {
-    return undefined;
+/** The bytes that are signed: the statement's JSON, keys sorted, no spaces. */
+export function statementBytes(s: ApprovalStatement): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(new TextEncoder().encode(JSON.stringify(sortKeys(s))));
+}
+
+/** Signs a statement. */
+export async function signApproval(
+  statement: ApprovalStatement,
+  key: ApproverPrivateKey,
+): Promise<ApprovalRecord> {
+  const sig = await crypto.subtle.sign("Ed25519", key.key, statementBytes(statement));
+  return {
+    statement,
+    key: key.fingerprint,
+    signature: Buffer.from(new Uint8Array(sig)).toString("base64"),
+  };
+}
+
+function isStatement(s: unknown): s is ApprovalStatement {
+  if (!s || typeof s !== "object" || Array.isArray(s)) return false;
+  const o = s as Record<string, unknown>;
+  return ["domain", "plan_sha256", "plan_id", "state_lineage", "actor", "reason", "approved_at"]
+    .every((k) => typeof o[k] === "string");
+}
+
+/**
+ * The trusted key under which the record's signature verifies, or undefined.
+ * Only keys whose fingerprint the record names are tried.
+ */
+export async function verifyApproval(
+  record: unknown,
+  trusted: readonly ApproverPublicKey[],
+): Promise<ApproverPublicKey | undefined> {
+  const r = record as Partial<ApprovalRecord> | null;
+  if (!r || typeof r !== "object" || !isStatement(r.statement)) return undefined;
+  if (r.statement.domain !== APPROVAL_DOMAIN || typeof r.signature !== "string") return undefined;
+  const sig = new Uint8Array(Buffer.from(r.signature, "base64"));
+  if (sig.length !== 64) return undefined;
+  for (const k of trusted) {
+    if (k.fingerprint !== r.key) continue;
+    try {
+      if (await crypto.subtle.verify("Ed25519", k.key, sig, statementBytes(r.statement))) return k;
+    } catch {
+      // a malformed signature verifies nothing
+    }
   }
+  return undefined;
 }
 
-/** Records an approval. */
-export function recordApproval(root: string, a: Approval): void {
-  appendFileSync(approvalsFile(root), JSON.stringify(a) + "\n", { mode: 0o600 });
+function isInside(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir + sep);
 }
 
-/** The approval of the plan file's current content, if an operator gave one. */
-export function findApproval(root: string, planPath: string): Approval | undefined {
-  const d = planFileDigest(planPath);
-  if (!d) return undefined;
+/**
+ * Refuses to append through what an agent may have put in the way: `.pravo`
+ * must be a folder of the root, and the file, when there, a plain file.
+ */
+function checkApprovalsPath(root: string): string {
+  const file = approvalsFile(root);
+  const refuse = (why: string) =>
+    new DiagnosticsError([
+      error(
+        `Cannot record the approval in "${file}"`,
+        `${why}. Nothing was approved. Remove it (the state and the approvals are rebuilt only by pravo), then approve again.`,
+      ),
+    ], Exit.ERROR);
+  let dirReal: string;
+  try {
+    dirReal = realpathSync(join(root, ".pravo"));
+  } catch {
+    throw refuse("The root has no .pravo folder: run `pravo init` first");
+  }
+  if (!isInside(realpathSync(root), dirReal) || lstatSync(join(root, ".pravo")).isSymbolicLink()) {
+    throw refuse(".pravo is a symbolic link");
+  }
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile()) throw refuse("It is not a plain file (a symbolic link, or a folder)");
+  } catch (e) {
+    if (e instanceof DiagnosticsError) throw e;
+    // none yet: appending creates it
+  }
+  return file;
+}
+
+/** Appends an approval record to the root's approvals file. */
+export function recordApproval(root: string, record: ApprovalRecord): void {
+  const file = checkApprovalsPath(root);
+  appendFileSync(file, JSON.stringify(record) + "\n", { mode: 0o600 });
+}
+
+/**
+ * The approval of the plan file whose bytes have this SHA-256, signed by a
+ * trusted key; undefined when there is none. Lines that are not JSON, name
+ * another digest or do not verify are skipped.
+ */
+export async function findApproval(
+  root: string,
+  digest: string,
+  trusted: readonly ApproverPublicKey[],
+): Promise<{ record: ApprovalRecord; by: ApproverPublicKey } | undefined> {
+  if (trusted.length === 0) return undefined;
   let text: string;
   try {
     text = readFileSync(approvalsFile(root), "utf8");
@@ -52,13 +163,16 @@ export function findApproval(root: string, planPath: string): Approval | undefin
     return undefined;
   }
   for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
+    if (!line.includes(digest)) continue;
+    let record: ApprovalRecord;
     try {
-      const a = JSON.parse(line) as Approval;
-      if (a.digest === d.digest) return a;
+      record = JSON.parse(line);
     } catch {
-      // a damaged line approves nothing
+      continue; // a damaged line approves nothing
     }
+    if (record?.statement?.plan_sha256 !== digest) continue;
+    const by = await verifyApproval(record, trusted);
+    if (by) return { record, by };
   }
   return undefined;
 }

@@ -36,6 +36,12 @@ export function nodeDocument(n: PlannedNode) {
     delete_because: n.deleteBecause,
     dependencies: n.dependencies,
     sensitive: n.sensitive,
+    // What apply uses besides the values: shown when set, so that what is
+    // judged and reviewed is what is applied.
+    lifecycle: n.lifecycle && Object.keys(n.lifecycle).length ? n.lifecycle : undefined,
+    provider_config: n.providerConfig && Object.keys(n.providerConfig).length
+      ? n.providerConfig
+      : undefined,
   };
 }
 
@@ -53,7 +59,7 @@ export function planDocument(
     tags: plan.tags,
     actor: plan.actor,
     reason: plan.reason,
-    state: { lineage: plan.lineage, serial: plan.serial },
+    state: { lineage: plan.lineage, serial: plan.serial, root_key: plan.stateRootKey },
     config_digest: plan.configDigest,
     destroy: plan.destroy,
     summary: summarize(plan.nodes, plan.skipped.length),

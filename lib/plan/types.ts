@@ -13,7 +13,10 @@ export type Attrs = Record<string, unknown>;
 /** What apply will do to a node. */
 export type Action = "create" | "update" | "replace" | "delete" | "read" | "open" | "no-op";
 
-/** The plan's format; a plan file of a newer major version is refused. */
+/**
+ * The format of the plan document (`format_version`). The plan file that
+ * holds a plan has its own format (`PLAN_FILE_FORMAT` in planfile.ts).
+ */
 export const PLAN_FORMAT_VERSION = "1.0";
 
 /** One reason a node has its action, for `pravo why` and the plan document. */
@@ -89,13 +92,16 @@ export interface Plan {
   formatVersion: string;
   id: string;
   createdAt: string;
+  /** Where the plan was made (for messages): a plan applies wherever its state is. */
   root: string;
   tags: Record<string, string>;
   actor: string;
   reason: string;
-  /** The state the plan was made against. */
+  /** The state the plan was made against: what tells the root, wherever it is. */
   lineage: string;
   serial: number;
+  /** The root key of a state on PostgreSQL. */
+  stateRootKey?: string;
   configDigest: string;
   destroy: boolean;
   /** The nodes the plan ran. */

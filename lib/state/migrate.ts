@@ -164,6 +164,8 @@ function exportSqlite(path: string): StateDump {
       reason: String(e.reason),
       command: String(e.command),
       planId: e.plan_id === null ? null : String(e.plan_id),
+      planActor: e.plan_actor == null ? null : String(e.plan_actor),
+      planReason: e.plan_reason == null ? null : String(e.plan_reason),
       changes: changes.get(Number(e.id)) ?? [],
     }));
     const reservations: Reservation[] = db.prepare(
@@ -258,15 +260,24 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
       );
     }
     const entry = db.prepare(
-      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const change = db.prepare(
       `INSERT INTO log_changes (entry_id, seq, address, action, before, after)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
     for (const e of dump.log) {
-      const id = entry.run(e.serial, e.at, e.actor, e.reason, e.command, e.planId).lastInsertRowid;
+      const id = entry.run(
+        e.serial,
+        e.at,
+        e.actor,
+        e.reason,
+        e.command,
+        e.planId,
+        e.planActor ?? null,
+        e.planReason ?? null,
+      ).lastInsertRowid;
       e.changes.forEach((c, seq) => change.run(id, seq, c.address, c.action, c.before, c.after));
     }
     const res = db.prepare(

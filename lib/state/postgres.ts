@@ -165,6 +165,13 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX reservation_addresses_address ON reservation_addresses (address);
     `,
   },
+  {
+    version: 2,
+    description: "the log records who made the plan an apply carries out, and why",
+    sql: `
+      ALTER TABLE log_entries ADD COLUMN plan_actor text, ADD COLUMN plan_reason text;
+    `,
+  },
 ];
 
 if (PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
@@ -378,6 +385,8 @@ export class PostgresStore implements StateStore {
           reason: String(e.reason),
           command: String(e.command),
           planId: e.plan_id === null ? null : String(e.plan_id),
+          planActor: e.plan_actor == null ? null : String(e.plan_actor),
+          planReason: e.plan_reason == null ? null : String(e.plan_reason),
           changes: byEntry.get(String(e.id)) ?? [],
         }));
       })
@@ -427,9 +436,11 @@ export class PostgresStore implements StateStore {
       WITH s AS (
         UPDATE roots SET serial = serial + 1 WHERE id = ${this.#rootId} RETURNING serial
       ), e AS (
-        INSERT INTO log_entries (root_id, serial, at, actor, reason, command, plan_id)
+        INSERT INTO log_entries
+          (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
         SELECT ${this.#rootId}, s.serial, ${this.#now().toISOString()}, ${meta.actor},
-               ${meta.reason}, ${meta.command}, ${meta.planId ?? null}
+               ${meta.reason}, ${meta.command}, ${meta.planId ?? null},
+               ${meta.planActor ?? null}, ${meta.planReason ?? null}
         FROM s
         RETURNING id
       )
@@ -759,6 +770,8 @@ export class PostgresStore implements StateStore {
             reason: String(e.reason),
             command: String(e.command),
             planId: e.plan_id === null ? null : String(e.plan_id),
+            planActor: e.plan_actor == null ? null : String(e.plan_actor),
+            planReason: e.plan_reason == null ? null : String(e.plan_reason),
             changes: changes.filter((c) => String(c.entry_id) === String(e.id)).map((c) => ({
               address: String(c.address),
               action: String(c.action),
@@ -824,9 +837,10 @@ export class PostgresStore implements StateStore {
           }
           for (const e of dump.log) {
             const [entry] = await q`
-              INSERT INTO log_entries (root_id, serial, at, actor, reason, command, plan_id)
+              INSERT INTO log_entries
+                (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
               VALUES (${id}, ${e.serial}, ${e.at}, ${e.actor}, ${e.reason}, ${e.command},
-                      ${e.planId})
+                      ${e.planId}, ${e.planActor ?? null}, ${e.planReason ?? null})
               RETURNING id`;
             if (e.changes.length === 0) continue;
             await q`INSERT INTO log_changes ${
@@ -925,6 +939,9 @@ export interface DumpedEntry {
   reason: string;
   command: string;
   planId: string | null;
+  /** Who made the plan the entry's apply carried out, and why. */
+  planActor?: string | null;
+  planReason?: string | null;
   changes: { address: string; action: string; before: string | null; after: string | null }[];
 }
 

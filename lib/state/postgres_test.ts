@@ -12,7 +12,7 @@ import postgres from "postgres";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { type PostgresLocation, postgresLocation } from "./open.ts";
-import { advisoryClass, PostgresStore } from "./postgres.ts";
+import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
 import { storeSuite } from "./store_suite.ts";
 
@@ -302,6 +302,43 @@ test("PostgresStore.open() refuses a schema written by a newer pravo, changing n
     }
     const [v] = await sql`SELECT value FROM ${sql(schema)}.meta WHERE key = 'schema_version'`;
     assert.equal(v.value, String(SCHEMA_VERSION + 41));
+  } finally {
+    await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
+    await sql.end();
+  }
+});
+
+test("PostgresStore.open() migrates a schema 1 state: its log is kept, without a plan's actor and reason", async () => {
+  const schema = `${SCHEMA}_v1`;
+  const sql = admin();
+  try {
+    // A database as a pravo of schema 1 left it: one root, one log entry.
+    await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+    await sql.unsafe(`SET search_path = "${schema}"`);
+    await sql.unsafe("CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)");
+    await sql.unsafe(PG_MIGRATIONS[0].sql);
+    await sql`INSERT INTO meta (key, value) VALUES ('schema_version', '1')`;
+    const [r] = await sql`
+      INSERT INTO roots (key, lineage, serial, redaction_key, created_at)
+      VALUES ('old', ${crypto.randomUUID()}, 1, 'k', now()) RETURNING id`;
+    await sql`
+      INSERT INTO log_entries (root_id, serial, at, actor, reason, command, plan_id)
+      VALUES (${r.id}, 1, now(), 'old', 'why', 'apply', 'p-0')`;
+    const s = await PostgresStore.open(where("old", schema));
+    try {
+      assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
+      await s.transaction(
+        { ...META, planId: "p-1", planActor: "carol", planReason: "because" },
+        (tx) => tx.logChange({ address: "x", action: "forget", before: null, after: null }),
+      );
+      const log = await s.readLog();
+      assert.deepEqual(
+        log.map((e) => [e.actor, e.planId, e.planActor, e.planReason]),
+        [["t", "p-1", "carol", "because"], ["old", "p-0", null, null]],
+      );
+    } finally {
+      await s.close();
+    }
   } finally {
     await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
     await sql.end();

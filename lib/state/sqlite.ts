@@ -135,6 +135,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reservation_addresses_address ON reservation_addresses(address);
     `,
   },
+  {
+    version: 2,
+    description: "the log records who made the plan an apply carries out, and why",
+    sql: `
+      ALTER TABLE log_entries ADD COLUMN plan_actor TEXT;
+      ALTER TABLE log_entries ADD COLUMN plan_reason TEXT;
+    `,
+  },
 ];
 
 if (MIGRATIONS[MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
@@ -309,6 +317,8 @@ export class SqliteStore implements StateStore {
         reason: String(e.reason),
         command: String(e.command),
         planId: e.plan_id === null ? null : String(e.plan_id),
+        planActor: e.plan_actor == null ? null : String(e.plan_actor),
+        planReason: e.plan_reason == null ? null : String(e.plan_reason),
         changes: byEntry.get(Number(e.id)) ?? [],
       }));
     } finally {
@@ -350,8 +360,8 @@ export class SqliteStore implements StateStore {
     ).run();
     const serial = Number(readMeta(db).serial);
     const entry = db.prepare(
-      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       serial,
       this.#now().toISOString(),
@@ -359,6 +369,8 @@ export class SqliteStore implements StateStore {
       meta.reason,
       meta.command,
       meta.planId ?? null,
+      meta.planActor ?? null,
+      meta.planReason ?? null,
     );
     const entryId = Number(entry.lastInsertRowid);
     const insert = db.prepare(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { SqliteStore } from "./sqlite.ts";
+import { MIGRATIONS, SqliteStore } from "./sqlite.ts";
 import { SCHEMA_VERSION } from "./store.ts";
 import { storeSuite } from "./store_suite.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";
@@ -258,5 +258,37 @@ Deno.test("SqliteStore: a writer killed at any instant leaves whole records that
   assert.match(lines[0], /^took over writer-\d+: its process \d+ on host ".*" is gone$/);
   assert.equal(lines[lines.length - 1], "done");
   assert.equal(await checkConsistent(path), total);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("SqliteStore.open() migrates a schema 1 state: its log is kept, without a plan's actor and reason", async () => {
+  const { dir, path } = await tempDb();
+  await Deno.mkdir(join(dir, ".pravo"));
+  // A state as a pravo of schema 1 left it: one log entry.
+  const raw = new DatabaseSync(path);
+  raw.exec(MIGRATIONS[0].sql);
+  const put = raw.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+  for (
+    const [k, v] of [["schema_version", "1"], ["lineage", "l-1"], ["serial", "1"], [
+      "redaction_key",
+      "k",
+    ], ["created_at", "2030-01-01T00:00:00.000Z"]]
+  ) put.run(k, v);
+  raw.prepare(
+    "INSERT INTO log_entries (serial, at, actor, reason, command, plan_id) VALUES (1, ?, 'old', 'why', 'apply', 'p-0')",
+  ).run("2030-01-01T00:00:00.000Z");
+  raw.close();
+  const s = await SqliteStore.open(path);
+  assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
+  await s.transaction(
+    { ...META, planId: "p-1", planActor: "carol", planReason: "because" },
+    (tx) => tx.logChange({ address: "x", action: "forget", before: null, after: null }),
+  );
+  const log = await s.readLog();
+  assert.deepEqual(
+    log.map((e) => [e.actor, e.planId, e.planActor, e.planReason]),
+    [["t", "p-1", "carol", "because"], ["old", "p-0", null, null]],
+  );
+  await s.close();
   await Deno.remove(dir, { recursive: true });
 });

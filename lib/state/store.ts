@@ -27,7 +27,7 @@ import type { Mode } from "../providers/schema.ts";
 export type { Mode };
 
 /** The schema version this program writes; older stores are migrated. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * A path to an attribute inside a record's attributes: object keys and list
@@ -134,6 +134,10 @@ export interface TxMeta {
   command: string;
   /** The plan being applied, when there is one. */
   planId?: string;
+  /** Who made that plan (`plan --actor`), whoever applies it. */
+  planActor?: string;
+  /** Why that plan was made (`plan --reason`). */
+  planReason?: string;
 }
 
 /** One entry of the transaction log: a committed transaction. */
@@ -148,6 +152,10 @@ export interface LogEntry {
   reason: string;
   command: string;
   planId: string | null;
+  /** Who made the plan that was applied, when there was one. */
+  planActor: string | null;
+  /** Why that plan was made. */
+  planReason: string | null;
   changes: LoggedChange[];
 }
 

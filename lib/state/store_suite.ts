@@ -41,7 +41,14 @@ export function fakeClock(start = "2030-01-02T03:04:05.000Z") {
   };
 }
 
-const META: TxMeta = { actor: "alice", reason: "testing", command: "apply", planId: "plan-1" };
+const META: TxMeta = {
+  actor: "alice",
+  reason: "testing",
+  command: "apply",
+  planId: "plan-1",
+  planActor: "carol",
+  planReason: "rotate the key",
+};
 
 function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
   return {
@@ -229,12 +236,17 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       reason: "",
       command: "drift",
       planId: null,
+      planActor: null,
+      planReason: null,
       changes: [
         { address: "b", action: "create", before: null, after: record("b").attributes },
         { address: "a", action: "update", before: record("a").attributes, after: { result: 2 } },
       ],
     });
     assert.equal(log[0].planId, "plan-1");
+    // Who made the plan the apply carried out, and why: kept with the entry.
+    assert.equal(log[0].planActor, "carol");
+    assert.equal(log[0].planReason, "rotate the key");
     assert.deepEqual(log[0].changes, [
       { address: "b", action: "delete", before: record("b").attributes, after: null },
     ]);

@@ -246,6 +246,8 @@ export function logEntryDocument(entry: LogEntry, secrets: ReadonlySet<string> =
     reason: entry.reason,
     command: entry.command,
     plan_id: entry.planId,
+    plan_actor: entry.planActor,
+    plan_reason: entry.planReason,
     changes: entry.changes.map((c) => ({
       address: c.address,
       action: c.action,
@@ -409,9 +411,14 @@ export function renderLog(
   const lines: string[] = [];
   for (const e of doc.entries) {
     const who = `by ${e.actor}` + (e.reason ? `: ${e.reason}` : "");
+    // Who made the plan and why, when that is not who applied it and why.
+    const planner = e.plan_actor !== null && e.plan_actor !== undefined &&
+        (e.plan_actor !== e.actor || (e.plan_reason ?? "") !== e.reason)
+      ? `, planned by ${e.plan_actor}${e.plan_reason ? `: ${e.plan_reason}` : ""}`
+      : "";
     lines.push(
       `${style.bold(`#${e.id}`)}  ${e.at}  serial ${e.serial}  ${e.command}  ${who}` +
-        (e.plan_id ? `  (plan ${e.plan_id})` : ""),
+        (e.plan_id ? `  (plan ${e.plan_id}${planner})` : ""),
     );
     for (const c of e.changes) {
       const names = c.action === "update" || c.action === "refresh" || c.action === "replace"

@@ -45,6 +45,18 @@ export async function seedRoot(files: Record<string, string> = {}): Promise<stri
 }
 
 /**
+ * A new approver key pair, made by `pravo approver-key` in a folder of its
+ * own outside every root: the private key's path and the public key's.
+ */
+export async function approverKey(): Promise<{ key: string; pub: string; dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "pravo-approver-" });
+  await Deno.mkdir(`${dir}/elsewhere`); // the directory it runs in: not where the key goes
+  const r = await pravo(`${dir}/elsewhere`, ["approver-key", `${dir}/op`]);
+  if (r.code !== 0) throw new Error(`pravo approver-key failed: ${r.stderr}`);
+  return { key: `${dir}/op`, pub: `${dir}/op.pub`, dir };
+}
+
+/**
  * A transport that asks for a protocol version of its choice in `initialize`
  * (the SDK's client always asks for its latest) and keeps the version the
  * server answered with.
