@@ -12,6 +12,9 @@
  *   ship beside it.
  * - `--allow-write` of the root: the specification, plan files and the
  *   state under `.pravo/` live there.
+ * - read and write of a SQLite state outside the root (`extraWrite`), for
+ *   the MCP server's children when the server was told the state lives
+ *   there: that file and its journals, nothing else.
  * - read and write of the folder of pravo's key (`keyDir`, lib/keys/key.ts),
  *   outside the root, when the key comes from a file: the key is read there,
  *   and made there the first time. The MCP server's children get no access
@@ -87,8 +90,13 @@ export interface PermissionOptions {
    * a source checkout's ({@link SOURCE_FILES}). For the bundle: `["pravo.js"]`.
    */
   programFiles?: readonly string[];
-  /** Files outside the root the run must read: the MCP server's policies. */
+  /** Files outside the root the run must read. */
   extraRead?: readonly string[];
+  /**
+   * Files outside the root the run must read and write: a SQLite state that
+   * `pravo mcp` was told lives elsewhere (the file and its journals).
+   */
+  extraWrite?: readonly string[];
   /**
    * The folder of pravo's key file, outside the root: read and write (the
    * key is made there the first time). None when the key comes from
@@ -137,12 +145,13 @@ export function permissionFlags(options: PermissionOptions): string[] {
     checkedPath("programFiles", projectDir + "/" + f)
   );
   const extra = (options.extraRead ?? []).map((f) => checkedPath("extraRead", f));
+  const extraWrite = (options.extraWrite ?? []).map((f) => checkedPath("extraWrite", f));
   const keyDir = options.keyDir === undefined ? [] : [checkedPath("keyDir", options.keyDir)];
   const net = [...new Set((options.allowNet ?? []).map(checkedHostPort))];
   return [
     "--no-prompt",
-    `--allow-read=${[root, ...files, ...extra, ...keyDir].join(",")}`,
-    `--allow-write=${[root, ...keyDir].join(",")}`,
+    `--allow-read=${[root, ...files, ...extra, ...extraWrite, ...keyDir].join(",")}`,
+    `--allow-write=${[root, ...extraWrite, ...keyDir].join(",")}`,
     `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
     ...(options.allowRun === false ? [] : [`--allow-run=${execPath}`]),
     "--allow-sys=hostname",

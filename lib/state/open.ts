@@ -10,6 +10,9 @@
  *   (or `postgresql://`): PostgreSQL, shared by many roots, each under its
  *   root key (`?root=KEY`, else `state.root` in `pravo.jsonc`).
  *
+ * In a child of `pravo mcp`, the location is the one the server pinned at
+ * start, whatever these say now (lib/cli/pinned.ts).
+ *
  * A password is never printed: {@linkcode withoutPassword} takes it out of
  * every URL that reaches a message, and a location's `path` never holds it.
  *
@@ -20,7 +23,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Context } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { CONFIG_FILE, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
+import { CONFIG_FILE, type LoadedConfig, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
+import { pinnedFor } from "../cli/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { StateStore } from "./store.ts";
 
@@ -76,9 +80,26 @@ export type StateLocation = SqliteLocation | PostgresLocation;
 /** The URL parameters pravo reads; others are refused. */
 const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
 
-/** The state location that `ctx` names; refuses what pravo cannot use. */
+/**
+ * The state location that `ctx` names; refuses what pravo cannot use. In a
+ * child of `pravo mcp` it is the location the server pinned when it started
+ * (lib/cli/pinned.ts): no file in the root can move it.
+ */
 export function stateLocation(ctx: Pick<Context, "root" | "state">): StateLocation {
-  const { config, path: configPath } = readConfig(ctx.root);
+  const pinned = pinnedFor(ctx.root);
+  if (pinned) return pinned.state;
+  return locationFrom(ctx, readConfig(ctx.root));
+}
+
+/**
+ * The state location from `ctx.state` and a `pravo.jsonc` already read:
+ * `pravo mcp` reads the file once and pins both.
+ */
+export function locationFrom(
+  ctx: Pick<Context, "root" | "state">,
+  loaded: LoadedConfig,
+): StateLocation {
+  const { config, path: configPath } = loaded;
   const fromConfig = config.state ?? {};
   const flagged = ctx.state !== undefined && ctx.state !== "";
   const given = flagged ? ctx.state! : fromConfig.url;
