@@ -172,16 +172,17 @@ export function childNote(r: ChildResult, opts: ServerOptions): string {
   if (r.timedOut) {
     return `[stopped: the call ran longer than ${
       opts.timeoutMs / 1000
-    } s, the server's limit; ${how}. Ask the operator to raise --timeout, or narrow the request]`;
+    } s, the server's limit: ${how}; ask the operator to raise --timeout, or narrow the request]`;
   }
-  if (r.shutdown) return `[stopped: the server was asked to stop; ${how}]`;
-  if (r.cancelled) return `[stopped: the client cancelled the call; ${how}]`;
+  if (r.shutdown) return `[stopped: the server was asked to stop: ${how}]`;
+  if (r.cancelled) return `[stopped: the client cancelled the call: ${how}]`;
   const memory = opts.callMemoryMiB !== undefined
     ? `${opts.callMemoryMiB} MiB, the server's limit per call`
     : "the server's limit per call";
   if (
     /Fatal JavaScript out of memory|JavaScript heap out of memory/.test(r.stderr) ||
-    /^fatal error: out of memory$/m.test(r.stderr)
+    /^fatal error: out of memory$/m.test(r.stderr) ||
+    (goDump(r.stdout) && /^fatal error: out of memory$/m.test(r.stdout))
   ) {
     return `[died: the pravo process ran out of memory (${memory}); narrow the request, or ask the operator to raise --call-memory]`;
   }
@@ -189,6 +190,14 @@ export function childNote(r: ChildResult, opts: ServerOptions): string {
     return `[died: the pravo process was ended by ${r.signal} from outside the server (the system may have run out of memory); nothing answered for it. Try again, and tell the operator if it happens again]`;
   }
   return "";
+}
+
+/**
+ * cue-wasm's Go runtime writes its crash report (out of memory, mostly) on
+ * stdout, where pravo's JSON document belongs: it is not shown to the agent.
+ */
+function goDump(stdout: string): boolean {
+  return /^(runtime: |fatal error: )/.test(stdout);
 }
 
 /**
@@ -276,7 +285,12 @@ export async function callTool(
   const stderr = r.code !== 0 && r.stderr.trim() ? strip(readableStderr(r.stderr)) : "";
   const after = [stderr, note].filter((x) => x !== "").join("\n");
   const text = boundResult(
-    { stdout: strip(r.stdout), stdoutCut: r.stdoutCut, stdoutBytes: r.stdoutBytes, after },
+    {
+      stdout: goDump(r.stdout) ? "" : strip(r.stdout),
+      stdoutCut: r.stdoutCut,
+      stdoutBytes: r.stdoutBytes,
+      after,
+    },
     opts.maxResultBytes,
     tool.name,
   );
