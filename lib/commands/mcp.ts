@@ -17,7 +17,7 @@ import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
-import { locationFrom, stateServers } from "../state/open.ts";
+import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
 import { readConfig } from "../state/config.ts";
 import { digestOf, LOCK_FILE, type Pinned, toBase64 } from "../cli/pinned.ts";
 import {
@@ -93,7 +93,23 @@ export const run: CommandRun = async (ctx, opts) => {
   // pravo.jsonc is read once: the state location and every other setting
   // are fixed now, not by what an agent writes into the file later.
   const config = readConfig(ctx.root);
-  const state = locationFrom(ctx, config);
+  let state = locationFrom(ctx, config);
+  if (state.backend === "sqlite") {
+    // The file the children open, links resolved now. Only the operator
+    // (--state, $PRAVO_STATE) may put it outside the root: pravo.jsonc and
+    // symbolic links in the root are an agent's to edit.
+    const real = realStatePath(state.path);
+    const operatorNamed = ctx.state !== undefined && ctx.state !== "";
+    if (!operatorNamed && !liesInside(ctx.root, real)) {
+      throw new DiagnosticsError([
+        error(
+          `The state file "${state.path}" is outside the root: it leads to ${real}`,
+          "pravo.jsonc, or a symbolic link in the root, puts it there, and an agent with an editor can change both. Remove the link, or name a state outside the root with --state or $PRAVO_STATE.",
+        ),
+      ], Exit.ERROR);
+    }
+    state = { ...state, path: real };
+  }
   const lockFile = readLockFile(ctx.root);
   for (const [file, text] of [[config.path, undefined], [`${ctx.root}/${LOCK_FILE}`, lockFile]]) {
     if (file === undefined) continue;

@@ -19,12 +19,13 @@
  * @module
  */
 
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import type { Context } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { CONFIG_FILE, type LoadedConfig, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
-import { pinnedFor } from "../cli/pinned.ts";
+import { pinned, pinnedFor } from "../cli/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { StateStore } from "./store.ts";
 
@@ -287,6 +288,18 @@ export async function openLocation(
     const { PostgresStore } = await import("./postgres.ts");
     return await PostgresStore.open(where, { create: opts.create, now: opts.now });
   }
+  if (pinned() && realStatePath(where.path) !== where.path) {
+    // A child of pravo mcp opens the file the server resolved at start: a
+    // symbolic link made since (by an agent, in the root) is refused, not followed.
+    throw new DiagnosticsError([
+      error(
+        `The state file "${where.path}" is not where it was when pravo mcp started`,
+        `It, or a folder above it, is now a symbolic link to ${
+          realStatePath(where.path)
+        }. Nothing was read or written. Remove the link; an agent with an editor may have made it.`,
+      ),
+    ], Exit.ERROR);
+  }
   if (!opts.create && !(await exists(where.path))) {
     const what = where.isDefault ? `no ${PRAVO_DIR}/state.db` : `no state store at "${where.path}"`;
     const root = opts.root ?? "the root";
@@ -298,6 +311,25 @@ export async function openLocation(
     ], Exit.ERROR);
   }
   return await SqliteStore.open(where.path, { create: opts.create, now: opts.now });
+}
+
+/**
+ * The path of a SQLite state with every symbolic link resolved: of the file
+ * when it exists, else of the nearest folder above it that exists.
+ */
+export function realStatePath(path: string): string {
+  const rest: string[] = [];
+  let probe = resolve(path);
+  for (;;) {
+    try {
+      return join(realpathSync(probe), ...rest);
+    } catch {
+      const up = dirname(probe);
+      if (up === probe) return resolve(path);
+      rest.unshift(basename(probe));
+      probe = up;
+    }
+  }
 }
 
 function usage(summary: string, detail: string): DiagnosticsError {

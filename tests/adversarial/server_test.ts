@@ -442,3 +442,80 @@ Deno.test("hole 13: SIGTERM to the server stops its running call gracefully, ans
   assert.equal(status.code, 143);
   assert.equal(processesWith(root).length, 0);
 });
+
+// Holes found beyond the issue's list.
+
+Deno.test("beyond: .pravo/state.db swapped for a symbolic link to another root's state mid-session is refused, not followed", async () => {
+  const other = await makeRoot({ "main.cue": OTHER });
+  assert.equal((await pravo(other, ["init"])).code, 0);
+  assert.equal((await pravo(other, ["apply", "-auto-approve"])).code, 0);
+  const root = await seedRoot();
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  const s = await connect(root, { script: true });
+  try {
+    assert.equal(exitCode(await call(s, "pravo_state_show", { addr: "base" })), 0);
+    await Deno.rename(`${root}/.pravo/state.db`, `${root}/.pravo/mine.db`);
+    await Deno.symlink(`${other}/.pravo/state.db`, `${root}/.pravo/state.db`);
+    const tries: [string, Record<string, unknown>][] = [
+      ["pravo_state_show", { addr: "other" }],
+      ["pravo_state_log", {}],
+    ];
+    for (const [tool, args] of tries) {
+      const r = await call(s, tool, args);
+      assert.equal(exitCode(r), 1, text(r));
+      assert.match(text(r), /is not where it was when pravo mcp started/);
+      assert.doesNotMatch(text(r), /"address": "other"/);
+    }
+  } finally {
+    await s.close();
+  }
+  // Started with the link in place, the server does not start at all.
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${new URL("../../main.ts", import.meta.url).pathname}`, "mcp"],
+    cwd: root,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(status.code, 1);
+  assert.match(new TextDecoder().decode(status.stderr), /is outside the root: it leads to /);
+});
+
+Deno.test("beyond: pravo.jsonc naming a SQLite state outside the root does not start the server (only the operator's --state may)", async () => {
+  const root = await seedRoot();
+  const elsewhere = await Deno.makeTempDir({ prefix: "pravo-state-" });
+  await Deno.writeTextFile(
+    `${root}/pravo.jsonc`,
+    JSON.stringify({ state: { url: `sqlite:${elsewhere}/state.db` } }),
+  );
+  const raw = rawServer(root);
+  const status = await raw.end();
+  assert.equal(status.code, 1);
+});
+
+Deno.test("beyond: a package.json, deno.json or node_modules the agent writes in the root is not what the children load", async () => {
+  const root = await seedRoot({
+    "package.json": '{"dependencies": {"jsonc-parser": "3.3.1", "cue-wasm": "1.0.0"}}',
+    "deno.json": '{"imports": {"jsonc-parser": "./node_modules/jsonc-parser/index.js"}}',
+  });
+  for (const pkg of ["jsonc-parser", "cue-wasm"]) {
+    await Deno.mkdir(`${root}/node_modules/${pkg}`, { recursive: true });
+    await Deno.writeTextFile(
+      `${root}/node_modules/${pkg}/package.json`,
+      JSON.stringify({ name: pkg, version: "9.9.9", main: "index.js", type: "module" }),
+    );
+    await Deno.writeTextFile(
+      `${root}/node_modules/${pkg}/index.js`,
+      `Deno.writeTextFileSync(${JSON.stringify(`${root}/pwned-${pkg}`)}, "x");\nexport {};\n`,
+    );
+  }
+  const s = await connect(root, { script: true });
+  try {
+    assert.equal(exitCode(await call(s, "pravo_validate")), 0);
+    assert.equal(exitCode(await call(s, "pravo_state_log")), 0);
+  } finally {
+    await s.close();
+  }
+  assert.equal(existsSync(`${root}/pwned-jsonc-parser`), false);
+  assert.equal(existsSync(`${root}/pwned-cue-wasm`), false);
+});
