@@ -426,8 +426,16 @@ export async function serve(opts: ServerOptions): Promise<number> {
     // Stop reading; answer what runs, then end.
     transport.stop((opts.graceMs ?? GRACE_MS) + 5_000);
   };
-  const listeners = (["SIGINT", "SIGTERM"] as const).map((s) => [s, onSignal(s)] as const);
-  for (const [s, f] of listeners) Deno.addSignalListener(s, f);
+  const listeners: [Deno.Signal, () => void][] = [];
+  for (const s of ["SIGINT", "SIGTERM"] as const) {
+    const f = onSignal(s);
+    try {
+      Deno.addSignalListener(s, f);
+      listeners.push([s, f]);
+    } catch {
+      // Windows has no SIGTERM: the default action stays
+    }
+  }
   try {
     // deno-lint-ignore no-explicit-any
     await server.connect(transport as any);
