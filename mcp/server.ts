@@ -143,23 +143,6 @@ export function runtime(opts: ServerOptions, self?: Self): Runtime {
   };
 }
 
-/** The signals' names and numbers, for what ended a child. */
-const SIGNALS: Record<string, number> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGQUIT: 3,
-  SIGILL: 4,
-  SIGTRAP: 5,
-  SIGABRT: 6,
-  SIGBUS: 7,
-  SIGFPE: 8,
-  SIGKILL: 9,
-  SIGSEGV: 11,
-  SIGPIPE: 13,
-  SIGALRM: 14,
-  SIGTERM: 15,
-};
-
 /**
  * What the server says after a child's output: why it was stopped, or how it
  * died. Empty when it ended by itself with an exit code.

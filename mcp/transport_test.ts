@@ -183,9 +183,6 @@ Deno.test("LineTransport refuses a second request with the id of one still being
 });
 
 Deno.test("LineTransport keeps the arguments of a tools/call as JSON.parse read them: __proto__ stays an own key", async () => {
-  const { t, received, closed } = transport([]);
-  await t.start();
-  await closed;
   const t2 = new LineTransport(
     ReadableStream.from([
       new TextEncoder().encode(
@@ -204,5 +201,4 @@ Deno.test("LineTransport keeps the arguments of a tools/call as JSON.parse read 
   await closed2;
   assert.deepEqual(Object.keys(args as object), ["__proto__"]);
   assert.equal((args as Record<string, unknown>).out, undefined);
-  assert.deepEqual(received, []);
 });
