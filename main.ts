@@ -13,14 +13,32 @@ import { Style } from "./lib/cli/output.ts";
 import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { VERSION } from "./lib/version.ts";
+import {
+  MAX_PINNED_BYTES,
+  mergeTags,
+  parsePinned,
+  pin,
+  type Pinned,
+  PINNED_FLAG,
+} from "./lib/cli/pinned.ts";
 import { isAbsolute, resolve } from "node:path";
 
-/** Runs pravo with `argv` and returns the exit code; writes through `streams`. */
+/** The global flags a child of `pravo mcp` takes from the pinned document, never from its argv. */
+const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
+
+/**
+ * Runs pravo with `argv` and returns the exit code; writes through `streams`.
+ * With `pinned` (a child of `pravo mcp`, lib/cli/pinned.ts), the root, the
+ * state, the policies, the actor, the reason and the operator's tags come
+ * from that document, which is pinned for the life of the process.
+ */
 export async function run(
   argv: string[],
   streams: Streams,
   env: (name: string) => string | undefined,
+  pinned?: Pinned,
 ): Promise<number> {
+  pin(pinned);
   let parsed;
   try {
     parsed = parse(argv);
@@ -51,16 +69,40 @@ export async function run(
     streams.stderr(`Error: ${(e as Error).message}\n`);
     return Exit.USAGE;
   }
-  const dir = (options.C as string | undefined) ?? ".";
+  if (pinned) {
+    const given = PINNED_OPTIONS.find((o) => options[o] !== undefined);
+    if (given) {
+      streams.stderr(
+        `Error: ${
+          given.length === 1 ? "-" : "--"
+        }${given} is given by pravo mcp's pinned document in a pinned run; leave it out\n`,
+      );
+      return Exit.USAGE;
+    }
+    const merged = mergeTags(pinned.tags, tags);
+    if ("conflict" in merged) {
+      const k = merged.conflict;
+      streams.stderr(
+        `Error: tag "${k}" is set by the server to ${
+          JSON.stringify(pinned.tags[k])
+        }: the operator's tags win; leave ${k} out of tags\n`,
+      );
+      return Exit.USAGE;
+    }
+    tags = merged.tags;
+  }
+  const dir = pinned?.root ?? (options.C as string | undefined) ?? ".";
   const ctx: Context = {
     root: isAbsolute(dir) ? resolve(dir) : resolve(Deno.cwd(), dir),
     json: Boolean(options.json),
     color,
     style: new Style(color),
     tags,
-    actor: (options.actor as string | undefined) ?? env("PRAVO_ACTOR") ?? env("USER") ?? "unknown",
-    reason: (options.reason as string | undefined) ?? env("PRAVO_REASON") ?? "",
-    state: (options.state as string | undefined) ?? env("PRAVO_STATE"),
+    actor: pinned?.actor ?? (options.actor as string | undefined) ?? env("PRAVO_ACTOR") ??
+      env("USER") ?? "unknown",
+    reason: pinned?.reason ?? (options.reason as string | undefined) ?? env("PRAVO_REASON") ?? "",
+    // A pinned run's state location is the pinned one (lib/state/open.ts).
+    state: pinned ? undefined : (options.state as string | undefined) ?? env("PRAVO_STATE"),
     streams,
   };
   try {
@@ -92,6 +134,24 @@ function writeAll(rid: typeof Deno.stdout, text: string): void {
   while (off < bytes.length) off += rid.writeSync(bytes.subarray(off));
 }
 
+/** All of standard input as text, at most `limit` bytes. */
+async function readStdin(limit: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    size += chunk.length;
+    if (size > limit) throw new Error(`standard input holds more than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
 if (import.meta.main) {
   const streams: Streams = {
     stdout: (t) => {
@@ -113,7 +173,14 @@ if (import.meta.main) {
   };
   let code: number;
   try {
-    code = await run(Deno.args, streams, envGetter);
+    let argv = Deno.args;
+    let pinned: Pinned | undefined;
+    if (argv[0] === PINNED_FLAG) {
+      // A child of pravo mcp: what the server pinned comes first, on stdin.
+      pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));
+      argv = argv.slice(1);
+    }
+    code = await run(argv, streams, envGetter, pinned);
   } catch (e) {
     streams.stderr(
       `Error: internal error: ${

@@ -2,26 +2,34 @@ import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { permissionFlags } from "../lib/cli/permissions.ts";
-import { runPravo, selfCommand } from "./child.ts";
+import { memoryFlags, runPravo, selfCommand } from "./child.ts";
 
-Deno.test("selfCommand() from source is `deno run --quiet --config deno.json <the narrow flags> MAIN`", () => {
+Deno.test("selfCommand() from source is `deno run --quiet --v8-flags=<memory> --config deno.json <the narrow flags> MAIN`", () => {
   const main = fileURLToPath(Deno.mainModule);
-  const self = selfCommand("/srv/demo", ["/srv/policies/keep.cue"]);
+  const self = selfCommand("/srv/demo", {
+    memoryMiB: 2048,
+    stateFiles: ["/var/lib/pravo/state.db", "/var/lib/pravo/state.db-wal"],
+  });
   assert.equal(self.command, Deno.execPath());
   assert.deepEqual(self.prefix, [
     "run",
     "--quiet",
+    "--v8-flags=--max-old-space-size=1024,--wasm-max-mem-pages=16384",
     "--config",
     `${dirname(main)}/deno.json`,
     ...permissionFlags({
       root: "/srv/demo",
       execPath: Deno.execPath(),
       projectDir: dirname(main),
-      extraRead: ["/srv/policies/keep.cue"],
+      extraWrite: ["/var/lib/pravo/state.db", "/var/lib/pravo/state.db-wal"],
       allowRun: false,
     }),
     main,
   ]);
+  // No policy file is readable: the children judge with the pinned content.
+  assert.ok(
+    self.prefix.some((w) => w.startsWith("--allow-write=/srv/demo,/var/lib/pravo/state.db,")),
+  );
   assert.ok(!self.prefix.some((w) => w.startsWith("--allow-run")), "a child may run no program");
   assert.ok(!self.prefix.some((w) => w === "-A" || w === "--allow-all"));
 });
@@ -64,4 +72,77 @@ Deno.test("runPravo() ends the child on the timeout and on the signal", async ()
   const c = await runPravo([], { root, self, timeoutMs: 60_000, signal: abort.signal });
   assert.ok(c.cancelled && !c.timedOut && c.code !== 0);
   assert.ok(Date.now() - started < 10_000);
+});
+
+Deno.test("memoryFlags() gives half to the JavaScript heap and half to WebAssembly (64 KiB pages)", () => {
+  assert.equal(memoryFlags(2048), "--max-old-space-size=1024,--wasm-max-mem-pages=16384");
+  assert.equal(memoryFlags(256), "--max-old-space-size=128,--wasm-max-mem-pages=2048");
+});
+
+Deno.test("runPravo() writes the pinned document to stdin, after --pinned-stdin as the first word", async () => {
+  const root = await Deno.makeTempDir();
+  const r = await runPravo(["validate"], {
+    root,
+    self: {
+      command: Deno.execPath(),
+      prefix: [
+        "eval",
+        "const t = await new Response(Deno.stdin.readable).text(); console.log(JSON.stringify([t, ...Deno.args]))",
+      ],
+    },
+    timeoutMs: 60_000,
+    pinned: '{"pinned":1}',
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), [
+    '{"pinned":1}',
+    "--pinned-stdin",
+    "--json",
+    "--no-color",
+    "validate",
+  ]);
+});
+
+Deno.test("runPravo() stops gracefully: SIGTERM, the grace period, then SIGKILL for a child that stays", async () => {
+  const root = await Deno.makeTempDir();
+  // A child that catches SIGTERM, says so, and ends: within the grace.
+  const polite = {
+    command: Deno.execPath(),
+    prefix: [
+      "eval",
+      'Deno.addSignalListener("SIGTERM", () => { console.log("released"); Deno.exit(143); }); console.log("started"); await new Promise((r) => setTimeout(r, 30000))',
+    ],
+  };
+  const p = await runPravo([], { root, self: polite, timeoutMs: 1_000, graceMs: 20_000 });
+  assert.ok(p.timedOut && !p.killed, JSON.stringify(p));
+  assert.equal(p.code, 143);
+  assert.equal(p.stdout, "started\nreleased\n");
+  // A child that ignores SIGTERM is killed once the grace is over.
+  const stubborn = {
+    command: Deno.execPath(),
+    prefix: [
+      "eval",
+      'Deno.addSignalListener("SIGTERM", () => console.log("ignored")); console.log("started"); await new Promise((r) => setTimeout(r, 30000))',
+    ],
+  };
+  const k = await runPravo([], { root, self: stubborn, timeoutMs: 1_000, graceMs: 500 });
+  assert.ok(k.timedOut && k.killed, JSON.stringify(k));
+  assert.equal(k.signal, "SIGKILL");
+  assert.equal(k.stdout, "started\nignored\n");
+});
+
+Deno.test("runPravo() keeps the beginning of a flood on stdout and counts the rest", async () => {
+  const root = await Deno.makeTempDir();
+  const r = await runPravo([], {
+    root,
+    self: {
+      command: Deno.execPath(),
+      prefix: ["eval", 'await Deno.stdout.write(new TextEncoder().encode("x".repeat(300000)))'],
+    },
+    timeoutMs: 60_000,
+    maxStdoutBytes: 1000,
+  });
+  assert.equal(r.stdout, "x".repeat(1000));
+  assert.equal(r.stdoutBytes, 300000);
+  assert.equal(r.stdoutCut, true);
 });

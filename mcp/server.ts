@@ -12,8 +12,22 @@ import { findApproval } from "../lib/plan/approval.ts";
 import { readPlanFileBytes } from "../lib/plan/planfile.ts";
 import type { ApproverPublicKey } from "../lib/keys/approver.ts";
 import { LineTransport } from "./transport.ts";
-import { runPravo, type Self, selfCommand } from "./child.ts";
-import { ArgumentRefusal, checkArguments, OUTPUT_SCHEMA, tools, type ToolSpec } from "./tools.ts";
+import { type ChildResult, GRACE_MS, runPravo, type Self, selfCommand } from "./child.ts";
+import {
+  ArgumentRefusal,
+  checkArguments,
+  checkTags,
+  OUTPUT_SCHEMA,
+  shown,
+  tools,
+  type ToolSpec,
+} from "./tools.ts";
+import { boundResult } from "./cut.ts";
+import { CallQueue, QueueFull } from "./queue.ts";
+import { Exit } from "../lib/cli/exit.ts";
+import { digestOf } from "../lib/cli/pinned.ts";
+
+export { bound } from "./cut.ts";
 
 export const INSTRUCTIONS =
   "pravo plans and applies infrastructure specified in CUE. Work in this order: pravo_schema to learn a type, edit the .cue files, pravo_validate until it passes, pravo_plan with out=<file> to produce a reviewable plan, then pravo_apply_plan on that file. Never try to bypass a refusal: a policy or a reservation is a decision by the operators.";
@@ -35,10 +49,34 @@ export interface ServerOptions {
   maxResultBytes: number;
   /** A call that runs longer is stopped. */
   timeoutMs: number;
+  /** Calls that run at once (default 2); the others wait their turn. */
+  maxCalls?: number;
+  /** Calls that may wait for a turn before new ones are refused (default 64). */
+  maxWaiting?: number;
+  /** The memory of one call's process, in MiB (child.ts memoryFlags). */
+  callMemoryMiB?: number;
+  /** How long a stopped child has after SIGTERM before SIGKILL (default 10 s). */
+  graceMs?: number;
   /** How to run pravo; default: this executable (tests may point elsewhere). */
   self?: Self;
   /** The state's PostgreSQL servers (HOST:PORT) the children may reach. */
   stateServers?: string[];
+  /** A SQLite state outside the root: the files the children may read and write. */
+  stateFiles?: string[];
+  /**
+   * What the server pinned at start (lib/cli/pinned.ts), as JSON: written to
+   * each child's stdin, so that no file in the root decides what it runs.
+   */
+  pinned?: string;
+  /** The operator's `-t` tags: an agent's tag may not change them. */
+  operatorTags?: Record<string, string>;
+  /**
+   * Files whose content was pinned at start, with their digests: a change is
+   * reported on stderr (the server keeps what it read).
+   */
+  watched?: { file: string; what: string; digest: string }[];
+  /** Where the server's own notes go (stderr). */
+  log?: (text: string) => void;
   /**
    * pravo's key (`$PRAVO_KEY`'s form), loaded when the server started: the
    * children get it in their environment and no access to the key file.
@@ -52,8 +90,11 @@ export interface CallResult {
   structuredContent?: { exit_code: number };
 }
 
-function refusal(text: string): CallResult {
-  return { content: [{ type: "text", text }], isError: true };
+function refusal(text: string, limit = Infinity, tool = ""): CallResult {
+  return {
+    content: [{ type: "text", text: boundResult({ stdout: "", after: text }, limit, tool) }],
+    isError: true,
+  };
 }
 
 /** Resolves a path an agent passed inside the root, or refuses it. */
@@ -63,7 +104,7 @@ export function insideRoot(root: string, name: string, value: string): string {
   const outside = () =>
     new ArgumentRefusal(
       `${name} ${
-        JSON.stringify(value)
+        shown(value)
       } is outside the root: paths are resolved inside ${rootReal}. Give a path inside it, such as plans/x.plan`,
     );
   if (abs !== rootReal && !abs.startsWith(rootReal + sep)) throw outside();
@@ -84,34 +125,94 @@ export function insideRoot(root: string, name: string, value: string): string {
   return abs;
 }
 
-/** Cuts a text to a byte limit at a line boundary, with a note saying how to get the rest. */
-export function bound(text: string, limit: number, tool: string): string {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= limit) return text;
-  let cut = new TextDecoder().decode(bytes.subarray(0, limit));
-  const nl = cut.lastIndexOf("\n");
-  if (nl > limit / 2) cut = cut.slice(0, nl);
-  const how = tool === "pravo_state_query"
-    ? "narrow the expression"
-    : tool === "pravo_state_log"
-    ? "read the log from the command line with --limit and --address"
-    : tool === "pravo_plan"
-    ? "save the plan with out and read parts of it with pravo_state_query or pravo_why"
-    : "narrow the request";
-  return `${cut}\n[cut: the result is ${bytes.length} bytes and this server returns at most ${limit}; ${how}, or ask the operator to raise --max-result-bytes]`;
+/** What calls share while the server runs. */
+export interface Runtime {
+  self: Self;
+  /** The bound on calls that run at once. */
+  queue: CallQueue;
+  /** Aborted when the server is stopping: every child is stopped. */
+  shutdown: AbortSignal;
+}
+
+/** A runtime for one server (tests may call {@link callTool} with their own). */
+export function runtime(opts: ServerOptions, self?: Self): Runtime {
+  return {
+    self: self ?? opts.self ?? selfCommand(opts.root, {
+      allowNet: opts.stateServers ?? [],
+      stateFiles: opts.stateFiles ?? [],
+      memoryMiB: opts.callMemoryMiB,
+    }),
+    queue: new CallQueue(opts.maxCalls ?? 2, opts.maxWaiting ?? 64),
+    shutdown: new AbortController().signal,
+  };
+}
+
+/**
+ * What the server says after a child's output: why it was stopped, or how it
+ * died. Empty when it ended by itself with an exit code.
+ */
+export function childNote(r: ChildResult, opts: ServerOptions): string {
+  const grace = `${(opts.graceMs ?? GRACE_MS) / 1000} s`;
+  const how = r.killed
+    ? `it was sent SIGTERM and, still running after ${grace}, SIGKILL: what it did is recorded up to where it was killed`
+    : `it was sent SIGTERM and ended within ${grace}`;
+  if (r.timedOut) {
+    return `[stopped: the call ran longer than ${
+      opts.timeoutMs / 1000
+    } s, the server's limit: ${how}; ask the operator to raise --timeout, or narrow the request]`;
+  }
+  if (r.shutdown) return `[stopped: the server was asked to stop: ${how}]`;
+  if (r.cancelled) return `[stopped: the client cancelled the call: ${how}]`;
+  const memory = opts.callMemoryMiB !== undefined
+    ? `${opts.callMemoryMiB} MiB, the server's limit per call`
+    : "the server's limit per call";
+  if (
+    /Fatal JavaScript out of memory|JavaScript heap out of memory/.test(r.stderr) ||
+    /^fatal error: out of memory$/m.test(r.stderr) ||
+    (goDump(r.stdout) && /^fatal error: out of memory$/m.test(r.stdout))
+  ) {
+    return `[died: the pravo process ran out of memory (${memory}); narrow the request, or ask the operator to raise --call-memory]`;
+  }
+  if (r.signal) {
+    return `[died: the pravo process was ended by ${r.signal} from outside the server (the system may have run out of memory); nothing answered for it. Try again, and tell the operator if it happens again]`;
+  }
+  return "";
+}
+
+/**
+ * cue-wasm's Go runtime writes its crash report (out of memory, mostly) on
+ * stdout, where pravo's JSON document belongs: it is not shown to the agent.
+ */
+function goDump(stdout: string): boolean {
+  return /^(runtime: |fatal error: )/.test(stdout);
+}
+
+/**
+ * What the text of a result shows of stderr: a Go runtime's dump (cue-wasm
+ * out of memory) or a V8 crash report is replaced by one line; the
+ * diagnostics pravo printed after it are kept.
+ */
+function readableStderr(stderr: string): string {
+  const json = stderr.lastIndexOf('\n{\n  "diagnostics"');
+  if (/^(fatal error: |runtime: |<--- Last few GCs --->|#\n# Fatal)/m.test(stderr)) {
+    return json >= 0 ? stderr.slice(json + 1) : "";
+  }
+  return stderr;
 }
 
 /** Handles one tools/call; never throws for a bad argument. */
 export async function callTool(
   opts: ServerOptions,
-  self: Self,
+  rt: Runtime | Self,
   tool: ToolSpec,
   args: Record<string, unknown>,
   extra: { signal?: AbortSignal; onProgress?: (seconds: number) => void } = {},
 ): Promise<CallResult> {
+  const run: Runtime = "queue" in rt ? rt : runtime(opts, rt);
   let argv: string[];
   try {
     checkArguments(tool, args);
+    checkTags(args, opts.operatorTags ?? {});
     if (typeof args.out === "string") insideRoot(opts.root, "out", args.out);
     let approvedDigest: string | undefined;
     if (typeof args.planfile === "string") {
@@ -143,36 +244,80 @@ export async function callTool(
     // is refused by apply itself.
     if (approvedDigest) argv.push(`--expect-digest=${approvedDigest}`);
   } catch (e) {
-    if (e instanceof ArgumentRefusal) return refusal(e.message);
+    if (e instanceof ArgumentRefusal) return refusal(e.message, opts.maxResultBytes, tool.name);
     throw e;
   }
-  const who = [
+  // Without a pinned document (tests that run pravo another way), the
+  // actor and reason go on the command line as before.
+  const who = opts.pinned !== undefined ? [] : [
     ...(opts.actor !== undefined ? [`--actor=${opts.actor}`] : []),
     ...(opts.reason !== undefined ? [`--reason=${opts.reason}`] : []),
   ];
   const policies = tool.policies ? opts.policies.map((p) => `--policy=${p}`) : [];
-  const r = await runPravo([...who, ...argv, ...policies], {
-    root: opts.root,
-    self,
-    timeoutMs: opts.timeoutMs,
-    signal: extra.signal,
-    onProgress: extra.onProgress,
-  });
+  let release: () => void;
+  try {
+    release = await run.queue.acquire(extra.signal);
+  } catch (e) {
+    if (e instanceof QueueFull) return refusal(e.message, opts.maxResultBytes, tool.name);
+    throw e; // cancelled while it waited: no answer is sent
+  }
+  let r: ChildResult;
+  try {
+    if (run.shutdown.aborted) return refusal("the server is stopping: the call did not run");
+    await reportChanges(opts);
+    r = await runPravo([...who, ...argv, ...policies], {
+      root: opts.root,
+      self: run.self,
+      timeoutMs: opts.timeoutMs,
+      graceMs: opts.graceMs,
+      signal: extra.signal,
+      shutdown: run.shutdown,
+      pinned: opts.pinned,
+      onProgress: extra.onProgress,
+    });
+  } finally {
+    release();
+  }
   const strip = (s: string) => s.replace(/\n$/, "");
-  let text = strip(r.stdout);
-  if (r.code !== 0 && r.stderr.trim()) {
-    text = text ? `${text}\n${strip(r.stderr)}` : strip(r.stderr);
-  }
-  if (r.timedOut) {
-    text += `${text ? "\n" : ""}[stopped: the call ran longer than ${
-      opts.timeoutMs / 1000
-    } s, the server's limit; ask the operator to raise --timeout, or narrow the request]`;
-  }
+  const note = childNote(r, opts);
+  const stderr = r.code !== 0 && r.stderr.trim() ? strip(readableStderr(r.stderr)) : "";
+  const after = [stderr, note].filter((x) => x !== "").join("\n");
+  const text = boundResult(
+    {
+      stdout: goDump(r.stdout) ? "" : strip(r.stdout),
+      stdoutCut: r.stdoutCut,
+      stdoutBytes: r.stdoutBytes,
+      after,
+    },
+    opts.maxResultBytes,
+    tool.name,
+  );
   return {
-    content: [{ type: "text", text: bound(text, opts.maxResultBytes, tool.name) }],
+    content: [{ type: "text", text }],
     isError: r.code !== 0,
     structuredContent: { exit_code: r.code },
   };
+}
+
+/** Digests already reported, per file: a change is said once. */
+const reported = new Map<string, string>();
+
+/**
+ * Tells the operator (stderr) when a file the server pinned at start has
+ * changed since: the server goes on with what it read, and says so.
+ */
+async function reportChanges(opts: ServerOptions): Promise<void> {
+  if (!opts.watched?.length || !opts.log) return;
+  for (const w of opts.watched) {
+    const now = await digestOf(w.file);
+    if (now === w.digest || reported.get(w.file) === now) continue;
+    reported.set(w.file, now);
+    opts.log(
+      `Warning: ${w.what} changed since the server started. This server keeps what it read at start, ` +
+        `and its tool calls do not see the change; restart the server to use the new content. ` +
+        `An agent can edit every file inside the root: keep policies outside it.\n`,
+    );
+  }
 }
 
 interface CallRequest {
@@ -185,21 +330,30 @@ interface CallRequest {
 
 interface CallExtra {
   signal: AbortSignal;
+  requestId: string | number;
   sendNotification(n: { method: string; params: Record<string, unknown> }): Promise<void>;
 }
 
-/** Serves on stdin and stdout until the client closes stdin. */
-export async function serve(opts: ServerOptions): Promise<void> {
+/**
+ * Serves on stdin and stdout until the client closes stdin (0), or until
+ * SIGINT (130) or SIGTERM (143): then every running child is stopped as a
+ * timeout stops it, each call still waiting is answered that the server is
+ * stopping, and the server exits once the answers are written.
+ */
+export async function serve(opts: ServerOptions): Promise<number> {
   const [{ Server }, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   const specs = tools({ readOnly: opts.readOnly });
   const byName = new Map(specs.map((t) => [t.name, t]));
-  const self = opts.self ?? selfCommand(opts.root, opts.policies, opts.stateServers ?? []);
-  if (opts.key !== undefined) self.env = { ...self.env, PRAVO_KEY: opts.key };
+  const stopping = new AbortController();
+  const rt = runtime(opts);
+  rt.shutdown = stopping.signal;
+  if (opts.key !== undefined) rt.self.env = { ...rt.self.env, PRAVO_KEY: opts.key };
   // No child approves: an approver's key in the server's environment stays there.
-  self.env = { ...self.env, PRAVO_APPROVER_KEY: "" };
+  rt.self.env = { ...rt.self.env, PRAVO_APPROVER_KEY: "" };
+  const transport = new LineTransport();
   const server = new Server(
     { name: "pravo", version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -221,7 +375,8 @@ export async function serve(opts: ServerOptions): Promise<void> {
       const name = request.params.name;
       const tool = byName.get(name);
       if (!tool) {
-        const e = new Error(`unknown tool ${name}`) as Error & { code: number };
+        const label = typeof name === "string" && name.length <= 200 ? name : shown(name);
+        const e = new Error(`unknown tool ${label}`) as Error & { code: number };
         e.code = -32602;
         throw e;
       }
@@ -239,17 +394,57 @@ export async function serve(opts: ServerOptions): Promise<void> {
             }).catch(() => {});
           }
           : undefined;
-      return await callTool(opts, self, tool, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        onProgress: progress,
-      }) as unknown as Record<string, unknown>;
+      try {
+        // The arguments as the client sent them, own properties only.
+        const raw = transport.takeArguments(extra.requestId) ?? request.params.arguments ?? {};
+        return await callTool(opts, rt, tool, raw as Record<string, unknown>, {
+          signal: extra.signal,
+          onProgress: progress,
+        }) as unknown as Record<string, unknown>;
+      } catch (e) {
+        if (e === STOPPING) {
+          return refusal("the server is stopping: the call did not run") as unknown as Record<
+            string,
+            unknown
+          >;
+        }
+        throw e;
+      }
     },
   );
-  const transport = new LineTransport();
+  transport.isIdle = () => rt.queue.running === 0 && rt.queue.waiting === 0;
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
-  // deno-lint-ignore no-explicit-any
-  await server.connect(transport as any);
-  await closed;
+  let code: number = Exit.OK;
+  const onSignal = (signal: "SIGINT" | "SIGTERM") => () => {
+    if (stopping.signal.aborted) return;
+    code = signal === "SIGINT" ? Exit.INTERRUPTED : Exit.TERMINATED;
+    opts.log?.(`pravo mcp: ${signal}: stopping the running calls\n`);
+    stopping.abort();
+    rt.queue.rejectWaiting(STOPPING);
+    // Stop reading; answer what runs, then end.
+    transport.stop((opts.graceMs ?? GRACE_MS) + 5_000);
+  };
+  const listeners: [Deno.Signal, () => void][] = [];
+  for (const s of ["SIGINT", "SIGTERM"] as const) {
+    const f = onSignal(s);
+    try {
+      Deno.addSignalListener(s, f);
+      listeners.push([s, f]);
+    } catch {
+      // Windows has no SIGTERM: the default action stays
+    }
+  }
+  try {
+    // deno-lint-ignore no-explicit-any
+    await server.connect(transport as any);
+    await closed;
+  } finally {
+    for (const [s, f] of listeners) Deno.removeSignalListener(s, f);
+  }
+  return code;
 }
+
+/** The reason of a call refused because the server is stopping. */
+const STOPPING = Symbol("stopping");

@@ -50,13 +50,84 @@ const TAGS = {
 /** The arguments that reach the command line as a word of their own. */
 export const POSITIONAL = ["planfile", "addr", "addrs", "types", "expression"] as const;
 
+/** The most characters of an agent's value that a refusal repeats. */
+export const SHOWN_CHARS = 200;
+
+/**
+ * An agent's value as a refusal repeats it: JSON, cut after
+ * {@link SHOWN_CHARS} characters with the size of the whole, so that a huge
+ * argument is not echoed back whole.
+ */
+export function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    return "(a value nested too deep to show)";
+  }
+  if (text.length <= SHOWN_CHARS) return text;
+  return `${text.slice(0, SHOWN_CHARS)}... (${new TextEncoder().encode(text).length} bytes)`;
+}
+
 /** Refuses a positional value that is empty or begins with "-", as the seed page says. */
 export function checkPositional(name: string, value: unknown): void {
   const values = Array.isArray(value) ? value : [value];
   for (const v of values) {
     if (typeof v !== "string" || v === "" || v.startsWith("-")) {
       throw new ArgumentRefusal(
-        `${name} ${JSON.stringify(v)} is not a usable value: it is empty or begins with "-"`,
+        `${name} ${shown(v)} is not a usable value: it is empty or begins with "-"`,
+      );
+    }
+  }
+}
+
+/**
+ * The most bytes of one value that reaches a command line. Linux refuses a
+ * word over 128 KiB (`Argument list too long`); pravo's own values are far
+ * shorter.
+ */
+export const MAX_VALUE_BYTES = 64 * 1024;
+/** The most bytes of all of a call's values together. */
+export const MAX_ARGUMENT_BYTES = 256 * 1024;
+
+/** Refuses a value, or a call's values together, too long for a command line. */
+export function checkSizes(args: Record<string, unknown>): void {
+  let total = 0;
+  for (const [key, value] of Object.entries(args)) {
+    const values = Array.isArray(value) ? value : [value];
+    values.forEach((v, i) => {
+      if (typeof v !== "string") return;
+      const size = new TextEncoder().encode(v).length;
+      total += size;
+      if (size > MAX_VALUE_BYTES) {
+        const name = Array.isArray(value) ? `${key}[${i}]` : key;
+        throw new ArgumentRefusal(
+          `${name} is ${size} bytes: this server passes at most ${MAX_VALUE_BYTES} bytes in one value. Shorten it`,
+        );
+      }
+    });
+  }
+  if (total > MAX_ARGUMENT_BYTES) {
+    throw new ArgumentRefusal(
+      `the arguments are ${total} bytes together: this server passes at most ${MAX_ARGUMENT_BYTES} bytes in one call. Split the request`,
+    );
+  }
+}
+
+/**
+ * Refuses an agent tag that gives one of the operator's tags (the server's
+ * `-t`) another value: the operator's tags win, and an agent's request is
+ * never changed silently. The same value is harmless.
+ */
+export function checkTags(args: Record<string, unknown>, operator: Record<string, string>): void {
+  for (const t of (args.tags as string[] | undefined) ?? []) {
+    const eq = t.indexOf("=");
+    const key = t.slice(0, eq);
+    if (Object.hasOwn(operator, key) && operator[key] !== t.slice(eq + 1)) {
+      throw new ArgumentRefusal(
+        `tag ${shown(key)} is set by the operator for this server (${key}=${
+          operator[key]
+        }), and the operator's tags win: leave ${shown(key)} out of tags`,
       );
     }
   }
@@ -68,7 +139,7 @@ function tagArgs(args: Record<string, unknown>): string[] {
     if (typeof t !== "string" || !/^[A-Za-z_][A-Za-z0-9_.-]*=/.test(t)) {
       throw new ArgumentRefusal(
         `tag ${
-          JSON.stringify(t)
+          shown(t)
         } is not key=value with a key of letters, digits, "_", "." or "-": write it as name=value`,
       );
     }
@@ -400,21 +471,26 @@ export const OUTPUT_SCHEMA: JsonSchema = {
   required: ["exit_code"],
 };
 
-/** Checks arguments against a tool's input schema; the message says what is wrong. */
+/**
+ * Checks arguments against a tool's input schema; the message says what is
+ * wrong. Only the arguments' own properties count, and only the schema's
+ * own: `constructor`, `toString` or `__proto__` are names like any other, and
+ * no tool has them.
+ */
 export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): void {
   const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   for (const key of Object.keys(args)) {
-    if (!(key in props)) {
+    if (!Object.hasOwn(props, key)) {
       const known = Object.keys(props);
       throw new ArgumentRefusal(
-        `${tool.name} has no argument "${key}"; its arguments are: ${
+        `${tool.name} has no argument ${shown(key)}; its arguments are: ${
           known.length ? known.join(", ") : "none"
         }`,
       );
     }
   }
   for (const req of (tool.inputSchema.required as string[] | undefined) ?? []) {
-    if (args[req] === undefined) {
+    if (!Object.hasOwn(args, req) || args[req] === undefined) {
       throw new ArgumentRefusal(`${tool.name} needs the argument "${req}"`);
     }
   }
@@ -425,7 +501,7 @@ export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): v
     if (p.type === "boolean" && typeof value !== "boolean") throw bad("true or false");
     if (
       p.type === "integer" &&
-      (!Number.isInteger(value) || (value as number) < (p.minimum as number ?? -Infinity))
+      (!Number.isSafeInteger(value) || (value as number) < (p.minimum as number ?? -Infinity))
     ) {
       throw bad(`a whole number${p.minimum !== undefined ? ` of at least ${p.minimum}` : ""}`);
     }
@@ -441,5 +517,8 @@ export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): v
       throw bad(`one of ${(p.enum as string[]).join(", ")}`);
     }
   }
-  for (const name of POSITIONAL) if (args[name] !== undefined) checkPositional(name, args[name]);
+  for (const name of POSITIONAL) {
+    if (Object.hasOwn(args, name) && args[name] !== undefined) checkPositional(name, args[name]);
+  }
+  checkSizes(args);
 }

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { ArgumentRefusal, checkArguments, checkPositional, POSITIONAL, tools } from "./tools.ts";
+import {
+  ArgumentRefusal,
+  checkArguments,
+  checkPositional,
+  checkSizes,
+  checkTags,
+  MAX_VALUE_BYTES,
+  POSITIONAL,
+  shown,
+  tools,
+} from "./tools.ts";
 
 const byName = (readOnly = false) => new Map(tools({ readOnly }).map((t) => [t.name, t]));
 
@@ -104,4 +114,54 @@ Deno.test("checkArguments() refuses unknown and mistyped arguments, saying what 
   refuses("pravo_why", { addrs: [1] }, "addrs must be a list of strings");
   refuses("pravo_state_show", { addr: 7 }, "addr must be a string");
   assert.throws(() => argv("pravo_validate", { tags: ["novalue"] }), /is not key=value/);
+});
+
+Deno.test("checkArguments() counts own properties only: __proto__, constructor, toString are unknown names", () => {
+  const t = byName();
+  for (const key of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+    const args = JSON.parse(`{"${key}": {"out": "x.plan"}}`);
+    assert.throws(() => checkArguments(t.get("pravo_plan")!, args), {
+      name: "ArgumentRefusal",
+      message:
+        `pravo_plan has no argument "${key}"; its arguments are: tags, out, refresh, full, include_skipped, reserve, destroy, replace`,
+    });
+  }
+  // A required argument is an own property too.
+  const inherited = Object.create({ planfile: "x.plan" });
+  assert.throws(
+    () => checkArguments(t.get("pravo_show_plan")!, inherited),
+    /needs the argument "planfile"/,
+  );
+});
+
+Deno.test("shown() repeats at most 200 characters of a value, with the size of the whole", () => {
+  assert.equal(shown("abc"), '"abc"');
+  const long = shown("é".repeat(1000));
+  assert.equal(long, `"${"é".repeat(199)}... (2002 bytes)`);
+  let deep: unknown = [];
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  assert.ok(shown(deep).length < 240);
+});
+
+Deno.test("checkSizes() refuses a value over 64 KiB and a call over 256 KiB, naming the value", () => {
+  checkSizes({ expression: "x".repeat(MAX_VALUE_BYTES) });
+  assert.throws(() => checkSizes({ tags: ["a=1", "b=" + "x".repeat(MAX_VALUE_BYTES)] }), {
+    message: `tags[1] is ${
+      MAX_VALUE_BYTES + 2
+    } bytes: this server passes at most 65536 bytes in one value. Shorten it`,
+  });
+  const many = Array.from({ length: 5 }, () => "k=" + "x".repeat(60_000));
+  assert.throws(() => checkSizes({ tags: many }), /the arguments are 300010 bytes together/);
+});
+
+Deno.test("checkTags() lets an agent add tags and repeat the operator's, not change them", () => {
+  const operator = { env: "prod" };
+  checkTags({ tags: ["region=eu", "env=prod"] }, operator);
+  checkTags({}, operator);
+  assert.throws(() => checkTags({ tags: ["env=dev"] }, operator), {
+    message:
+      'tag "env" is set by the operator for this server (env=prod), and the operator\'s tags win: leave "env" out of tags',
+  });
+  // An inherited name is no operator tag.
+  checkTags({ tags: ["constructor=x", "toString=y"] }, operator);
 });

@@ -95,3 +95,110 @@ Deno.test("LineTransport ends, after the client closed stdin, only once every an
   // What the process would still write after this point is lost when it exits.
   assert.deepEqual(written.map((w) => JSON.parse(w).id), [1, 2]);
 });
+
+Deno.test("LineTransport answers an id that is an object, a boolean, a fraction or null with -32600 and id null", async () => {
+  const { t, written, received, closed } = transport([
+    '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n',
+    '{"jsonrpc":"2.0","id":true,"method":"ping"}\n',
+    '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n',
+    '{"jsonrpc":"2.0","id":null,"method":"ping"}\n',
+    '{"jsonrpc":"2.0","id":[1],"method":"ping"}\n',
+    '{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+  ]);
+  await t.start();
+  await closed;
+  const out = written.map((w) => JSON.parse(w));
+  assert.deepEqual(
+    out.slice(0, 5).map((m) => [m.id, m.error.code, m.error.message]),
+    [
+      "an object",
+      "a boolean",
+      "the number 1.5",
+      "null",
+      "a list",
+    ].map((what) => [
+      null,
+      -32600,
+      `Invalid request: an id is a string or a whole number, not ${what}`,
+    ]),
+  );
+  assert.deepEqual(received.map((m) => m.id), [3]);
+  assert.equal(out[5].id, 3);
+});
+
+Deno.test("LineTransport answers params the protocol refuses (an object progressToken) with -32602 and the id", async () => {
+  const { t, written, received, closed } = transport([
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":{"a":1}}}}\n',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"x"}\n',
+    '{"jsonrpc":"2.0","id":3,"method":7}\n',
+  ]);
+  await t.start();
+  await closed;
+  const out = written.map((w) => JSON.parse(w));
+  assert.deepEqual(out[0], {
+    jsonrpc: "2.0",
+    id: 1,
+    error: {
+      code: -32602,
+      message: "Invalid params: params._meta.progressToken must be a string or a whole number",
+    },
+  });
+  assert.equal(out[1].id, 2);
+  assert.equal(out[1].error.code, -32602);
+  assert.deepEqual([out[2].id, out[2].error.code], [3, -32600]);
+  assert.deepEqual(received, []);
+});
+
+Deno.test("LineTransport refuses a second request with the id of one still being answered, and keeps the first's answer", async () => {
+  const written: string[] = [];
+  const input = ReadableStream.from(
+    [
+      '{"jsonrpc":"2.0","id":7,"method":"slow"}\n',
+      '{"jsonrpc":"2.0","id":7,"method":"ping"}\n',
+      '{"jsonrpc":"2.0","id":"7","method":"ping"}\n',
+    ].map((c) => new TextEncoder().encode(c)),
+  );
+  const t = new LineTransport(input, (s) => Promise.resolve(void written.push(s)));
+  const received: Record<string, unknown>[] = [];
+  const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+  t.onmessage = (m) => {
+    received.push(m);
+    const answer = () => t.send({ id: m.id, result: { method: m.method } });
+    if (m.method === "slow") setTimeout(answer, 100);
+    else answer();
+  };
+  await t.start();
+  await closed;
+  const out = written.map((w) => JSON.parse(w));
+  // "7" is another id than 7; the second 7 is refused; the first is answered last.
+  assert.deepEqual(received.map((m) => [m.id, m.method]), [[7, "slow"], ["7", "ping"]]);
+  assert.equal(out.length, 3);
+  assert.deepEqual([out[0].id, out[0].error.code], [7, -32600]);
+  assert.match(
+    out[0].error.message,
+    /id 7 is already used by a request this server is still answering/,
+  );
+  assert.deepEqual(out[1], { jsonrpc: "2.0", id: "7", result: { method: "ping" } });
+  assert.deepEqual(out[2], { jsonrpc: "2.0", id: 7, result: { method: "slow" } });
+});
+
+Deno.test("LineTransport keeps the arguments of a tools/call as JSON.parse read them: __proto__ stays an own key", async () => {
+  const t2 = new LineTransport(
+    ReadableStream.from([
+      new TextEncoder().encode(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"__proto__":{"out":"y"}}}}\n',
+      ),
+    ]),
+    () => Promise.resolve(),
+  );
+  let args: unknown;
+  t2.onmessage = (m) => {
+    args = t2.takeArguments(m.id);
+    t2.send({ id: m.id, result: {} });
+  };
+  const closed2 = new Promise<void>((resolve) => (t2.onclose = resolve));
+  await t2.start();
+  await closed2;
+  assert.deepEqual(Object.keys(args as object), ["__proto__"]);
+  assert.equal((args as Record<string, unknown>).out, undefined);
+});

@@ -17,6 +17,7 @@ import { Exit } from "../lib/cli/exit.ts";
 import { planDocument } from "../lib/plan/document.ts";
 import { type Plan, PLAN_FORMAT_VERSION } from "../lib/plan/types.ts";
 import { cleanMessage, program, RULES } from "./_program.ts";
+import { pinned, pinnedPolicyBytes } from "../lib/cli/pinned.ts";
 
 /** One top-level declaration of a policy file. */
 export interface Chunk {
@@ -123,13 +124,32 @@ export async function loadPolicies(
 /**
  * Reads, digests and checks one policy. A relative path is resolved against
  * `opts.cwd` (default: the current directory). Throws a DiagnosticsError with
- * exit 5 when the file is missing, unreadable, or does not compile.
+ * exit 5 when the file is missing, unreadable, or does not compile. In a
+ * child of `pravo mcp` the file is not read: its bytes are the ones the
+ * server pinned when it started (lib/cli/pinned.ts), and a policy the server
+ * did not pin is refused.
  */
 export async function loadPolicy(path: string, opts: { cwd?: string } = {}): Promise<Policy> {
   const file = resolve(opts.cwd ?? Deno.cwd(), path);
-  let bytes: Uint8Array;
+  const pin = pinned();
+  if (pin) {
+    const bytes = pinnedPolicyBytes(pin, file);
+    if (!bytes) {
+      refuse(
+        path,
+        "the server did not pin it",
+        "A child of pravo mcp judges with the policies the server read at start, and this is not one of them. Name it in the server's --policy flags.",
+      );
+    }
+    return await compilePolicy(path, file, bytes);
+  }
+  return await compilePolicy(path, file, await readPolicyBytes(path, file));
+}
+
+/** The bytes of the policy file `file` (`path` as given, for messages); refuses with exit 5. */
+export async function readPolicyBytes(path: string, file: string): Promise<Uint8Array> {
   try {
-    bytes = await Deno.readFile(file);
+    return await Deno.readFile(file);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       refuse(path, "the file does not exist", `There is no file at ${file}. Check the path.`);
@@ -142,6 +162,14 @@ export async function loadPolicy(path: string, opts: { cwd?: string } = {}): Pro
     }
     refuse(path, "the file cannot be read", `${(e as Error).message}. Check the path.`);
   }
+}
+
+/** Digests and checks a policy from its bytes, read once; refuses with exit 5. */
+export async function compilePolicy(
+  path: string,
+  file: string,
+  bytes: Uint8Array,
+): Promise<Policy> {
   let source: string;
   try {
     source = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

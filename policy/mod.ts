@@ -9,11 +9,13 @@
 
 export {
   checkAbsolutePolicyPath,
+  compilePolicy,
   emptyPlanDocument,
   loadPolicies,
   loadPolicy,
   type Policy,
   policyPaths,
+  readPolicyBytes,
   type RuleSite,
 } from "./load.ts";
 export { judge, type Judgement, type Level, type PolicyReport, type RuleResult } from "./judge.ts";

@@ -119,7 +119,7 @@ Deno.test("tool arguments that look like flags or shell are refused or passed as
   assert.equal(existsSync(marker), false);
 });
 
-Deno.test("each child is `deno run --quiet --config deno.json <the narrow flags> main.ts --json --no-color ...` (source mode), never a shell", async () => {
+Deno.test("each child is `deno run --quiet --v8-flags=<memory> --config deno.json <the narrow flags> main.ts --pinned-stdin --json --no-color ...` (source mode), never a shell", async () => {
   const root = await makeRoot({ "main.cue": SLEEPY(30) });
   assert.equal((await pravo(root, ["init"])).code, 0);
   assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
@@ -136,13 +136,15 @@ Deno.test("each child is `deno run --quiet --config deno.json <the narrow flags>
       exec,
       "run",
       "--quiet",
+      "--v8-flags=--max-old-space-size=1024,--wasm-max-mem-pages=16384",
       "--config",
       `${PROJECT}/deno.json`,
       ...permissionFlags({ root, execPath: exec, projectDir: PROJECT, allowRun: false }),
       `${PROJECT}/main.ts`,
+      // The actor, the reason, the tags and the state come on stdin (lib/cli/pinned.ts).
+      "--pinned-stdin",
       "--json",
       "--no-color",
-      "--actor=test",
       "apply",
       "x.plan",
     ]);

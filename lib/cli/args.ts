@@ -178,7 +178,13 @@ export function parseTags(values: string[] | undefined): Record<string, string> 
     if (eq <= 0) {
       throw new UsageError(`tag "${v}" is not KEY=VALUE: write -t ${v || "name"}=value`);
     }
-    out[v.slice(0, eq)] = v.slice(eq + 1);
+    // Defined, not assigned: a key such as __proto__ is a tag like any other.
+    Object.defineProperty(out, v.slice(0, eq), {
+      value: v.slice(eq + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -28,6 +28,10 @@ export const Exit = {
   PLAN_NEWER: 9,
   /** The command line is wrong: an unknown command, flag or value. */
   USAGE: 64,
+  /** Stopped by SIGINT (Ctrl-C): 128 + 2, as shells report it. */
+  INTERRUPTED: 130,
+  /** Stopped by SIGTERM: 128 + 15, as shells report it. */
+  TERMINATED: 143,
 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit];

@@ -12,6 +12,9 @@
  *   ship beside it.
  * - `--allow-write` of the root: the specification, plan files and the
  *   state under `.pravo/` live there.
+ * - read and write of a SQLite state outside the root (`extraWrite`), for
+ *   the MCP server's children when the server was told the state lives
+ *   there: that file and its journals, nothing else.
  * - read and write of the folder of pravo's key (`keyDir`, lib/keys/key.ts),
  *   outside the root, when the key comes from a file: the key is read there,
  *   and made there the first time. The MCP server's children get no access
@@ -115,7 +118,9 @@ export interface PermissionOptions {
   extraRead?: readonly string[];
   /**
    * Files outside the root the run must write: the key pair that
-   * `approver-key FILE` makes (FILE and FILE.pub).
+   * `approver-key FILE` makes (FILE and FILE.pub); a SQLite state that
+   * `pravo mcp` was told lives elsewhere (the file and its journals, also
+   * given in `extraRead`).
    */
   extraWrite?: readonly string[];
   /**

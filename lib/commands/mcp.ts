@@ -1,18 +1,31 @@
 /**
  * `pravo mcp`: serves pravo to an agent over the Model Context Protocol on
- * stdio. Policies are read and checked before the server starts; a relative,
- * missing or unusable one stops it with exit 5.
+ * stdio. Everything that decides what a tool's process runs, where, and
+ * under which policies is read here, once, and pinned (lib/cli/pinned.ts):
+ * the policies' bytes (a relative, missing or unusable one stops the server
+ * with exit 5), `pravo.jsonc` and the state location it gives, the lock
+ * file, and the global flags. The children get that document on their
+ * standard input and read none of those files again.
  *
  * @module
  */
 
+import { realpathSync } from "node:fs";
+import { resolve, sep } from "node:path";
 import type { CommandRun } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
-import { DiagnosticsError } from "../diag/diag.ts";
+import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
-import { stateLocation, stateServers } from "../state/open.ts";
-import { checkAbsolutePolicyPath, loadPolicies, policyPaths } from "../../policy/mod.ts";
+import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
+import { readConfig } from "../state/config.ts";
+import { digestOf, LOCK_FILE, type Pinned, toBase64 } from "../cli/pinned.ts";
+import {
+  checkAbsolutePolicyPath,
+  compilePolicy,
+  policyPaths,
+  readPolicyBytes,
+} from "../../policy/mod.ts";
 import { loadKey } from "../keys/key.ts";
 import {
   ApproverKeyError,
@@ -21,22 +34,62 @@ import {
 } from "../keys/approver.ts";
 
 export const DEFAULT_MAX_RESULT_BYTES = 40 * 1024;
+/** Tool calls that run at once by default: two, for a 2-core machine. */
+export const DEFAULT_MAX_CALLS = 2;
+/** The memory of one tool call's process by default, in MiB. */
+export const DEFAULT_CALL_MEMORY_MIB = 2048;
+
+function wholeNumber(opts: Record<string, unknown>, flag: string, def: number, min: number) {
+  if (opts[flag] === undefined) return def;
+  const n = Number(opts[flag]);
+  if (!Number.isInteger(n) || n < min) {
+    throw new UsageError(
+      `--${flag} "${opts[flag]}" is not a whole number of at least ${min}`,
+      "mcp",
+    );
+  }
+  return n;
+}
+
+/** True when `file` (absolute) lies inside `root`, links followed where they exist. */
+export function liesInside(root: string, file: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const r = real(root);
+  const f = real(file);
+  return f === r || f.startsWith(r + sep);
+}
 
 export const run: CommandRun = async (ctx, opts) => {
   const paths = policyPaths(opts.policy);
   const relative = paths.map(checkAbsolutePolicyPath).filter((d) => d !== undefined);
   if (relative.length) throw new DiagnosticsError(relative, Exit.POLICY);
-  // Read and compiled now, so that a bad policy fails the start and not every call.
-  await loadPolicies(paths);
-  const max = opts["max-result-bytes"] === undefined
-    ? DEFAULT_MAX_RESULT_BYTES
-    : Number(opts["max-result-bytes"]);
-  if (!Number.isInteger(max) || max < 1024) {
-    throw new UsageError(
-      `--max-result-bytes "${opts["max-result-bytes"]}" is not a whole number of at least 1024`,
-      "mcp",
-    );
+  // Each policy is read once, compiled from those bytes, and pinned: the
+  // children judge with this content whatever happens to the file.
+  const policies: Pinned["policies"] = [];
+  const watched: { file: string; what: string; digest: string }[] = [];
+  for (const path of paths) {
+    const file = resolve(path);
+    const bytes = await readPolicyBytes(path, file);
+    const policy = await compilePolicy(path, file, bytes);
+    policies.push({ path, bytes: toBase64(bytes) });
+    watched.push({ file, what: `The policy ${path}`, digest: policy.digest });
+    if (liesInside(ctx.root, file) && Deno.stderr.isTerminal()) {
+      ctx.streams.stderr(
+        `Warning: the policy ${path} lies inside the root, where an agent with an editor can change it. ` +
+          `This server judges with the content it read now, but the next start reads the file again: ` +
+          `keep policies outside the root.\n`,
+      );
+    }
   }
+  const max = wholeNumber(opts, "max-result-bytes", DEFAULT_MAX_RESULT_BYTES, 1024);
+  const maxCalls = wholeNumber(opts, "max-calls", DEFAULT_MAX_CALLS, 1);
+  const callMemoryMiB = wholeNumber(opts, "call-memory", DEFAULT_CALL_MEMORY_MIB, 256);
   const timeoutText = (opts.timeout as string | undefined) ?? "10m";
   const timeoutMs = parseDuration(timeoutText);
   if (timeoutMs === undefined || timeoutMs <= 0) {
@@ -62,11 +115,48 @@ export const run: CommandRun = async (ctx, opts) => {
       throw e;
     }
   }
+  // pravo.jsonc is read once: the state location and every other setting
+  // are fixed now, not by what an agent writes into the file later.
+  const config = readConfig(ctx.root);
+  let state = locationFrom(ctx, config);
+  if (state.backend === "sqlite") {
+    // The file the children open, links resolved now. Only the operator
+    // (--state, $PRAVO_STATE) may put it outside the root: pravo.jsonc and
+    // symbolic links in the root are an agent's to edit.
+    const real = realStatePath(state.path);
+    const operatorNamed = ctx.state !== undefined && ctx.state !== "";
+    if (!operatorNamed && !liesInside(ctx.root, real)) {
+      throw new DiagnosticsError([
+        error(
+          `The state file "${state.path}" is outside the root: it leads to ${real}`,
+          "pravo.jsonc, or a symbolic link in the root, puts it there, and an agent with an editor can change both. Remove the link, or name a state outside the root with --state or $PRAVO_STATE.",
+        ),
+      ], Exit.ERROR);
+    }
+    state = { ...state, path: real };
+  }
+  const lockFile = readLockFile(ctx.root);
+  for (const [file, text] of [[config.path, undefined], [`${ctx.root}/${LOCK_FILE}`, lockFile]]) {
+    if (file === undefined) continue;
+    watched.push({ file, what: `The file ${file}`, digest: await digestOf(file, text) });
+  }
+  const pinned: Pinned = {
+    pinned: 1,
+    root: ctx.root,
+    state,
+    config: config.config,
+    ...(config.path === undefined ? {} : { configPath: config.path }),
+    ...(lockFile === undefined ? {} : { lockFile }),
+    policies,
+    tags: ctx.tags,
+    actor: ctx.actor,
+    reason: ctx.reason,
+  };
   // The key is read now and handed to each child, which gets no access to
   // the key file: nothing a tool runs can read it from disk.
   const key = loadKey({ root: ctx.root });
   const { serve } = await import("../../mcp/server.ts");
-  await serve({
+  return await serve({
     root: ctx.root,
     policies: paths,
     actor: ctx.actor,
@@ -76,8 +166,33 @@ export const run: CommandRun = async (ctx, opts) => {
     approvers,
     maxResultBytes: max,
     timeoutMs,
-    stateServers: stateServers(stateLocation(ctx)),
+    maxCalls,
+    callMemoryMiB,
+    stateServers: stateServers(state),
+    // A SQLite state outside the root: the children may read and write
+    // that file and its journals, and nothing else out there.
+    stateFiles: state.backend === "sqlite" && !liesInside(ctx.root, state.path)
+      ? ["", "-wal", "-shm", "-journal"].map((s) => state.path + s)
+      : [],
     key: key.encoded(),
+    pinned: JSON.stringify(pinned),
+    operatorTags: ctx.tags,
+    watched,
+    log: (text) => ctx.streams.stderr(text),
   });
-  return Exit.OK;
 };
+
+function readLockFile(root: string): string | undefined {
+  const path = `${root}/${LOCK_FILE}`;
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw new DiagnosticsError([
+      error(
+        `Cannot read "${path}"`,
+        `${(e as Error).message}. Make the file readable, or run \`pravo init\` to write it again.`,
+      ),
+    ], Exit.ERROR);
+  }
+}

@@ -410,6 +410,17 @@ export const COMMANDS: CommandSpec[] = [
         valueName: "DURATION",
         description: "Stop a tool call that runs longer (default 10m)",
       },
+      "max-calls": {
+        type: "string",
+        valueName: "N",
+        description: "Run at most N tool calls at once; the others wait their turn (default 2)",
+      },
+      "call-memory": {
+        type: "string",
+        valueName: "MIB",
+        description:
+          "The memory one tool call's process may use, in MiB: half for JavaScript, half for CUE (default 2048)",
+      },
     },
     load: () => import("./mcp.ts"),
   },

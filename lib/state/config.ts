@@ -39,6 +39,7 @@ import {
 } from "../providers/install/address.ts";
 import { type Condition, ConstraintError, parseConstraints } from "../providers/install/version.ts";
 import { PROVIDERS } from "../providers/registry.ts";
+import { pinnedFor } from "../cli/pinned.ts";
 
 /** The configuration file's name, in the root. */
 export const CONFIG_FILE = "pravo.jsonc";
@@ -104,7 +105,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Reads `ROOT/pravo.jsonc`. A missing file is an empty configuration; a file
  * that does not parse, or holds an unknown or ill-typed setting, is refused
- * with the file, line and column.
+ * with the file, line and column. In a child of `pravo mcp` it is the
+ * configuration the server read when it started (lib/cli/pinned.ts), and the
+ * file is not read.
  *
  * @example
  * ```ts
@@ -115,6 +118,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * ```
  */
 export function readConfig(root: string): LoadedConfig {
+  const pinned = pinnedFor(root);
+  if (pinned) return { config: pinned.config, path: pinned.configPath };
   const path = join(root, CONFIG_FILE);
   let text: string;
   try {

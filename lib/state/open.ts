@@ -10,17 +10,22 @@
  *   (or `postgresql://`): PostgreSQL, shared by many roots, each under its
  *   root key (`?root=KEY`, else `state.root` in `pravo.jsonc`).
  *
+ * In a child of `pravo mcp`, the location is the one the server pinned at
+ * start, whatever these say now (lib/cli/pinned.ts).
+ *
  * A password is never printed: {@linkcode withoutPassword} takes it out of
  * every URL that reaches a message, and a location's `path` never holds it.
  *
  * @module
  */
 
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import type { Context } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { CONFIG_FILE, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
+import { CONFIG_FILE, type LoadedConfig, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
+import { pinned, pinnedFor } from "../cli/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { StateStore } from "./store.ts";
 
@@ -76,9 +81,26 @@ export type StateLocation = SqliteLocation | PostgresLocation;
 /** The URL parameters pravo reads; others are refused. */
 const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
 
-/** The state location that `ctx` names; refuses what pravo cannot use. */
+/**
+ * The state location that `ctx` names; refuses what pravo cannot use. In a
+ * child of `pravo mcp` it is the location the server pinned when it started
+ * (lib/cli/pinned.ts): no file in the root can move it.
+ */
 export function stateLocation(ctx: Pick<Context, "root" | "state">): StateLocation {
-  const { config, path: configPath } = readConfig(ctx.root);
+  const pinned = pinnedFor(ctx.root);
+  if (pinned) return pinned.state;
+  return locationFrom(ctx, readConfig(ctx.root));
+}
+
+/**
+ * The state location from `ctx.state` and a `pravo.jsonc` already read:
+ * `pravo mcp` reads the file once and pins both.
+ */
+export function locationFrom(
+  ctx: Pick<Context, "root" | "state">,
+  loaded: LoadedConfig,
+): StateLocation {
+  const { config, path: configPath } = loaded;
   const fromConfig = config.state ?? {};
   const flagged = ctx.state !== undefined && ctx.state !== "";
   const given = flagged ? ctx.state! : fromConfig.url;
@@ -266,6 +288,18 @@ export async function openLocation(
     const { PostgresStore } = await import("./postgres.ts");
     return await PostgresStore.open(where, { create: opts.create, now: opts.now });
   }
+  if (pinned() && realStatePath(where.path) !== where.path) {
+    // A child of pravo mcp opens the file the server resolved at start: a
+    // symbolic link made since (by an agent, in the root) is refused, not followed.
+    throw new DiagnosticsError([
+      error(
+        `The state file "${where.path}" is not where it was when pravo mcp started`,
+        `It, or a folder above it, is now a symbolic link to ${
+          realStatePath(where.path)
+        }. Nothing was read or written. Remove the link; an agent with an editor may have made it.`,
+      ),
+    ], Exit.ERROR);
+  }
   if (!opts.create && !(await exists(where.path))) {
     const what = where.isDefault ? `no ${PRAVO_DIR}/state.db` : `no state store at "${where.path}"`;
     const root = opts.root ?? "the root";
@@ -277,6 +311,25 @@ export async function openLocation(
     ], Exit.ERROR);
   }
   return await SqliteStore.open(where.path, { create: opts.create, now: opts.now });
+}
+
+/**
+ * The path of a SQLite state with every symbolic link resolved: of the file
+ * when it exists, else of the nearest folder above it that exists.
+ */
+export function realStatePath(path: string): string {
+  const rest: string[] = [];
+  let probe = resolve(path);
+  for (;;) {
+    try {
+      return join(realpathSync(probe), ...rest);
+    } catch {
+      const up = dirname(probe);
+      if (up === probe) return resolve(path);
+      rest.unshift(basename(probe));
+      probe = up;
+    }
+  }
 }
 
 function usage(summary: string, detail: string): DiagnosticsError {

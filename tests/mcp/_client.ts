@@ -244,8 +244,12 @@ export function rawServer(root: string, args: string[] = []) {
         buf += value;
       }
     },
-    async end(): Promise<Deno.CommandStatus> {
+    /** Closes the server's stdin, as a client that is done does; reading goes on. */
+    async closeStdin(): Promise<void> {
       await writer.close();
+    },
+    async end(): Promise<Deno.CommandStatus> {
+      await writer.close().catch(() => {});
       lines.releaseLock();
       await child.stdout.cancel().catch(() => {});
       const status = await child.status;

@@ -1,0 +1,189 @@
+/**
+ * What `pravo mcp` pins when it starts, and hands to each tool's process.
+ *
+ * An agent can edit every file inside the root, so a child of the server
+ * must not decide from those files where the state lives, which policies
+ * judge a plan, or which settings apply. The server reads all of that once,
+ * at start: the state location (from `--state`, `$PRAVO_STATE` or
+ * `pravo.jsonc`), `pravo.jsonc` itself, `pravo.lock.json`, the bytes of each
+ * `--policy`, and its global flags (`-t`, `--actor`, `--reason`). It writes
+ * that document to each child's standard input, and starts the child with
+ * {@link PINNED_FLAG} as its first argument; `main.ts` reads the document
+ * before anything else and {@link pin}s it for the life of the process.
+ * Standard input is a channel the agent cannot touch, and unlike the command
+ * line it has no size limit and is not shown by `ps`, so a password in a
+ * `--state` URL stays out of sight.
+ *
+ * Code that reads one of these files asks {@link pinned} first: the state
+ * location (`lib/state/open.ts`), `pravo.jsonc` (`lib/state/config.ts`), the
+ * policies (`policy/load.ts`) and the lock file ({@link lockFileText}). A
+ * setting added to `pravo.jsonc` (such as `providers`) is pinned with the
+ * rest, since the whole parsed file travels; plugin binaries named in
+ * `pravo.lock.json` are read from {@link lockFileText}.
+ *
+ * @module
+ */
+
+import { join, resolve } from "node:path";
+import type { PravoConfig } from "../state/config.ts";
+import type { StateLocation } from "../state/open.ts";
+
+/** The first argument of a child of `pravo mcp`: read the pinned document from stdin. */
+export const PINNED_FLAG = "--pinned-stdin";
+
+/** The largest pinned document a child reads (policies included). */
+export const MAX_PINNED_BYTES = 64 * 1024 * 1024;
+
+/** The lock file's name, in the root. */
+export const LOCK_FILE = "pravo.lock.json";
+
+/** One policy, as the server read it at start. */
+export interface PinnedPolicy {
+  /** The absolute path given to `--policy`. */
+  path: string;
+  /** The file's bytes, base64. */
+  bytes: string;
+}
+
+/** What the server read at start. */
+export interface Pinned {
+  /** The document's format. */
+  pinned: 1;
+  /** The root the server serves, absolute. */
+  root: string;
+  /** Where the state lives, resolved at start (a password in the URL included). */
+  state: StateLocation;
+  /** `pravo.jsonc` as it was parsed at start (`{}` when the root has none). */
+  config: PravoConfig;
+  /** The path of `pravo.jsonc`, when the root has one. */
+  configPath?: string;
+  /** The text of `pravo.lock.json` at start, when the root has one. */
+  lockFile?: string;
+  /** Every `--policy` of the server, in order. */
+  policies: PinnedPolicy[];
+  /** The server's `-t` tags: they win over an agent's. */
+  tags: Record<string, string>;
+  actor: string;
+  reason: string;
+}
+
+let current: Pinned | undefined;
+
+/** The document this process was started with, if it is a child of `pravo mcp`. */
+export function pinned(): Pinned | undefined {
+  return current;
+}
+
+/** Pins `doc` for the rest of the process (undefined: no longer pinned, for tests). */
+export function pin(doc: Pinned | undefined): void {
+  current = doc;
+}
+
+/** The pinned document for `root`, when this process is pinned and serves that root. */
+export function pinnedFor(root: string): Pinned | undefined {
+  return current !== undefined && resolve(root) === current.root ? current : undefined;
+}
+
+/**
+ * Reads a pinned document; throws an Error naming what is wrong (a bug in the
+ * server, or a process started by hand with {@link PINNED_FLAG}).
+ */
+export function parsePinned(text: string): Pinned {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`the pinned document on standard input is not JSON: ${(e as Error).message}`);
+  }
+  const d = doc as Partial<Pinned>;
+  const fail = (what: string) => {
+    throw new Error(`the pinned document on standard input ${what}`);
+  };
+  if (!d || typeof d !== "object" || d.pinned !== 1) fail("is not of format 1");
+  if (typeof d.root !== "string" || !d.root.startsWith("/")) fail("names no absolute root");
+  if (!d.state || typeof d.state !== "object" || typeof d.state.backend !== "string") {
+    fail("names no state location");
+  }
+  if (!d.config || typeof d.config !== "object") fail("has no configuration");
+  if (
+    !Array.isArray(d.policies) ||
+    d.policies.some((p) => typeof p?.path !== "string" || typeof p?.bytes !== "string")
+  ) {
+    fail("has no list of policies");
+  }
+  if (
+    !d.tags || typeof d.tags !== "object" ||
+    Object.values(d.tags).some((v) => typeof v !== "string")
+  ) {
+    fail("has no tags");
+  }
+  if (typeof d.actor !== "string" || typeof d.reason !== "string") fail("has no actor or reason");
+  return d as Pinned;
+}
+
+/** The bytes of a pinned policy, or undefined when `file` (absolute) was not pinned. */
+export function pinnedPolicyBytes(doc: Pinned, file: string): Uint8Array | undefined {
+  const p = doc.policies.find((x) => resolve(x.path) === file);
+  if (!p) return undefined;
+  const bin = atob(p.bytes);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Base64 of bytes, for {@link PinnedPolicy.bytes}. */
+export function toBase64(bytes: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
+/**
+ * The text of `ROOT/pravo.lock.json`: as pinned when this process is a child
+ * of `pravo mcp` for that root (undefined when the root had none at start),
+ * else read from the file now.
+ */
+export function lockFileText(root: string): string | undefined {
+  const p = pinnedFor(root);
+  if (p) return p.lockFile;
+  try {
+    return Deno.readTextFileSync(join(root, LOCK_FILE));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Tags for a pinned run: the server's (the operator's) and the agent's. The
+ * operator's win: an agent tag that gives one of their keys another value is
+ * refused, so that what the agent asked for is never silently changed.
+ * Returns the merged tags, or the key that conflicts.
+ */
+export function mergeTags(
+  operator: Record<string, string>,
+  agent: Record<string, string>,
+): { tags: Record<string, string> } | { conflict: string } {
+  const tags: Record<string, string> = { ...agent };
+  for (const [k, v] of Object.entries(operator)) {
+    if (Object.hasOwn(agent, k) && agent[k] !== v) return { conflict: k };
+    tags[k] = v;
+  }
+  return { tags };
+}
+
+/** SHA-256 of a file's bytes (of `text` when given), hex; "" when it cannot be read. */
+export async function digestOf(file: string, text?: string): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = text !== undefined ? new TextEncoder().encode(text) : await Deno.readFile(file);
+  } catch {
+    return "";
+  }
+  const d = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
+  );
+  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadPolicy } from "../../policy/mod.ts";
+import { DiagnosticsError } from "../diag/diag.ts";
+import { readConfig } from "../state/config.ts";
+import { stateLocation } from "../state/open.ts";
+import { MAIN, makeRoot, SEED } from "../../tests/_pravo.ts";
+import {
+  lockFileText,
+  mergeTags,
+  parsePinned,
+  pin,
+  type Pinned,
+  PINNED_FLAG,
+  toBase64,
+} from "./pinned.ts";
+
+function doc(root: string, extra: Partial<Pinned> = {}): Pinned {
+  return {
+    pinned: 1,
+    root,
+    state: { backend: "sqlite", path: join(root, ".pravo", "pinned.db"), isDefault: false },
+    config: {},
+    policies: [],
+    tags: {},
+    actor: "op",
+    reason: "",
+    ...extra,
+  };
+}
+
+Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy() answer from the pinned document, not the files", async () => {
+  const root = await makeRoot({
+    "pravo.jsonc": '{"state": {"url": "sqlite:.pravo/from-file.db"}}',
+    "pravo.lock.json": "now",
+    "keep.cue": "// nothing\n",
+  });
+  const policy = "summary: destroy: 0\n";
+  pin(doc(root, {
+    config: { state: { url: "sqlite:.pravo/pinned.db" } },
+    configPath: join(root, "pravo.jsonc"),
+    lockFile: "then",
+    policies: [{ path: join(root, "keep.cue"), bytes: toBase64(new TextEncoder().encode(policy)) }],
+  }));
+  try {
+    assert.equal(
+      (stateLocation({ root, state: "sqlite:/elsewhere.db" }) as { path: string }).path,
+      join(root, ".pravo", "pinned.db"),
+    );
+    assert.deepEqual(readConfig(root).config, { state: { url: "sqlite:.pravo/pinned.db" } });
+    assert.equal(lockFileText(root), "then");
+    await Deno.remove(join(root, "keep.cue"));
+    const p = await loadPolicy(join(root, "keep.cue"));
+    assert.deepEqual(p.rules.map((r) => r.rule), ["summary.destroy"]);
+    // A policy the server did not pin is refused, even if the file is there.
+    await Deno.writeTextFile(join(root, "other.cue"), policy);
+    await assert.rejects(loadPolicy(join(root, "other.cue")), (e) => {
+      assert.ok(e instanceof DiagnosticsError);
+      assert.equal(e.exitCode, 5);
+      assert.match(e.diagnostics[0].summary, /the server did not pin it/);
+      return true;
+    });
+    // Another root is not pinned.
+    const other = await makeRoot({});
+    assert.equal(lockFileText(other), undefined);
+  } finally {
+    pin(undefined);
+  }
+  assert.equal(lockFileText(root), "now");
+  assert.match((stateLocation({ root, state: undefined }) as { path: string }).path, /from-file/);
+});
+
+Deno.test("mergeTags(): the operator's tags win; a different agent value is a conflict", () => {
+  assert.deepEqual(mergeTags({ env: "prod" }, { region: "eu", env: "prod" }), {
+    tags: { region: "eu", env: "prod" },
+  });
+  assert.deepEqual(mergeTags({ env: "prod" }, { env: "dev" }), { conflict: "env" });
+  assert.deepEqual(mergeTags({}, JSON.parse('{"__proto__": "x"}')), {
+    tags: JSON.parse('{"__proto__": "x"}'),
+  });
+});
+
+Deno.test("parsePinned() refuses what is not a pinned document", () => {
+  for (const bad of ["", "[]", '{"pinned": 2}', JSON.stringify({ ...doc("/r"), root: "r" })]) {
+    assert.throws(() => parsePinned(bad), /the pinned document on standard input/);
+  }
+  assert.equal(parsePinned(JSON.stringify(doc("/r"))).root, "/r");
+});
+
+async function pinnedRun(root: string, pinned: Pinned, args: string[], env = {}) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, PINNED_FLAG, "--json", "--no-color", ...args],
+    cwd: root,
+    env: { PRAVO_STATE: "sqlite:/nowhere/state.db", ...env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(JSON.stringify(pinned)));
+  await w.close();
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+Deno.test("main.ts --pinned-stdin: the root, state, actor and tags come from stdin; -C, --state, --actor on the line and a changed operator tag are refused", async () => {
+  const root = await makeRoot({
+    "main.cue": SEED.replace('seed: "base"', "seed: env") + "env: string @tag(env)\n",
+  });
+  const pinned = doc(root, { tags: { env: "prod" }, actor: "operator-agent" });
+  const init = await pinnedRun(root, pinned, ["init"]);
+  assert.equal(init.code, 0, init.stderr);
+  const plan = await pinnedRun(root, pinned, ["plan"]);
+  assert.equal(plan.code, 2, plan.stderr);
+  const p = JSON.parse(plan.stdout);
+  assert.deepEqual([p.tags, p.actor], [{ env: "prod" }, "operator-agent"]);
+  assert.equal((await pinnedRun(root, pinned, ["-t", "env=prod", "validate"])).code, 0);
+  const conflict = await pinnedRun(root, pinned, ["-t", "env=dev", "validate"]);
+  assert.equal(conflict.code, 64);
+  assert.match(conflict.stderr, /tag "env" is set by the server to "prod"/);
+  for (const flag of [["-C", "/"], ["--state", "sqlite:x.db"], ["--actor", "me"]]) {
+    const r = await pinnedRun(root, pinned, [...flag, "validate"]);
+    assert.equal(r.code, 64, flag.join(" "));
+    assert.match(r.stderr, /is given by pravo mcp's pinned document/);
+  }
+});
