@@ -21,12 +21,18 @@ Deno.test("selfCommand() from source is `deno run --quiet --v8-flags=<memory> --
       root: "/srv/demo",
       execPath: Deno.execPath(),
       projectDir: dirname(main),
+      extraRead: ["/var/lib/pravo/state.db", "/var/lib/pravo/state.db-wal"],
       extraWrite: ["/var/lib/pravo/state.db", "/var/lib/pravo/state.db-wal"],
       allowRun: false,
     }),
     main,
   ]);
   // No policy file is readable: the children judge with the pinned content.
+  assert.ok(
+    self.prefix.some((w) =>
+      w.startsWith("--allow-read=/srv/demo,") && !w.includes(".cue") && w.includes("state.db")
+    ),
+  );
   assert.ok(
     self.prefix.some((w) => w.startsWith("--allow-write=/srv/demo,/var/lib/pravo/state.db,")),
   );
