@@ -38,6 +38,7 @@ import {
 } from "./errors.ts";
 import { type EvalResult, evaluate, rootCache } from "./engine.ts";
 import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
+import { taint } from "./taint.ts";
 import {
   explains,
   hasUnknownDefault,
@@ -647,7 +648,6 @@ export async function evaluateRoot(
     }
     const stood = (JSON.parse(resS.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
     dependence = secretDependence(traced ?? tree, stood, index);
-    if (dependence.diagnostics.length) return { ok: false, diagnostics: dependence.diagnostics };
   }
   const at = (v: Value | undefined, path: string[]): Value | undefined => {
     for (const k of path) v = isObject(v) ? v[k] : undefined;
@@ -730,25 +730,22 @@ export async function evaluateRoot(
       );
     }
   }
-  if (!traced && unknownSecrets.size) {
-    // No evaluation with sentinels to tell which unknown a value depends
-    // on: an input evaluated again at apply is sensitive when its node may
-    // depend on a sensitive value known only after apply.
-    const reaches = new Map<string, boolean>();
-    const mayReach = (a: string, seen = new Set<string>()): boolean => {
-      if (reaches.has(a)) return reaches.get(a)!;
-      if (seen.has(a)) return false;
-      seen.add(a);
-      const deps = byAddress.get(a)?.dependencies ?? [];
-      const r = deps.some((d) => unknownSecrets.has(d) || mayReach(d, seen));
-      reaches.set(a, r);
-      return r;
-    };
-    for (const n of nodes) {
-      if (n.needsEvaluation.length && mayReach(n.address)) {
-        n.sensitiveInputs = [...new Set([...n.sensitiveInputs, ...n.needsEvaluation])].sort();
-      }
-    }
+  // What the references say is computed from a secret, whatever its value
+  // (taint.ts); the evaluation with stand-ins added what it found above.
+  const tainted = taint({
+    files: sources.files.map((f) => f.parsed),
+    nodes,
+    secretAttrs: new Map(
+      [...secrets].map(([a, paths]) => [a, new Set(paths.map((p) => String(p[0])))]),
+    ),
+  });
+  // Structure decided by a secret: as the references say it, else as the
+  // evaluations differ.
+  diags.push(...(tainted.diagnostics.length ? tainted.diagnostics : dependence?.diagnostics ?? []));
+  if (diags.length) return { ok: false, diagnostics: diags };
+  for (const n of nodes) {
+    const more = tainted.inputs.get(n.address);
+    if (more) n.sensitiveInputs = [...new Set([...n.sensitiveInputs, ...more])].sort();
   }
   const cycle = findCycle(nodes);
   if (cycle) {
@@ -794,7 +791,9 @@ export async function evaluateRoot(
         sensitive: [...(dependence?.attributes.get(formatPath(p.path)) ?? [])].sort(),
       })),
       outputs,
-      outputsSensitive: [...(dependence?.outputs ?? [])].sort(),
+      outputsSensitive: Object.keys(outputs).filter((k) =>
+        tainted.allOutputs || tainted.outputs.has(k) || dependence?.outputs.has(k)
+      ).sort(),
       configDigest,
       sentinels,
     },
