@@ -62,10 +62,6 @@ function isInput(t: TypeSchema, k: string): boolean {
   return a !== undefined && Boolean(a.required || a.optional);
 }
 
-function startsWith(p: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length <= p.length && prefix.every((x, i) => p[i] === x);
-}
-
 /** The nearest path among a site and the fields around it: where its value goes. */
 function ownerPath(site: Site | null): string[] {
   for (let s = site; s; s = s.owner) if (s.path) return s.path;
