@@ -136,6 +136,8 @@ export interface Node {
   /** Addresses of the nodes this one refers to, sorted. */
   dependencies: string[];
   range?: SourcePos;
+  /** Where each attribute the configuration sets is declared: for messages. */
+  attributeRanges: Record<string, SourcePos>;
   schema: TypeSchema;
 }
 
@@ -704,6 +706,12 @@ export async function evaluateRoot(
       lifecycle: (n.value[LIFECYCLE] as LifecycleSettings | undefined) ?? {},
       dependencies: [],
       range,
+      attributeRanges: Object.fromEntries(
+        Object.keys(config).flatMap((k) => {
+          const loc = locate(index, [...n.path, k]);
+          return loc?.exact ? [[k, loc.pos]] : [];
+        }),
+      ),
       schema: type,
     });
   }

@@ -214,6 +214,7 @@ export async function makePlan(
         root: opts.root,
         providerConfig: providerConfigOf(spec, n),
         config: withoutUnknown(inputs),
+        ranges: n.attributeRanges,
       });
       if (r.diagnostics.some((d) => d.severity === "error")) {
         throw new DiagnosticsError(
@@ -606,6 +607,7 @@ function planNode(
         providerConfig: base.providerConfig,
         config,
         unknown: unknownInputs,
+        ranges: n.attributeRanges,
       }).map((d) => ({ ...d, address: d.address ?? n.address, range: d.range ?? n.range })),
     );
   }

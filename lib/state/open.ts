@@ -22,6 +22,7 @@ import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { CONFIG_FILE, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
 import { SqliteStore } from "./sqlite.ts";
+import { defaultKeySource } from "./seal.ts";
 import type { StateStore } from "./store.ts";
 
 /** The folder in a root that holds pravo's files. */
@@ -264,7 +265,11 @@ export async function openLocation(
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
     const { PostgresStore } = await import("./postgres.ts");
-    return await PostgresStore.open(where, { create: opts.create, now: opts.now });
+    return await PostgresStore.open(where, {
+      create: opts.create,
+      now: opts.now,
+      key: defaultKeySource(opts.root),
+    });
   }
   if (!opts.create && !(await exists(where.path))) {
     const what = where.isDefault ? `no ${PRAVO_DIR}/state.db` : `no state store at "${where.path}"`;
@@ -276,7 +281,11 @@ export async function openLocation(
       ),
     ], Exit.ERROR);
   }
-  return await SqliteStore.open(where.path, { create: opts.create, now: opts.now });
+  return await SqliteStore.open(where.path, {
+    create: opts.create,
+    now: opts.now,
+    key: defaultKeySource(opts.root),
+  });
 }
 
 function usage(summary: string, detail: string): DiagnosticsError {
