@@ -31,7 +31,7 @@ const MAX_LINKS = 40;
 /** Why a path cannot be used. */
 export class ConfinementError extends Error {
   constructor(
-    readonly reason: "outside" | "protected" | "loop" | "not-directory" | "changed",
+    readonly reason: "outside" | "protected" | "loop" | "changed",
     message: string,
   ) {
     super(message);
@@ -126,7 +126,8 @@ export function resolveBeneath(
       continue;
     }
     if (todo.length && !st.isDirectory) {
-      throw new ConfinementError("not-directory", `"${c}" on the way is not a directory`);
+      // Not a question of confinement: the operation fails as it would anyway.
+      throw new Error(`"${next}" exists and is not a directory`);
     }
     cur = next;
   }
@@ -159,7 +160,7 @@ export function confinementDiagnostic(
     ? "pravo's providers touch files inside the root only: give a path inside the root, and replace a symbolic link that leads out by the file or directory itself."
     : e.reason === "changed"
     ? "Something changed the path while pravo used it; check the root's symbolic links and run the command again."
-    : "Correct the path.";
+    : "Replace the symbolic links that point at each other.";
   return error(
     `Cannot ${verb} "${f.name}": ${e.message}`,
     `${f.attr} of ${f.address} names "${f.name}", and ${e.message}. ${todo}`,
