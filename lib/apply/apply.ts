@@ -17,6 +17,7 @@ import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
+import { scrubDiagnostics } from "../plan/document.ts";
 import { nodeDigest, reservationError } from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
@@ -346,7 +347,10 @@ async function applyNode(
   const started = Date.now();
   opts.progress?.({ address: n.address, action: n.action, phase: "start" });
   let attempted = false;
-  const outcome = (status: NodeStatus, diagnostics: Diagnostic[]): NodeOutcome => {
+  /** The sensitive values a provider's message might quote: none of them is shown. */
+  const secrets: unknown[] = n.sensitive.flatMap((k) => [n.config[k], n.before?.[k], n.after?.[k]]);
+  const outcome = (status: NodeStatus, found: Diagnostic[]): NodeOutcome => {
+    const diagnostics = scrubDiagnostics(found, secrets);
     opts.progress?.({
       address: n.address,
       action: n.action,
@@ -446,6 +450,7 @@ async function applyNode(
     if (!resolved.config) return outcome("failed", resolved.diagnostics);
     const more = (resolved.sensitive ?? []).filter((k) => !n.sensitive.includes(k));
     if (more.length) sensitivePaths = [...n.sensitive, ...more].sort().map((k) => [k]);
+    for (const [k] of sensitivePaths) secrets.push(resolved.config[k as string]);
     const config = resolved.config as ProviderAttrs;
     // From here on the provider acts: a failure may have changed the real world.
     attempted = true;

@@ -30,7 +30,7 @@ import {
 } from "./types.ts";
 import { parseDuration } from "./duration.ts";
 import { sortKeys } from "../cli/output.ts";
-import { REDACTED, redactOutputs, sensitiveValues } from "./document.ts";
+import { REDACTED, redactOutputs, scrubDiagnostics, sensitiveValues } from "./document.ts";
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
@@ -216,6 +216,7 @@ export async function makePlan(
         config: withoutUnknown(inputs),
         ranges: n.attributeRanges,
       });
+      r.diagnostics = scrubDiagnostics(r.diagnostics, n.sensitiveInputs.map((k) => inputs[k]));
       if (r.diagnostics.some((d) => d.severity === "error")) {
         throw new DiagnosticsError(
           r.diagnostics.map((d) => ({
@@ -599,16 +600,21 @@ function planNode(
   };
   const handler = handlerFor(n.provider, n.mode, n.type);
   if (handler?.validate) {
+    const found = handler.validate({
+      type,
+      address: n.address,
+      root: opts.root,
+      providerConfig: base.providerConfig,
+      config,
+      unknown: unknownInputs,
+      ranges: n.attributeRanges,
+    });
     diags.push(
-      ...handler.validate({
-        type,
-        address: n.address,
-        root: opts.root,
-        providerConfig: base.providerConfig,
-        config,
-        unknown: unknownInputs,
-        ranges: n.attributeRanges,
-      }).map((d) => ({ ...d, address: d.address ?? n.address, range: d.range ?? n.range })),
+      ...scrubDiagnostics(found, base.sensitive.map((k) => config[k])).map((d) => ({
+        ...d,
+        address: d.address ?? n.address,
+        range: d.range ?? n.range,
+      })),
     );
   }
   const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);

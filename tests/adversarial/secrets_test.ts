@@ -145,6 +145,8 @@ Deno.test("adversarial: an error message, a provider's configuration and a field
     `n: $null.#Resource.null_resource & {triggers: {a: "\\(pw.result)" & =~"^⟦"}}`,
     `$random: {if !strings.HasPrefix(pw.result, "⟦") {"\\(pw.result)": 1}}`,
     `outputs: {b64: base64.Encode(null, pw.result) & =~"^⟦"}`,
+    // A provider's message quotes the file name it was given.
+    `d: $local.#Data.local_file & {filename: "missing-\\(strings.ToUpper(pw.result)).txt"}`,
   ];
   await withSessions(root, async (s) => {
     for (const body of attempts) {
@@ -157,6 +159,24 @@ Deno.test("adversarial: an error message, a provider's configuration and a field
       assert.equal(plan.isError, true, body);
     }
   });
+  // A failure at apply: the provider's message would name the file.
+  await Deno.writeTextFile(join(root, "blocked"), "");
+  await writeFiles(root, {
+    "main.cue": HEAD +
+      `f: $local.#Resource.local_file & {filename: "blocked/\\(pw.result).txt", content: "x"}\n`,
+  });
+  const s = await connect(root);
+  try {
+    const plan = await call(s, "pravo_plan", { out: "f.plan" });
+    assert.equal(plan.structuredContent?.exit_code, 2, text(plan));
+    const applied = await call(s, "pravo_apply_plan", { planfile: "f.plan" });
+    assert.equal(applied.isError, true, text(applied));
+    assert.match(text(applied), /Cannot write file/);
+    assertNoSecret("a failed apply", JSON.stringify(applied), secret);
+    assertNoSecret("its log entry", JSON.stringify(await call(s, "pravo_state_log", {})), secret);
+  } finally {
+    await s.close();
+  }
 });
 
 Deno.test("adversarial: a node or field that exists for some values of a password is refused, not planned", async () => {
