@@ -276,7 +276,13 @@ pgTest(
       new Deno.Command(script, {
         args: ["--no-color", ...args],
         cwd: root,
-        env: { PGPASSWORD: PASSWORD, PRAVO_ACTOR: "jsonc", PATH: Deno.env.get("PATH") ?? "" },
+        env: {
+          PGPASSWORD: PASSWORD,
+          PRAVO_ACTOR: "jsonc",
+          PATH: Deno.env.get("PATH") ?? "",
+          // pravo's key, which seals the state's sensitive values: the user's.
+          HOME: Deno.env.get("HOME") ?? "",
+        },
         clearEnv: true,
         stdout: "piped",
         stderr: "piped",
