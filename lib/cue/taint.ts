@@ -76,8 +76,13 @@ export function taint(input: TaintInput): Taint {
   // Indexes, so that the work grows with the number of sites.
   const byKey = new Map<string, Site[]>();
   const children = new Map<string, Set<string>>();
-  /** Declarations without a static path, by the declaration whose value holds them. */
+  /** Declarations without a static path, by the nearest declaration with one that holds them. */
   const owned = new Map<Site | null, Site[]>();
+  /** Every declaration by the one whose value it is written in (a let's struct, say). */
+  const within = new Map<Site, Site[]>();
+  for (const s of [...sites, ...input.files.flatMap((f) => f.lets)]) {
+    if (s.owner) within.set(s.owner, [...(within.get(s.owner) ?? []), s]);
+  }
   for (const s of sites) {
     if (!s.path) {
       let o = s.owner;
@@ -164,16 +169,33 @@ export function taint(input: TaintInput): Taint {
     const decls = resolve(ref);
     if (!decls) return false; // an import or a builtin
     return decls.some((d) =>
-      d.path ? pathTaint([...d.path, ...ref.selectors, ...extra]) : siteTaint(d)
+      d.path ? pathTaint([...d.path, ...ref.selectors, ...extra]) : selectedTaint(d, [
+        ...ref.selectors,
+        ...extra,
+      ])
     );
   };
 
-  /** A declaration's references, and those of the declarations it holds without a path. */
+  /**
+   * A declaration without a path (a let, a comprehension variable), selected
+   * into: its own references whole, and of the fields written in its value,
+   * those the selectors name.
+   */
+  const selectedTaint = (d: Site, sel: readonly string[]): boolean => {
+    if (sel.length === 0) return siteTaint(d);
+    if (d.keyOf && iteratesNodes(d.keyOf)) return false;
+    if (d.refs.some((r) => refTaint(r, []))) return true;
+    return (within.get(d) ?? []).some((c) => c.label === sel[0] && selectedTaint(c, sel.slice(1)));
+  };
+
+  /** A declaration's references, and those of the declarations written in its value without a path. */
   const siteTaint = (site: Site): boolean =>
-    guarded(memoSite, site, () =>
-      !(site.keyOf && iteratesNodes(site.keyOf)) &&
-        site.refs.some((r) => refTaint(r, [])) ||
-      (site.path !== null && (owned.get(site) ?? []).some(siteTaint)));
+    guarded(memoSite, site, () => {
+      if (site.keyOf && iteratesNodes(site.keyOf)) return false;
+      if (site.refs.some((r) => refTaint(r, []))) return true;
+      if ((within.get(site) ?? []).some(siteTaint)) return true;
+      return site.path !== null && (owned.get(site) ?? []).some(siteTaint);
+    });
 
   /** What a node's input is computed from. */
   const inputTaint = (n: TaintNode, k: string): boolean =>

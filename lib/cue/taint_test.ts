@@ -215,3 +215,25 @@ outputs: {s: sec.content_md5, p: byPw.content, q: other.content}`,
     outputs: ["p"],
   });
 });
+
+Deno.test("evaluateRoot() follows a secret through lets, the structs written in them, and comprehensions", async () => {
+  const res = await evaluateWith(
+    `let holder = {inner: pw.result, plain: "x", deep: {z: strings.ToUpper(pw.result)}}
+n: $null.#Resource.null_resource & {triggers: {a: holder.inner}}
+m: $null.#Resource.null_resource & {triggers: {a: holder.plain}}
+k: $null.#Resource.null_resource & {triggers: {a: holder.deep.z}}
+l: $null.#Resource.null_resource & {triggers: {for i, c in [holder.plain] {"\\(i)": c}}}
+q: $null.#Resource.null_resource & {triggers: {for i, c in [holder.inner] {"\\(i)": c}}}
+outputs: {
+	x: [for c in strings.Split(holder.inner, "") {c}]
+	y: {a: {b: holder.deep}}
+	w: holder.plain
+}`,
+    "abcdefghijklmnop",
+  );
+  assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+  assert.deepEqual(marked(res.value), {
+    inputs: { k: ["triggers"], n: ["triggers"], q: ["triggers"] },
+    outputs: ["x", "y"],
+  });
+});
