@@ -645,8 +645,15 @@ export async function evaluateRoot(
   if (trace && (knownSecrets || (traced && unknownSecrets.size))) {
     const resS = await run([...knownDeclarations(standIn), ...(traced ? standInHolders : [])]);
     if (!resS.ok) {
+      // As when the real values fail: which of the two fails depends on the
+      // secret, so the answer must not tell them apart.
       const n = await neutralEvaluation();
-      return { ok: false, diagnostics: [untraceable(resS.message, n, index)] };
+      return {
+        ok: false,
+        diagnostics: [
+          n.ok ? failsForSecret(resS.message, index) : incompleteOrError(n.message, sources, index),
+        ],
+      };
     }
     const stood = (JSON.parse(resS.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
     dependence = secretDependence(traced ?? tree, stood, index);
@@ -902,47 +909,20 @@ function declaredPath(message: string, index: SourceIndex): string[] | undefined
 }
 
 /**
- * The diagnostic for an evaluation that fails with the secrets and not with
- * neutral values in their place. CUE's message would quote the secret, so
+ * The diagnostic for an evaluation that fails with the secrets, or with the
+ * stand-ins made from them, and not with neutral values in their place.
+ * CUE's message would quote the secret or a stand-in (which tells of it), so
  * it is not shown; only where it is, when the sources declare that place.
+ * The two cases give the same diagnostic: which one happens depends on the
+ * secret.
  */
 function failsForSecret(message: string, index: SourceIndex): Diagnostic {
   const path = declaredPath(message, index);
   return error(
-    "The configuration does not evaluate for a sensitive value",
+    "The configuration does not evaluate for some values of a secret",
     `${
       path ? formatPath(path) : "A value"
-    } fails to evaluate for the real value of a secret (a password, a sensitive file's content, or a value computed from one), and evaluates with a neutral value in its place. CUE's message would quote the secret, so pravo does not show it. Check what the configuration requires of sensitive values here (a length, a pattern, a format it decodes) and correct or remove that requirement.`,
-    {
-      address: path ? formatPath(path) : undefined,
-      range: path ? locate(index, path)?.pos : undefined,
-    },
-  );
-}
-
-/**
- * The diagnostic for an evaluation that succeeds with the secrets and fails
- * with stand-ins in their place: what depends on a secret cannot be traced.
- * The message shown is the neutral evaluation's, which holds no secret.
- */
-function untraceable(
-  standInMessage: string,
-  neutralResult: EvalResult,
-  index: SourceIndex,
-): Diagnostic {
-  const path = neutralResult.ok
-    ? declaredPath(standInMessage, index)
-    : declaredPath(neutralResult.message, index);
-  const said = neutralResult.ok
-    ? ""
-    : ` With a neutral value in place of each secret, CUE says: ${
-      cueErrorDiagnostic(neutralResult.message, index).detail.replace(/ [^.]*\.$/, "")
-    }`;
-  return error(
-    "Cannot trace a sensitive value",
-    `pravo evaluates the configuration again with a stand-in in place of each sensitive value, to find every value computed from one, and with stand-ins it does not evaluate${
-      path ? ` at ${formatPath(path)}` : ""
-    }: the configuration constrains a secret (its length, its characters or its format) so that only its real value passes, and what follows from that would reveal part of it.${said} Remove the constraint on the sensitive value.`,
+    } fails to evaluate with the real value of a secret (a password, a sensitive file's content, or a value computed from one), or with the stand-in pravo puts in its place to find what depends on it, while it evaluates with a neutral value. The configuration constrains a secret (its length, its characters, a format it decodes), and what follows from that would reveal part of it; CUE's message would quote it, so pravo does not show it. Remove or correct what the configuration requires of the sensitive value here.`,
     {
       address: path ? formatPath(path) : undefined,
       range: path ? locate(index, path)?.pos : undefined,

@@ -179,7 +179,7 @@ Deno.test("evaluateRoot() never returns a message computed with a secret", async
   assert.ok(!res.ok);
   assert.equal(
     res.diagnostics[0].summary,
-    "The configuration does not evaluate for a sensitive value",
+    "The configuration does not evaluate for some values of a secret",
   );
   assert.equal(res.diagnostics[0].address, "x");
   assert.ok(res.diagnostics[0].range);
@@ -236,4 +236,13 @@ outputs: {
     inputs: { k: ["triggers"], n: ["triggers"], q: ["triggers"] },
     outputs: ["x", "y"],
   });
+});
+
+Deno.test("evaluateRoot() refuses a constraint on a secret the same way, whether the secret meets it or not", async () => {
+  const body = `x: strings.ToUpper(pw.result) & =~"^A"`;
+  const meets = await evaluateWith(body, "abcdefghijklmnop");
+  const fails = await evaluateWith(body, "bcdefghijklmnopq");
+  assert.ok(!meets.ok && !fails.ok);
+  assert.deepEqual(meets.diagnostics, fails.diagnostics);
+  assert.equal(meets.diagnostics[0].address, "x");
 });
