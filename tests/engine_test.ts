@@ -278,12 +278,14 @@ import rnd "pravo.dev/providers/hashicorp/random"
 $local: loc.#Provider
 $random: rnd.#Provider
 
-bad: $local.#Resource.local_file & {filename: "/proc/pravo-cannot-write/x", content: "x"}
+bad: $local.#Resource.local_file & {filename: "blocked/x", content: "x"}
 after: $random.#Resource.random_string & {length: 3, special: false, keepers: {id: bad.id}}
 fine: $random.#Resource.random_integer & {min: 1, max: 2}
 `,
   });
   await pravo(root, ["init"]);
+  // A file where bad's directory should be: its write fails at apply.
+  await Deno.writeTextFile(`${root}/blocked`, "");
   const r = await pravo(root, ["--json", "apply", "-auto-approve"]);
   assert.equal(r.code, 1, r.stderr);
   const doc = JSON.parse(r.stdout);

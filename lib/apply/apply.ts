@@ -17,7 +17,10 @@ import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
+import { scrubDiagnostics } from "../plan/document.ts";
 import { nodeDigest, reservationError } from "../plan/planner.ts";
+import type { AttrPath } from "../cue/secrets.ts";
+import { sensitivePathsOf } from "../state/view.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -171,7 +174,7 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   const outcomes = new Map<string, NodeOutcome>();
   const parallelism = Math.max(1, opts.parallelism ?? 10);
   let evaluating: Promise<unknown> = Promise.resolve();
-  const evaluateAgain = (n: PlannedNode): Promise<Record<string, unknown> | undefined> => {
+  const evaluateAgain = (n: PlannedNode): Promise<Evaluated | undefined> => {
     const next = evaluating.then(() => reevaluate(plan, values, kinds, n));
     evaluating = next.catch(() => undefined);
     return next;
@@ -235,18 +238,33 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   };
 }
 
-type Kind = Pick<PlannedNode, "provider" | "mode" | "type">;
+/** A record of the state, or a node of the plan: what it is and which attributes are secrets. */
+type Kind =
+  & Pick<PlannedNode, "provider" | "mode" | "type">
+  & ({ sensitive: string[] } | { sensitivePaths: AttrPath[] });
 
-/** Evaluates the plan's sources again with the values known now; the node's inputs. */
+/** The inputs of a node evaluated again, and those computed from a secret. */
+interface Evaluated {
+  config: Record<string, unknown>;
+  sensitive: string[];
+}
+
+/**
+ * Evaluates the plan's sources again with the values known now; the node's
+ * inputs. The secrets among the known values are traced as at plan (see
+ * lib/cue/secrets.ts), so that an input computed from one is recorded
+ * sensitive and a message never quotes one.
+ */
 async function reevaluate(
   plan: Plan,
   values: Map<string, Attrs>,
   kinds: Map<string, Kind>,
   n: PlannedNode,
-) {
+): Promise<Evaluated | undefined> {
   const sources = parseSources(plan.root, plan.sources);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
+  const secrets = new Map<string, AttrPath[]>();
   for (const [addr, attrs] of values) {
     const pn = kinds.get(addr);
     if (!pn || pn.mode === "ephemeral") continue;
@@ -256,11 +274,16 @@ async function reevaluate(
       if (!a.required && !a.optional && attrs[k] !== undefined) computed[k] = attrs[k];
     }
     known.set(addr, computed);
+    const paths = "sensitive" in pn
+      ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) })
+      : sensitivePathsOf(pn);
+    secrets.set(addr, paths.filter((p) => String(p[0]) in computed));
   }
-  const res = await evaluateRoot(sources.value, { tags: plan.tags, known });
+  const res = await evaluateRoot(sources.value, { tags: plan.tags, known, secrets });
   if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
   const node = res.value.nodes.find((x) => x.address === n.address);
-  return node?.config as Record<string, unknown> | undefined;
+  return node &&
+    { config: node.config as Record<string, unknown>, sensitive: node.sensitiveInputs };
 }
 
 function containsUnknown(v: unknown): boolean {
@@ -274,9 +297,10 @@ async function resolveConfig(
   n: PlannedNode,
   plan: Plan,
   values: Map<string, Attrs>,
-  evaluateAgain: (n: PlannedNode) => Promise<Record<string, unknown> | undefined>,
-): Promise<{ config?: Attrs; diagnostics: Diagnostic[] }> {
+  evaluateAgain: (n: PlannedNode) => Promise<Evaluated | undefined>,
+): Promise<{ config?: Attrs; sensitive?: string[]; diagnostics: Diagnostic[] }> {
   const config: Attrs = { ...n.config };
+  const sensitive: string[] = [];
   const missing = new Set<string>();
   for (const [k, t] of Object.entries(n.templates)) {
     const r = substitute(t, plan.sentinels, (ref) => values.get(ref.address)?.[ref.attr]);
@@ -285,8 +309,10 @@ async function resolveConfig(
   }
   const again = [...n.needsEvaluation, ...missing];
   if (again.length) {
-    const fresh = await evaluateAgain(n);
+    const evaluated = await evaluateAgain(n);
+    const fresh = evaluated?.config;
     for (const k of again) {
+      if (evaluated?.sensitive.includes(k)) sensitive.push(k);
       const v = fresh?.[k] as Value | undefined;
       if (v === undefined || containsUnknown(v)) {
         const deps = n.dependencies.filter((d) => !values.has(d));
@@ -307,7 +333,7 @@ async function resolveConfig(
       config[k] = v;
     }
   }
-  return { config, diagnostics: [] };
+  return { config, sensitive, diagnostics: [] };
 }
 
 async function applyNode(
@@ -316,12 +342,15 @@ async function applyNode(
   store: StateStore,
   values: Map<string, Attrs>,
   opts: ApplyOptions,
-  evaluateAgain: (n: PlannedNode) => Promise<Record<string, unknown> | undefined>,
+  evaluateAgain: (n: PlannedNode) => Promise<Evaluated | undefined>,
 ): Promise<NodeOutcome> {
   const started = Date.now();
   opts.progress?.({ address: n.address, action: n.action, phase: "start" });
   let attempted = false;
-  const outcome = (status: NodeStatus, diagnostics: Diagnostic[]): NodeOutcome => {
+  /** The sensitive values a provider's message might quote: none of them is shown. */
+  const secrets: unknown[] = n.sensitive.flatMap((k) => [n.config[k], n.before?.[k], n.after?.[k]]);
+  const outcome = (status: NodeStatus, found: Diagnostic[]): NodeOutcome => {
+    const diagnostics = scrubDiagnostics(found, secrets);
     opts.progress?.({
       address: n.address,
       action: n.action,
@@ -354,7 +383,9 @@ async function applyNode(
     signal: opts.signal,
   };
   const meta = planMeta(plan, opts);
-  const sensitivePaths = n.sensitive.map((k) => [k]);
+  // An input evaluated again and found computed from a secret is recorded
+  // sensitive too (the plan marked those it could tell then).
+  let sensitivePaths = n.sensitive.map((k) => [k]);
   const record = (attributes: Attrs, config: Attrs) => ({
     address: n.address,
     mode: n.mode,
@@ -417,6 +448,9 @@ async function applyNode(
     }
     const resolved = await resolveConfig(n, plan, values, evaluateAgain);
     if (!resolved.config) return outcome("failed", resolved.diagnostics);
+    const more = (resolved.sensitive ?? []).filter((k) => !n.sensitive.includes(k));
+    if (more.length) sensitivePaths = [...n.sensitive, ...more].sort().map((k) => [k]);
+    for (const [k] of sensitivePaths) secrets.push(resolved.config[k as string]);
     const config = resolved.config as ProviderAttrs;
     // From here on the provider acts: a failure may have changed the real world.
     attempted = true;

@@ -22,7 +22,14 @@ import { redactOutputs } from "../plan/document.ts";
 import { findProvider } from "../providers/registry.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
-import { REDACTED, sensitiveStrings, showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
+import {
+  REDACTED,
+  sensitivePathsOf,
+  sensitiveStrings,
+  showSensitive,
+  STATE_FORMAT_VERSION,
+} from "../state/view.ts";
+import type { AttrPath } from "../cue/secrets.ts";
 
 /** What stands in the human view for an output not known yet. */
 const UNKNOWN_TEXT = "(known after apply)";
@@ -54,10 +61,14 @@ async function evaluateWithState(
   const sources = readRoot(ctx.root);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
+  const secrets = new Map<string, AttrPath[]>();
   for (const rec of records) {
-    if (rec.mode === "managed" || rec.mode === "data") known.set(rec.address, computedOf(rec));
+    if (rec.mode !== "managed" && rec.mode !== "data") continue;
+    const computed = computedOf(rec);
+    known.set(rec.address, computed);
+    secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
   }
-  let res = await evaluateRoot(sources.value, { tags: ctx.tags, known });
+  let res = await evaluateRoot(sources.value, { tags: ctx.tags, known, secrets });
   if (!res.ok && known.size) {
     const bare = await evaluateRoot(sources.value, { tags: ctx.tags });
     if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
@@ -65,6 +76,7 @@ async function evaluateWithState(
     res = await evaluateRoot(sources.value, {
       tags: ctx.tags,
       known: new Map([...known].filter(([a]) => declared.has(a))),
+      secrets,
     });
     if (!res.ok) res = bare; // values that no longer fit: show what the configuration knows
   }
@@ -94,8 +106,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
     if (hasUnknown(v)) unknown.push(k);
     else values[k] = v;
   }
-  const secrets = sensitiveStrings(records);
-  const redacted = redactOutputs(values, secrets);
+  const redacted = redactOutputs(values, sensitiveStrings(records));
+  // Outputs computed from a secret, however (see lib/cue/secrets.ts).
+  for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   const sensitive = Object.keys(values).filter((k) =>
     redacted[k] === REDACTED && values[k] !== REDACTED
   ).sort();

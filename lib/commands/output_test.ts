@@ -197,3 +197,44 @@ Deno.test("no reading command prints a sensitive value after a real apply", asyn
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("output redacts what is computed from a secret, however it is computed", async () => {
+  const dir = await applied(`package demo
+
+import (
+	rnd "pravo.dev/providers/hashicorp/random"
+	"strings"
+	"encoding/base64"
+)
+
+$random: rnd.#Provider
+
+pw: $random.#Resource.random_password & {length: 12, special: false}
+
+outputs: {
+	upper: strings.ToUpper(pw.result)
+	b64:   base64.Encode(null, pw.result)
+	parts: strings.Split(pw.result, "")
+	first: strings.SliceRunes(pw.result, 0, 3)
+	size:  pw.length
+}
+`);
+  const secret = String((await recorded(dir, "pw")).result);
+  const { code, stdout } = await pravo(["-C", dir, "--json", "output"]);
+  assert.equal(code, 0);
+  const doc = JSON.parse(stdout);
+  assert.deepEqual(doc.sensitive, ["b64", "first", "parts", "upper"]);
+  assert.deepEqual(doc.outputs, {
+    b64: "(sensitive)",
+    first: "(sensitive)",
+    parts: "(sensitive)",
+    size: 12,
+    upper: "(sensitive)",
+  });
+  for (const form of [secret, secret.toUpperCase(), btoa(secret), secret.slice(0, 3)]) {
+    assert.ok(!stdout.includes(`"${form}"`), form);
+  }
+  const one = await pravo(["-C", dir, "output", "upper"]);
+  assert.equal(one.code, 1);
+  assert.match(one.stderr, /Output "upper" is sensitive/);
+});

@@ -5,11 +5,19 @@
  * `.pravo/cache/` without loading cue-wasm at all (the source holds every
  * input: the files, the tags, the values known from the state).
  *
+ * The source and its result hold the values known from the state, secrets
+ * included. So a cache entry is sealed (AES-256-GCM) with pravo's key for
+ * the cache (`loadKey().derive("cache")`, lib/keys/key.ts) and named by an
+ * HMAC of the source under that key: neither the name nor the content tells
+ * anything to whoever reads the root without the key. Without a key there is
+ * no cache.
+ *
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -19,6 +27,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { loadKey } from "../keys/key.ts";
+import { sealText, unsealText } from "../keys/seal.ts";
 
 interface CueApi {
   toJSON(src: string): string;
@@ -45,19 +55,49 @@ export function loaded(): boolean {
   return api !== undefined;
 }
 
+/** The prefix and suffix of a cache entry's name. */
+const ENTRY = { prefix: "ev-", suffix: ".sealed" };
+
 /**
- * Evaluates one CUE source and exports it as JSON. With `cacheDir`, a
- * result is read from and written to that directory, keyed by the source's
- * SHA-256.
+ * The cache of a root: its folder and the key that seals it, when the root
+ * has a `.pravo/` folder and pravo's key can be loaded (it is not created
+ * for the cache's sake).
  */
-export async function evaluate(src: string, opts: { cacheDir?: string } = {}): Promise<EvalResult> {
-  const key = opts.cacheDir ? createHash("sha256").update(src).digest("hex") : "";
-  const file = opts.cacheDir ? join(opts.cacheDir, `eval-${key}.json`) : "";
+export function rootCache(root: string): { dir: string; key: Uint8Array } | undefined {
+  if (!existsSync(join(root, ".pravo"))) return undefined;
+  dropLegacy(join(root, ".pravo", "cache"));
+  try {
+    return {
+      dir: join(root, ".pravo", "cache"),
+      key: loadKey({ root, create: false }).derive("cache"),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Evaluates one CUE source and exports it as JSON. With `cacheDir` and
+ * `cacheKey`, a result is read from and written to that directory, sealed
+ * with the key and named by an HMAC of the source under it.
+ */
+export async function evaluate(
+  src: string,
+  opts: { cacheDir?: string; cacheKey?: Uint8Array } = {},
+): Promise<EvalResult> {
+  const cached = opts.cacheDir !== undefined && opts.cacheKey !== undefined;
+  const name = cached
+    ? ENTRY.prefix + createHmac("sha256", opts.cacheKey!).update(src).digest("hex") + ENTRY.suffix
+    : "";
+  const file = cached ? join(opts.cacheDir!, name) : "";
   if (file) {
     try {
-      const hit = JSON.parse(readFileSync(file, "utf8")) as EvalResult;
-      stats.cached++;
-      return hit;
+      const text = unsealText(opts.cacheKey!, readFileSync(file, "utf8"), name);
+      if (text !== undefined) {
+        const hit = JSON.parse(text) as EvalResult;
+        stats.cached++;
+        return hit;
+      }
     } catch {
       // not cached, or unreadable: evaluate
     }
@@ -71,17 +111,34 @@ export async function evaluate(src: string, opts: { cacheDir?: string } = {}): P
   } catch (e) {
     result = { ok: false, message: typeof e === "string" ? e : String((e as Error)?.message ?? e) };
   }
-  if (file) store(opts.cacheDir!, file, result);
+  if (file) store(opts.cacheDir!, file, sealText(opts.cacheKey!, JSON.stringify(result), name));
   return result;
 }
 
-function store(dir: string, file: string, result: EvalResult): void {
+const cleaned = new Set<string>();
+
+/** Entries of older pravo versions held evaluations, secrets included, in clear: gone. */
+function dropLegacy(dir: string): void {
+  if (cleaned.has(dir)) return;
+  cleaned.add(dir);
+  try {
+    for (const n of readdirSync(dir)) {
+      if (n.startsWith("eval-") && n.endsWith(".json")) unlinkSync(join(dir, n));
+    }
+  } catch {
+    // no cache folder yet
+  }
+}
+
+function store(dir: string, file: string, sealed: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${Deno.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(result), { mode: 0o600 });
+    writeFileSync(tmp, sealed, { mode: 0o600 });
     renameSync(tmp, file);
-    const entries = readdirSync(dir).filter((n) => n.startsWith("eval-") && n.endsWith(".json"));
+    const entries = readdirSync(dir).filter((n) =>
+      n.startsWith(ENTRY.prefix) && n.endsWith(ENTRY.suffix)
+    );
     if (entries.length > CACHE_ENTRIES) {
       const byAge = entries.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) =>
         a.t - b.t

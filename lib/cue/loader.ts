@@ -10,9 +10,10 @@
  * @module
  */
 
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
 import { findProvider, PROVIDERS } from "../providers/registry.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
@@ -35,7 +36,9 @@ import {
   type SourceIndex,
   splitPath,
 } from "./errors.ts";
-import { evaluate } from "./engine.ts";
+import { type EvalResult, evaluate, rootCache } from "./engine.ts";
+import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
+import { taint } from "./taint.ts";
 import {
   explains,
   hasUnknownDefault,
@@ -125,9 +128,16 @@ export interface Node {
   templates: Record<string, unknown>;
   /** Inputs known only after apply that need CUE evaluated again at apply. */
   needsEvaluation: string[];
+  /**
+   * Inputs whose values depend on a sensitive value (see secrets.ts): known
+   * from the state, read from a data source, or known only after apply.
+   */
+  sensitiveInputs: string[];
   /** Addresses of the nodes this one refers to, sorted. */
   dependencies: string[];
   range?: SourcePos;
+  /** Where each attribute the configuration sets is declared: for messages. */
+  attributeRanges: Record<string, SourcePos>;
   schema: TypeSchema;
 }
 
@@ -136,6 +146,8 @@ export interface ProviderInstance {
   address: string;
   source: string;
   config: Record<string, Value>;
+  /** Attributes of the configuration whose values depend on a sensitive value. */
+  sensitive: string[];
 }
 
 /** A root, evaluated. */
@@ -145,6 +157,8 @@ export interface Spec {
   nodes: Node[];
   providers: ProviderInstance[];
   outputs: Record<string, Value>;
+  /** The outputs whose values depend on a sensitive value, sorted. */
+  outputsSensitive: string[];
   /** A digest of the sources and the tags: what the evaluation depends on. */
   configDigest: string;
   /** What each sentinel in the nodes' templates stands for, by index. */
@@ -424,6 +438,14 @@ export interface EvaluateOptions {
    */
   known?: Map<string, Record<string, unknown>>;
   /**
+   * Which of the `known` values are secrets: by node address, the paths in
+   * the attributes given. When one holds a value, the configuration is
+   * evaluated again with a stand-in for each, and what differs is marked
+   * sensitive (`Node.sensitiveInputs`, `Spec.outputsSensitive`); no message
+   * computed with a secret is returned.
+   */
+  secrets?: Map<string, AttrPath[]>;
+  /**
    * Trace values known only after apply (a second evaluation), for plans.
    * `validate` needs no templates and sets it false. Default true.
    */
@@ -529,28 +551,47 @@ export async function evaluateRoot(
   const tagged = tagDeclarations(sources, opts.tags ?? {});
   if (!tagged.ok) return tagged;
   const known = opts.known ?? new Map();
+  const secrets = opts.secrets ?? new Map<string, AttrPath[]>();
   const providerBodies = new Map<string, string>();
   for (const s of sources.providers) providerBodies.set(s, providerPackage(findProvider(s)!));
   const files = sources.files.map((f) => ({ parsed: f.parsed, src: f.src }));
-  const knownDecls: string[] = [];
-  for (const [address, attrs] of known) {
-    const path = addressPath(address);
-    for (const [k, v] of Object.entries(attrs)) {
-      knownDecls.push(nested([...path, k], JSON.stringify(v)));
+  /** The known values as declarations, each secret replaced by `f` of it when given. */
+  const knownDeclarations = (f?: (v: unknown) => unknown): string[] => {
+    const out: string[] = [];
+    for (const [address, attrs] of known) {
+      const paths = secrets.get(address) ?? [];
+      const given = f && paths.length ? replaceAt(attrs, paths, f) : attrs;
+      const path = addressPath(address);
+      for (const [k, v] of Object.entries(given)) out.push(nested([...path, k], JSON.stringify(v)));
     }
-  }
-  const program = buildProgram({
-    files,
-    providers: providerBodies,
-    extra: [...tagged.value, ...knownDecls],
-  });
+    return out;
+  };
+  const knownDecls = knownDeclarations();
+  const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
   const index: SourceIndex = { ...sources.index };
-  const cacheDir = existsSync(join(sources.root, ".pravo"))
-    ? join(sources.root, ".pravo", "cache")
-    : undefined;
-  const res = await evaluate(program.source, { cacheDir });
+  const cache = rootCache(sources.root);
+  const run = (extra: string[]): Promise<EvalResult> =>
+    evaluate(
+      buildProgram({ files, providers: providerBodies, extra: [...tagged.value, ...extra] }).source,
+      { cacheDir: cache?.dir, cacheKey: cache?.key },
+    );
+  // Messages come from an evaluation without the secrets: with neutral
+  // values in their place (see secrets.ts), made when first needed.
+  let neutralRun: Promise<EvalResult> | undefined;
+  const neutralEvaluation = () => neutralRun ??= run(knownDeclarations(neutral));
+
+  const res = await run(knownDecls);
   if (!res.ok) {
-    return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
+    if (!knownSecrets) {
+      return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
+    }
+    const n = await neutralEvaluation();
+    return {
+      ok: false,
+      diagnostics: [
+        n.ok ? failsForSecret(res.message, index) : incompleteOrError(n.message, sources, index),
+      ],
+    };
   }
   const tree = (JSON.parse(res.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
   const found: Found = { nodes: [], providers: [], inLists: [] };
@@ -578,8 +619,13 @@ export async function evaluateRoot(
   // Where computed values are not known yet, evaluate again with a distinct
   // sentinel in each: what differs depends on them (see unknowns.ts).
   const sentinels: SentinelRef[] = [];
+  /** The sentinels of the evaluation with secrets replaced: sensitive ones differ. */
+  const standInHolders: string[] = [];
+  /** Nodes with a sensitive attribute known only after apply. */
+  const unknownSecrets = new Set<string>();
   let traced: Record<string, Value> | undefined;
-  if (opts.trace !== false && hasUnknownDefault(tree)) {
+  const trace = opts.trace !== false;
+  if (trace && hasUnknownDefault(tree)) {
     const holders: string[] = [];
     for (const n of found.nodes) {
       const { type } = schemaOf(n.value);
@@ -587,17 +633,40 @@ export async function evaluateRoot(
       for (const [name, a] of Object.entries(type.attributes)) {
         if (a.required || a.optional) continue;
         if (known.get(addr)?.[name] !== undefined) continue;
-        holders.push(nested([...n.path, name], sentinelFor(a.type, sentinels.length)));
+        const sentinel = sentinelFor(a.type, sentinels.length);
+        holders.push(nested([...n.path, name], sentinel));
+        standInHolders.push(
+          nested(
+            [...n.path, name],
+            a.sensitive ? JSON.stringify(standIn(JSON.parse(sentinel))) : sentinel,
+          ),
+        );
+        if (a.sensitive) unknownSecrets.add(addr);
         sentinels.push({ address: addr, attr: name });
       }
     }
-    const second = buildProgram({
-      files,
-      providers: providerBodies,
-      extra: [...tagged.value, ...knownDecls, ...holders],
-    });
-    const resU = await evaluate(second.source, { cacheDir });
+    const resU = await run([...knownDecls, ...holders]);
     if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
+  }
+
+  // Where a secret is in play, evaluate again with a stand-in for each: what
+  // differs from the evaluation it mirrors depends on a secret.
+  let dependence: SecretDependence | undefined;
+  if (trace && (knownSecrets || (traced && unknownSecrets.size))) {
+    const resS = await run([...knownDeclarations(standIn), ...(traced ? standInHolders : [])]);
+    if (!resS.ok) {
+      // As when the real values fail: which of the two fails depends on the
+      // secret, so the answer must not tell them apart.
+      const n = await neutralEvaluation();
+      return {
+        ok: false,
+        diagnostics: [
+          n.ok ? failsForSecret(resS.message, index) : incompleteOrError(n.message, sources, index),
+        ],
+      };
+    }
+    const stood = (JSON.parse(resS.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
+    dependence = secretDependence(traced ?? tree, stood, index);
   }
   const at = (v: Value | undefined, path: string[]): Value | undefined => {
     for (const k of path) v = isObject(v) ? v[k] : undefined;
@@ -641,6 +710,10 @@ export async function evaluateRoot(
       path: n.path,
       templates: nodeTemplates,
       needsEvaluation,
+      sensitiveInputs: [...(dependence?.attributes.get(address) ?? [])].filter((k) => {
+        const a = type.attributes[k];
+        return a !== undefined && (a.required || a.optional);
+      }).sort(),
       mode: m.mode,
       type: type.name,
       name: n.path[n.path.length - 1],
@@ -650,6 +723,12 @@ export async function evaluateRoot(
       lifecycle: (n.value[LIFECYCLE] as LifecycleSettings | undefined) ?? {},
       dependencies: [],
       range,
+      attributeRanges: Object.fromEntries(
+        Object.keys(config).flatMap((k) => {
+          const loc = locate(index, [...n.path, k]);
+          return loc?.exact ? [[k, loc.pos]] : [];
+        }),
+      ),
       schema: type,
     });
   }
@@ -675,6 +754,23 @@ export async function evaluateRoot(
         ),
       );
     }
+  }
+  // What the references say is computed from a secret, whatever its value
+  // (taint.ts); the evaluation with stand-ins added what it found above.
+  const tainted = taint({
+    files: sources.files.map((f) => f.parsed),
+    nodes,
+    secretAttrs: new Map(
+      [...secrets].map(([a, paths]) => [a, new Set(paths.map((p) => String(p[0])))]),
+    ),
+  });
+  // Structure decided by a secret: as the references say it, else as the
+  // evaluations differ.
+  diags.push(...(tainted.diagnostics.length ? tainted.diagnostics : dependence?.diagnostics ?? []));
+  if (diags.length) return { ok: false, diagnostics: diags };
+  for (const n of nodes) {
+    const more = tainted.inputs.get(n.address);
+    if (more) n.sensitiveInputs = [...new Set([...n.sensitiveInputs, ...more])].sort();
   }
   const cycle = findCycle(nodes);
   if (cycle) {
@@ -715,13 +811,131 @@ export async function evaluateRoot(
         address: formatPath(p.path),
         source: p.value[PROVIDER_MARKER] as string,
         config: Object.fromEntries(Object.entries(p.value).filter(([k]) => k !== PROVIDER_MARKER)),
+        sensitive: [...(dependence?.attributes.get(formatPath(p.path)) ?? [])].sort(),
       })),
       outputs,
+      outputsSensitive: Object.keys(outputs).filter((k) =>
+        tainted.allOutputs || tainted.outputs.has(k) || dependence?.outputs.has(k)
+      ).sort(),
       configDigest,
       sentinels,
     },
     diagnostics: [],
   };
+}
+
+/** What depends on a secret, found by comparing two evaluations. */
+interface SecretDependence {
+  /** By node or provider address: the attributes whose values differ. */
+  attributes: Map<string, Set<string>>;
+  /** The outputs whose values differ. */
+  outputs: Set<string>;
+  /** Structure that differs: it cannot be hidden, so the plan is refused. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Compares the evaluation with the secrets (`base`) with the one with
+ * stand-ins (`stood`). A value that differs is sensitive. A node, an
+ * attribute, a lifecycle setting or an output that exists in one and not in
+ * the other depends on a secret in a way that no redaction hides (its
+ * presence tells something of the secret): that is a diagnostic.
+ */
+function secretDependence(
+  base: Record<string, Value>,
+  stood: Record<string, Value>,
+  index: SourceIndex,
+): SecretDependence {
+  const out: SecretDependence = { attributes: new Map(), outputs: new Set(), diagnostics: [] };
+  const structure = (path: string[], what: string) => {
+    out.diagnostics.push(
+      error(
+        `${what} depends on a sensitive value`,
+        `${formatPath(path)} ${
+          what.startsWith("Whether") ? "is there" : "differs"
+        } for some values of a secret (a password, a sensitive file's content, or a value computed from one), so the plan would reveal part of the secret. Make it independent of sensitive values: decide it from a tag or a plain field instead.`,
+        { address: formatPath(path), range: locate(index, path)?.pos },
+      ),
+    );
+  };
+  const fb: Found = { nodes: [], providers: [], inLists: [] };
+  const fs: Found = { nodes: [], providers: [], inLists: [] };
+  walk(base, [], fb);
+  walk(stood, [], fs);
+  const compare = (
+    mine: Found["nodes"],
+    theirs: Found["nodes"],
+    marker: string,
+    kind: string,
+  ) => {
+    const other = new Map(theirs.map((n) => [pathKey(n.path), n]));
+    for (const n of mine) {
+      const key = pathKey(n.path);
+      const m = other.get(key);
+      other.delete(key);
+      if (!m || !isDeepStrictEqual(m.value[marker], n.value[marker])) {
+        structure(n.path, `Whether the ${kind} ${formatPath(n.path)} exists`);
+        continue;
+      }
+      const differing = new Set<string>();
+      for (const k of new Set([...Object.keys(n.value), ...Object.keys(m.value)])) {
+        if (k === marker || isDeepStrictEqual(n.value[k], m.value[k])) continue;
+        if (!(k in n.value) || !(k in m.value)) {
+          structure([...n.path, k], `Whether ${formatPath([...n.path, k])} is set`);
+        } else if (k === LIFECYCLE) {
+          structure([...n.path, k], `The lifecycle of ${formatPath(n.path)}`);
+        } else differing.add(k);
+      }
+      if (differing.size) out.attributes.set(formatPath(n.path), differing);
+    }
+    for (const m of other.values()) {
+      structure(m.path, `Whether the ${kind} ${formatPath(m.path)} exists`);
+    }
+  };
+  compare(fb.nodes, fs.nodes, NODE_MARKER, "node");
+  compare(fb.providers, fs.providers, PROVIDER_MARKER, "provider");
+  const ob = isObject(base.outputs) ? base.outputs : {};
+  const os = isObject(stood.outputs) ? stood.outputs : {};
+  for (const k of new Set([...Object.keys(ob), ...Object.keys(os)])) {
+    if (!(k in ob) || !(k in os)) structure(["outputs", k], `Whether the output ${k} exists`);
+    else if (!isDeepStrictEqual(ob[k], os[k])) out.outputs.add(k);
+  }
+  return out;
+}
+
+/** The field path a CUE message starts with, when it names a declaration of the sources. */
+function declaredPath(message: string, index: SourceIndex): string[] | undefined {
+  const m =
+    /^(?:cue: marshal error: )?((?:[A-Za-z_$#][\w$#]*|"(?:[^"\\]|\\.)*")(?:\.(?:[A-Za-z_$#][\w$#]*|"(?:[^"\\]|\\.)*"|\d+))*): /
+      .exec(message);
+  if (!m) return undefined;
+  let path = splitPath(m[1]);
+  if (path[0] !== WRAP) return undefined;
+  path = path.slice(1);
+  // Only a path the sources declare: a label computed from a secret is not shown.
+  return path.length && locate(index, path)?.exact ? path : undefined;
+}
+
+/**
+ * The diagnostic for an evaluation that fails with the secrets, or with the
+ * stand-ins made from them, and not with neutral values in their place.
+ * CUE's message would quote the secret or a stand-in (which tells of it), so
+ * it is not shown; only where it is, when the sources declare that place.
+ * The two cases give the same diagnostic: which one happens depends on the
+ * secret.
+ */
+function failsForSecret(message: string, index: SourceIndex): Diagnostic {
+  const path = declaredPath(message, index);
+  return error(
+    "The configuration does not evaluate for some values of a secret",
+    `${
+      path ? formatPath(path) : "A value"
+    } fails to evaluate with the real value of a secret (a password, a sensitive file's content, or a value computed from one), or with the stand-in pravo puts in its place to find what depends on it, while it evaluates with a neutral value. The configuration constrains a secret (its length, its characters, a format it decodes), and what follows from that would reveal part of it; CUE's message would quote it, so pravo does not show it. Remove or correct what the configuration requires of the sensitive value here.`,
+    {
+      address: path ? formatPath(path) : undefined,
+      range: path ? locate(index, path)?.pos : undefined,
+    },
+  );
 }
 
 /**

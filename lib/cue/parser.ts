@@ -56,6 +56,37 @@ export interface Site {
   optional: boolean;
   /** Inside a definition, a hidden field, a let or a comprehension. */
   nonRegular: boolean;
+  /**
+   * The field whose value this declaration is written in (null at the top
+   * of a file): where a declaration without a static path (inside a list, or
+   * under a dynamic label) contributes its value.
+   */
+  owner: Site | null;
+  /**
+   * For the key variable of `for k, v in x.y` (a bare reference): that
+   * reference. The keys of a struct of nodes are in the sources.
+   */
+  keyOf?: Ref;
+}
+
+/**
+ * What declares fields that the sources do not name: a comprehension among
+ * a struct's declarations (`for`, `if`), or a field with a dynamic or
+ * pattern label. Its clause references decide which fields exist.
+ */
+export interface Generator {
+  /** The field whose value holds it; null at the top of a file. */
+  owner: Site | null;
+  /** The references of its clauses, or of its label's expression. */
+  clauseRefs: Ref[];
+  /**
+   * The clause references that are all of a `for` clause's source (`for k,
+   * v in servers`): iterating a struct of nodes depends on its keys only.
+   */
+  iterated: Ref[];
+  file: string;
+  line: number;
+  column: number;
 }
 
 export interface Scope {
@@ -91,6 +122,8 @@ export interface ParsedFile {
   topRefs: Ref[];
   /** `let` declarations, for "unreferenced let" errors. */
   lets: Site[];
+  /** Comprehensions and dynamic or pattern labels, in source order. */
+  generators: Generator[];
 }
 
 /** A syntax error with its position. */
@@ -167,6 +200,9 @@ class Parser {
   #sites: Site[] = [];
   #lets: Site[] = [];
   #topRefs: Ref[] = [];
+  #generators: Generator[] = [];
+  /** Extra lists that every reference read is also added to (clause references). */
+  #taps: Ref[][] = [];
   #top: Scope;
   /** Where references go: the field whose value is being read. */
   #current: Site | null = null;
@@ -207,6 +243,7 @@ class Parser {
       sites: this.#sites,
       topRefs: this.#topRefs,
       lets: this.#lets,
+      generators: this.#generators,
     };
     this.#skipCommas();
     if (this.#cur().kind === "ident" && this.#cur().text === "package") {
@@ -311,9 +348,18 @@ class Parser {
       return;
     }
     if (t.kind === "ident" && (t.text === "for" || t.text === "if") && !this.#isLabelColon(1)) {
+      const g: Generator = {
+        owner: this.#current,
+        clauseRefs: [],
+        iterated: [],
+        file: this.#file,
+        line: t.line,
+        column: t.column,
+      };
+      this.#generators.push(g);
       this.#comprehension(scope, (inner) => {
         this.#structLiteral(inner);
-      });
+      }, g);
       return;
     }
     if (this.#tryField(scope)) return;
@@ -351,6 +397,14 @@ class Parser {
       if (l.refsFrom) {
         // A dynamic or pattern label: its expression's references count for the value.
         for (const r of l.refsFrom) site.refs.push(r);
+        this.#generators.push({
+          owner: site.owner,
+          clauseRefs: [...l.refsFrom],
+          iterated: [],
+          file: this.#file,
+          line: l.tok.line,
+          column: l.tok.column,
+        });
       }
       s = { parent: s, sites: new Map(), path, nonRegular };
     }
@@ -373,6 +427,7 @@ class Parser {
         sites: this.#sites.length,
         lets: this.#lets.length,
         top: this.#topRefs.length,
+        generators: this.#generators.length,
       };
       // A label that turns out not to be one leaves nothing behind.
       const rewind = () => {
@@ -380,6 +435,7 @@ class Parser {
         this.#sites.length = saved.sites;
         this.#lets.length = saved.lets;
         this.#topRefs.length = saved.top;
+        this.#generators.length = saved.generators;
         return out;
       };
       const l = this.#label();
@@ -450,6 +506,7 @@ class Parser {
       attrs: [],
       optional: false,
       nonRegular: true,
+      owner: this.#current,
     };
   }
 
@@ -474,6 +531,7 @@ class Parser {
       attrs: [],
       optional,
       nonRegular: kind === "let" || kind === "for" ? true : nonRegular,
+      owner: this.#current,
     };
     const list = scope.sites.get(label) ?? [];
     list.push(site);
@@ -495,6 +553,17 @@ class Parser {
   #addRef(ref: Ref): void {
     if (this.#current) this.#current.refs.push(ref);
     else this.#topRefs.push(ref);
+    for (const tap of this.#taps) tap.push(ref);
+  }
+
+  /** Runs `fn`, collecting every reference it reads into `into` too. */
+  #tapped(into: Ref[], fn: () => void): void {
+    this.#taps.push(into);
+    try {
+      fn();
+    } finally {
+      this.#taps.pop();
+    }
   }
 
   #interpolationRefs(t: Token): Ref[] {
@@ -508,6 +577,7 @@ class Parser {
       const eof: Token = { ...t, kind: "eof", text: "" };
       const sub = new Parser(this.#file, [...inner, eof], this.#top);
       sub.#current = this.#current ?? this.#scratchSite(t);
+      sub.#taps = this.#taps;
       const target = this.#current;
       sub.#expr(scope, false);
       if (sub.#cur().kind !== "eof") sub.#fail("unexpected token in interpolation", sub.#cur());
@@ -520,7 +590,8 @@ class Parser {
    * A comprehension: clauses (`for k, v in x`, `if c`, `let y = e`) then the
    * struct that `body` reads with the clause variables in scope.
    */
-  #comprehension(scope: Scope, body: (inner: Scope) => void): void {
+  #comprehension(scope: Scope, body: (inner: Scope) => void, g?: Generator): void {
+    const clauseRefs = g?.clauseRefs ?? [];
     let inner: Scope = {
       parent: scope,
       sites: new Map(),
@@ -544,29 +615,42 @@ class Parser {
           );
         }
         this.#next();
-        this.#expr(inner, true);
+        const from: Ref[] = [];
+        const start = this.#i;
+        this.#tapped(from, () => this.#expr(inner, true));
+        clauseRefs.push(...from);
+        const bare = from.length === 1 && this.#bareReference(start, this.#i);
+        if (bare) g?.iterated.push(from[0]);
         const next: Scope = {
           parent: inner,
           sites: new Map(),
           path: inner.path,
           nonRegular: inner.nonRegular,
         };
-        for (const v of vars) this.#newSite(next, v.text, "for", null, v, false);
+        vars.forEach((v, i) => {
+          const site = this.#newSite(next, v.text, "for", null, v, false);
+          site.refs.push(...from);
+          if (bare && vars.length === 2 && i === 0) site.keyOf = from[0];
+        });
         inner = next;
       } else if (kw.text === "if") {
-        this.#expr(inner, true);
+        this.#tapped(clauseRefs, () => this.#expr(inner, true));
       } else {
         const name = this.#next();
         if (!this.#is("=")) this.#fail("expected = after the name in a let clause");
         this.#next();
-        this.#expr(inner, true);
+        const from: Ref[] = [];
+        const start = this.#i;
+        this.#tapped(from, () => this.#expr(inner, true));
+        clauseRefs.push(...from);
+        if (from.length === 1 && this.#bareReference(start, this.#i)) g?.iterated.push(from[0]);
         const next: Scope = {
           parent: inner,
           sites: new Map(),
           path: inner.path,
           nonRegular: inner.nonRegular,
         };
-        this.#newSite(next, name.text, "let", null, name, false);
+        this.#newSite(next, name.text, "let", null, name, false).refs.push(...from);
         inner = next;
       }
       this.#skipNewlines();
@@ -577,6 +661,19 @@ class Parser {
       );
     }
     body(inner);
+  }
+
+  /** True when the tokens from `start` to `end` are one reference: `a.b.c`. */
+  #bareReference(start: number, end: number): boolean {
+    const toks = this.#toks.slice(start, end).filter((t) =>
+      !(t.kind === "comma" && t.text === "\n")
+    );
+    if (toks.length === 0 || toks.length % 2 === 0 || toks[0].kind !== "ident") return false;
+    for (let i = 1; i < toks.length; i += 2) {
+      if (!this.#is(".", toks[i])) return false;
+      if (toks[i + 1].kind !== "ident" && toks[i + 1].value === undefined) return false;
+    }
+    return true;
   }
 
   #skipNewlines(): void {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { Diagnostic } from "../diag/diag.ts";
 import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
 
 /** What stands in a document for a sensitive value. */
@@ -100,4 +101,25 @@ export function redactOutputs(outputs: Attrs, sensitive: Set<string>): Attrs {
     return false;
   };
   return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, leaks(v) ? REDACTED : v]));
+}
+
+/**
+ * Diagnostics with every occurrence of a sensitive string replaced by
+ * `(sensitive)`: a provider's message may quote the configuration it was
+ * given (a file name computed from a secret). Strings shorter than 4
+ * characters are left, as they would garble every message.
+ */
+export function scrubDiagnostics(diags: Diagnostic[], values: Iterable<unknown>): Diagnostic[] {
+  const secrets = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (v.length >= 4) secrets.add(v);
+    } else if (Array.isArray(v)) v.forEach(collect);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(collect);
+  };
+  for (const v of values) collect(v);
+  if (secrets.size === 0) return diags;
+  const longest = [...secrets].sort((a, b) => b.length - a.length);
+  const scrub = (t: string) => longest.reduce((acc, x) => acc.split(x).join(REDACTED), t);
+  return diags.map((d) => ({ ...d, summary: scrub(d.summary), detail: scrub(d.detail) }));
 }

@@ -30,8 +30,10 @@ import {
 } from "./types.ts";
 import { parseDuration } from "./duration.ts";
 import { sortKeys } from "../cli/output.ts";
-import { redactOutputs, sensitiveValues } from "./document.ts";
+import { REDACTED, redactOutputs, scrubDiagnostics, sensitiveValues } from "./document.ts";
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
+import type { AttrPath } from "../cue/secrets.ts";
+import { sensitivePathsOf } from "../state/view.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
 
@@ -95,6 +97,19 @@ function sensitiveOf(type: TypeSchema): string[] {
   return Object.entries(type.attributes).filter(([, a]) => a.sensitive).map(([k]) => k).sort();
 }
 
+/**
+ * The sensitive attributes of a data source: those its schema marks and
+ * those whose inputs are computed from a secret; when an input is, every
+ * attribute is (what is read depends on the secret).
+ */
+function dataSensitive(n: Node, read: Attrs): string[] {
+  const out = new Set([...sensitiveOf(n.schema), ...n.sensitiveInputs]);
+  if (n.sensitiveInputs.length) {
+    for (const k of [...Object.keys(n.schema.attributes), ...Object.keys(read)]) out.add(k);
+  }
+  return [...out].sort();
+}
+
 /** Makes a plan. Throws DiagnosticsError for an invalid spec (exit 3) or other errors. */
 export async function makePlan(
   sources: Sources,
@@ -146,19 +161,29 @@ export async function makePlan(
   }
 
   const known = new Map<string, Attrs>();
+  // The secrets among the values unified in: the sensitive paths of each
+  // record, and what data sources read that is sensitive. Whatever the
+  // evaluation computes from them is marked sensitive (lib/cue/secrets.ts).
+  const secrets = new Map<string, AttrPath[]>();
   for (const rec of records.values()) {
     const p = prior.get(rec.address);
-    if (rec.mode === "managed" && p) known.set(rec.address, computedOf({ ...rec, attributes: p }));
+    if (rec.mode === "managed" && p) {
+      const computed = computedOf({ ...rec, attributes: p });
+      known.set(rec.address, computed);
+      secrets.set(rec.address, sensitivePathsOf(rec).filter((x) => String(x[0]) in computed));
+    }
   }
 
   const dataRead = new Map<string, Attrs>();
+  const dataSecrets = new Map<string, AttrPath[]>();
   const lostKnown = new Set<string>();
   let spec: Spec | undefined;
   let planned: PlannedNode[] = [];
   for (let round = 0; round < 50; round++) {
     const k = new Map([...known].filter(([a]) => !lostKnown.has(a)));
     for (const [a, v] of dataRead) k.set(a, v);
-    let res = await evaluateRoot(sources, { tags: opts.tags, known: k });
+    const sec = new Map([...secrets, ...dataSecrets]);
+    let res = await evaluateRoot(sources, { tags: opts.tags, known: k, secrets: sec });
     if (!res.ok && k.size) {
       // Values of nodes no longer in the configuration may clash with it:
       // unify only those of nodes that are still declared.
@@ -169,6 +194,7 @@ export async function makePlan(
       res = await evaluateRoot(sources, {
         tags: opts.tags,
         known: new Map([...k].filter(([a]) => declared.has(a))),
+        secrets: sec,
       });
     }
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
@@ -188,7 +214,9 @@ export async function makePlan(
         root: opts.root,
         providerConfig: providerConfigOf(spec, n),
         config: withoutUnknown(inputs),
+        ranges: n.attributeRanges,
       });
+      r.diagnostics = scrubDiagnostics(r.diagnostics, n.sensitiveInputs.map((k) => inputs[k]));
       if (r.diagnostics.some((d) => d.severity === "error")) {
         throw new DiagnosticsError(
           r.diagnostics.map((d) => ({
@@ -201,6 +229,7 @@ export async function makePlan(
       }
       diags.push(...r.diagnostics);
       dataRead.set(n.address, r.value ?? {});
+      dataSecrets.set(n.address, dataSensitive(n, r.value ?? {}).map((a) => [a]));
       readMore = true;
     }
     if (readMore) continue;
@@ -307,9 +336,11 @@ export async function makePlan(
     if (hasUnknown(v)) outputsUnknown.push(k);
     else knownOutputs[k] = v;
   }
-  // An output that holds a sensitive value of any node, skipped or not, is
-  // redacted here, so that neither the plan file nor any view holds it.
+  // An output computed from a sensitive value, or that holds one of any
+  // node, skipped or not, is redacted here, so that neither the plan file
+  // nor any view holds it.
   const outputs = redactOutputs(knownOutputs, sensitiveValues(planned));
+  for (const k of spec.outputsSensitive) if (k in outputs) outputs[k] = REDACTED;
   planned.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -554,7 +585,9 @@ function planNode(
     changed: [],
     replaceBecause: [],
     dependencies: n.dependencies,
-    sensitive: sensitiveOf(type),
+    sensitive: n.mode === "data"
+      ? dataSensitive(n, dataRead.get(n.address) ?? {})
+      : [...new Set([...sensitiveOf(type), ...n.sensitiveInputs])].sort(),
     config,
     templates: Object.fromEntries(
       Object.entries(n.templates).filter(([k]) => unknownInputs.includes(k)),
@@ -567,15 +600,21 @@ function planNode(
   };
   const handler = handlerFor(n.provider, n.mode, n.type);
   if (handler?.validate) {
+    const found = handler.validate({
+      type,
+      address: n.address,
+      root: opts.root,
+      providerConfig: base.providerConfig,
+      config,
+      unknown: unknownInputs,
+      ranges: n.attributeRanges,
+    });
     diags.push(
-      ...handler.validate({
-        type,
-        address: n.address,
-        root: opts.root,
-        providerConfig: base.providerConfig,
-        config,
-        unknown: unknownInputs,
-      }).map((d) => ({ ...d, address: d.address ?? n.address, range: d.range ?? n.range })),
+      ...scrubDiagnostics(found, base.sensitive.map((k) => config[k])).map((d) => ({
+        ...d,
+        address: d.address ?? n.address,
+        range: d.range ?? n.range,
+      })),
     );
   }
   const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);

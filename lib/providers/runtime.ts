@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { Diagnostic } from "../diag/diag.ts";
+import type { Diagnostic, SourcePos } from "../diag/diag.ts";
 import type { TypeSchema } from "./schema.ts";
 
 export type Attrs = Record<string, unknown>;
@@ -27,6 +27,8 @@ export interface RequestBase {
   providerConfig: Attrs;
   /** Cancelled when the run is interrupted. */
   signal?: AbortSignal;
+  /** Where each attribute is set in the sources, when known: for messages. */
+  ranges?: Record<string, SourcePos>;
 }
 
 export interface Response<T> {

@@ -27,6 +27,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { CONFIG_FILE, type LoadedConfig, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
 import { pinned, pinnedFor } from "../cli/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
+import { defaultKeySource } from "./seal.ts";
 import type { StateStore } from "./store.ts";
 
 /** The folder in a root that holds pravo's files. */
@@ -286,7 +287,11 @@ export async function openLocation(
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
     const { PostgresStore } = await import("./postgres.ts");
-    return await PostgresStore.open(where, { create: opts.create, now: opts.now });
+    return await PostgresStore.open(where, {
+      create: opts.create,
+      now: opts.now,
+      key: defaultKeySource(opts.root),
+    });
   }
   if (pinned() && realStatePath(where.path) !== where.path) {
     // A child of pravo mcp opens the file the server resolved at start: a
@@ -310,7 +315,11 @@ export async function openLocation(
       ),
     ], Exit.ERROR);
   }
-  return await SqliteStore.open(where.path, { create: opts.create, now: opts.now });
+  return await SqliteStore.open(where.path, {
+    create: opts.create,
+    now: opts.now,
+    key: defaultKeySource(opts.root),
+  });
 }
 
 /**

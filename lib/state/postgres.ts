@@ -22,6 +22,9 @@
  *   newer than this program's is refused.
  * - A lost connection becomes a diagnostic that says what happened and what
  *   to do; the password never appears in it.
+ * - Sensitive values are sealed with pravo's key (seal.ts), as in SQLite.
+ *   Roots of one database may be worked on with different keys, so a root
+ *   written before version 3 is sealed when it is first opened, by itself.
  *
  * @module
  */
@@ -31,8 +34,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { currentHolder } from "./holder.ts";
+import { sensitivePathsOf } from "./view.ts";
 import { type PostgresLocation, withoutPassword } from "./open.ts";
 import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
+import {
+  defaultKeySource,
+  holdsPlainSecret,
+  type KeySource,
+  sealAttributes,
+  Sealer,
+  unsealAttributes,
+} from "./seal.ts";
 import {
   type AcquiredLock,
   type AttrPath,
@@ -172,7 +184,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE log_entries ADD COLUMN plan_actor text, ADD COLUMN plan_reason text;
     `,
   },
+  {
+    version: 3,
+    description: "sensitive values sealed with pravo's key: each root when first opened",
+    sql: `ALTER TABLE roots ADD COLUMN sealed boolean NOT NULL DEFAULT false;`,
+  },
 ];
+
+/** What the log's markers are keyed with, in the associated data of its seal. */
+const REDACTION_KEY = "redaction key";
 
 if (PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
   throw new Error("bug: PG_MIGRATIONS does not end at SCHEMA_VERSION");
@@ -202,6 +222,8 @@ export interface PostgresOptions {
   create?: boolean;
   /** The clock for every time the store writes; default the real one. */
   now?: () => Date;
+  /** pravo's key, loaded when first needed; default from the environment. */
+  key?: KeySource;
 }
 
 const DEFAULT_LOCK_TTL_MS = 2 * 60_000;
@@ -228,7 +250,10 @@ export class PostgresStore implements StateStore {
   readonly #sql: Sql;
   readonly #now: () => Date;
   readonly #rootId: string;
-  readonly #redactionKey: string;
+  readonly #storedRedactionKey: string;
+  #redactionKeyOpen: string | undefined;
+  readonly #sealer: Sealer;
+  readonly #lineage: string;
   /** Serialises this store's writes: one transaction at a time. */
   #queue: Promise<unknown> = Promise.resolve();
   #heldLock: LockInfo | undefined;
@@ -242,15 +267,31 @@ export class PostgresStore implements StateStore {
     where: PostgresLocation,
     sql: Sql,
     now: () => Date,
-    root: { id: string; redactionKey: string; created: boolean },
+    root: { id: string; redactionKey: string; created: boolean; lineage: string },
+    sealer: Sealer,
   ) {
     this.location = { backend: "postgres", path: where.path };
     this.#where = where;
     this.#sql = sql;
     this.#now = now;
     this.#rootId = root.id;
-    this.#redactionKey = root.redactionKey;
+    this.#storedRedactionKey = root.redactionKey;
+    this.#lineage = root.lineage;
+    this.#sealer = sealer;
     this.created = root.created;
+  }
+
+  /** The key of the log's markers, opened when first needed. */
+  #redactionKey(): string {
+    return this.#redactionKeyOpen ??= this.#sealer.unsealText(
+      this.#lineage,
+      REDACTION_KEY,
+      this.#storedRedactionKey,
+    );
+  }
+
+  #unsealed(rec: StateRecord): StateRecord {
+    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
   }
 
   /**
@@ -262,11 +303,12 @@ export class PostgresStore implements StateStore {
     const now = opts.now ?? (() => new Date());
     catchDriverCrash(where);
     const sql = connect(where);
+    const sealer = new Sealer(opts.key ?? defaultKeySource(), where.path);
     try {
       return await guard(where, async () => {
         await migrate(sql, where);
-        let [root] =
-          await sql`SELECT id, lineage, redaction_key FROM roots WHERE key = ${where.rootKey}`;
+        let [root] = await sql`
+          SELECT id, lineage, redaction_key, sealed FROM roots WHERE key = ${where.rootKey}`;
         let created = false;
         if (root === undefined) {
           if (!opts.create) {
@@ -278,18 +320,18 @@ export class PostgresStore implements StateStore {
               ),
             ], Exit.ERROR);
           }
+          const lineage = crypto.randomUUID();
           [root] = await sql`
-            INSERT INTO roots (key, lineage, redaction_key, created_at)
-            VALUES (${where.rootKey}, ${crypto.randomUUID()}, ${newRedactionKey()},
-                    ${now().toISOString()})
+            INSERT INTO roots (key, lineage, redaction_key, created_at, sealed)
+            VALUES (${where.rootKey}, ${lineage},
+                    ${sealer.sealText(lineage, REDACTION_KEY, newRedactionKey())},
+                    ${now().toISOString()}, true)
             ON CONFLICT (key) DO NOTHING
-            RETURNING id, lineage, redaction_key`;
+            RETURNING id, lineage, redaction_key, sealed`;
           created = root !== undefined;
           // Another process created it meanwhile.
-          root ??=
-            (await sql`SELECT id, lineage, redaction_key FROM roots WHERE key = ${where.rootKey}`)[
-              0
-            ];
+          root ??= (await sql`
+            SELECT id, lineage, redaction_key, sealed FROM roots WHERE key = ${where.rootKey}`)[0];
         }
         if (where.lineage !== undefined && String(root.lineage) !== where.lineage) {
           throw new DiagnosticsError([
@@ -301,11 +343,14 @@ export class PostgresStore implements StateStore {
             ),
           ], Exit.ERROR);
         }
+        if (!root.sealed) await sealRoot(sql, String(root.id), sealer);
+        const [sealedKey] = await sql`SELECT redaction_key FROM roots WHERE id = ${root.id}`;
         return new PostgresStore(where, sql, now, {
           id: String(root.id),
-          redactionKey: String(root.redaction_key),
+          redactionKey: String(sealedKey.redaction_key),
           created,
-        });
+          lineage: String(root.lineage),
+        }, sealer);
       });
     } catch (e) {
       await sql.end({ timeout: 1 }).catch(() => {});
@@ -329,7 +374,7 @@ export class PostgresStore implements StateStore {
     return await this.#read(async () => {
       const [row] = await this.#sql`
         SELECT * FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
-      return row ? toRecord(row) : undefined;
+      return row ? this.#unsealed(toRecord(row)) : undefined;
     });
   }
 
@@ -337,7 +382,7 @@ export class PostgresStore implements StateStore {
     return await this.#read(async () => {
       const rows = await this.#sql`
         SELECT * FROM records WHERE root_id = ${this.#rootId} ORDER BY address COLLATE "C"`;
-      return rows.map(toRecord);
+      return rows.map((r) => this.#unsealed(toRecord(r)));
     });
   }
 
@@ -405,7 +450,7 @@ export class PostgresStore implements StateStore {
       this.#guard(() =>
         this.#sql.begin(async (q) => {
           await this.#lockRootRefusingOthers(q);
-          const tx = new PostgresTx(q, this.#rootId, this.#now);
+          const tx = new PostgresTx(q, this.#rootId, this.#now, this.#sealer, this.#lineage);
           let value: T;
           try {
             value = await insideTx.run(this, () => fn(tx));
@@ -422,8 +467,8 @@ export class PostgresStore implements StateStore {
   async #commitLog(q: TxSql, meta: TxMeta, tx: PostgresTx): Promise<void> {
     const changes = tx.changes.map((c, seq) => {
       const paths = unionPaths(c.sensitivePaths, tx.sensitivePathsOf(c.address));
-      const before = redact(c.before, paths, this.#redactionKey);
-      const after = redact(c.after, paths, this.#redactionKey);
+      const before = redact(c.before, paths, this.#redactionKey());
+      const after = redact(c.after, paths, this.#redactionKey());
       return {
         seq,
         address: c.address,
@@ -811,6 +856,9 @@ export class PostgresStore implements StateStore {
               ),
             ], Exit.ERROR);
           }
+          // Copied as stored: sealed values stay sealed (bound to the lineage,
+          // which goes along); a copy from a state not sealed yet is sealed
+          // when first opened.
           const [{ id }] = await q`
             INSERT INTO roots (key, lineage, serial, redaction_key, created_at)
             VALUES (${where.rootKey}, ${dump.lineage}, ${dump.serial}, ${dump.redactionKey},
@@ -950,15 +998,19 @@ class PostgresTx implements StateTx {
   readonly #q: TxSql;
   readonly #rootId: string;
   readonly #now: () => Date;
+  readonly #sealer: Sealer;
+  readonly #lineage: string;
   readonly changes: ChangeInput[] = [];
   readonly #paths = new Map<string, AttrPath[]>();
   wrote = false;
   #done = false;
 
-  constructor(q: TxSql, rootId: string, now: () => Date) {
+  constructor(q: TxSql, rootId: string, now: () => Date, sealer: Sealer, lineage: string) {
     this.#q = q;
     this.#rootId = rootId;
     this.#now = now;
+    this.#sealer = sealer;
+    this.#lineage = lineage;
   }
 
   finish(): void {
@@ -973,10 +1025,9 @@ class PostgresTx implements StateTx {
   async #seed(address: string): Promise<void> {
     if (this.#paths.has(address)) return;
     const [row] = await this.#q`
-      SELECT sensitive_paths FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
-    if (!this.#paths.has(address)) {
-      this.#paths.set(address, row ? JSON.parse(String(row.sensitive_paths)) : []);
-    }
+      SELECT sensitive_paths, provider, type, mode FROM records
+      WHERE root_id = ${this.#rootId} AND address = ${address}`;
+    if (!this.#paths.has(address)) this.#paths.set(address, row ? pathsOfRow(row) : []);
   }
 
   /** Every path that was sensitive in the record, before or after. */
@@ -988,7 +1039,9 @@ class PostgresTx implements StateTx {
     this.#live();
     const [row] = await this.#q`
       SELECT * FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
-    return row ? toRecord(row) : undefined;
+    if (!row) return undefined;
+    const rec = toRecord(row);
+    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
   }
 
   async putRecord(r: RecordInput): Promise<void> {
@@ -998,12 +1051,14 @@ class PostgresTx implements StateTx {
     // data-modifying CTE's statement sees the rows as they were).
     const [old] = await this.#q`
       WITH old AS (
-        SELECT sensitive_paths FROM records WHERE root_id = ${this.#rootId} AND address = ${r.address}
+        SELECT sensitive_paths, provider, type, mode FROM records
+        WHERE root_id = ${this.#rootId} AND address = ${r.address}
       ), up AS (
       INSERT INTO records (root_id, address, mode, type, provider, attributes, sensitive_paths,
         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
       VALUES (${this.#rootId}, ${r.address}, ${r.mode}, ${r.type}, ${r.provider},
-        ${canonicalJson(r.attributes)}, ${JSON.stringify(r.sensitivePaths)},
+        ${canonicalJson(sealAttributes(this.#sealer, this.#lineage, r))},
+        ${JSON.stringify(r.sensitivePaths)},
         ${JSON.stringify(r.dependencies)}, ${r.configDigest}, ${now}, ${now},
         ${r.refreshedAt ?? now}, ${r.refreshAge})
       ON CONFLICT (root_id, address) DO UPDATE SET mode = excluded.mode, type = excluded.type,
@@ -1012,11 +1067,13 @@ class PostgresTx implements StateTx {
         config_digest = excluded.config_digest, updated_at = excluded.updated_at,
         refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age
       RETURNING 1)
-      SELECT (SELECT sensitive_paths FROM old) AS before, (SELECT count(*) FROM up) AS n`;
+      SELECT (SELECT sensitive_paths FROM old) AS sensitive_paths,
+        (SELECT provider FROM old) AS provider, (SELECT type FROM old) AS type,
+        (SELECT mode FROM old) AS mode, (SELECT count(*) FROM up) AS n`;
     if (!this.#paths.has(r.address)) {
-      this.#paths.set(r.address, old.before === null ? [] : JSON.parse(String(old.before)));
+      this.#paths.set(r.address, old.sensitive_paths === null ? [] : pathsOfRow(old));
     }
-    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), r.sensitivePaths));
+    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), sensitivePathsOf(r)));
     this.wrote = true;
   }
 
@@ -1118,6 +1175,32 @@ function envOr(name: string): string | undefined {
   } catch {
     return undefined; // no permission to read it: as if unset
   }
+}
+
+/**
+ * Seals the sensitive values of a root written before version 3, and the
+ * key of its log's markers, in one transaction that holds the root's row.
+ */
+async function sealRoot(sql: Sql, rootId: string, sealer: Sealer): Promise<void> {
+  await sql.begin(async (q) => {
+    const [root] = await q`
+      SELECT lineage, redaction_key, sealed FROM roots WHERE id = ${rootId} FOR UPDATE`;
+    if (root.sealed) return; // another process did it meanwhile
+    const lineage = String(root.lineage);
+    for (const row of await q`SELECT * FROM records WHERE root_id = ${rootId}`) {
+      const rec = toRecord(row);
+      if (!holdsPlainSecret(rec)) continue;
+      await q`
+        UPDATE records SET attributes = ${canonicalJson(sealAttributes(sealer, lineage, rec))}
+        WHERE root_id = ${rootId} AND address = ${rec.address}`;
+    }
+    const stored = String(root.redaction_key);
+    const redactionKey = stored.startsWith("sealed:")
+      ? stored
+      : sealer.sealText(lineage, REDACTION_KEY, stored);
+    await q`
+      UPDATE roots SET sealed = true, redaction_key = ${redactionKey} WHERE id = ${rootId}`;
+  });
 }
 
 /** Brings the schema up to {@linkcode SCHEMA_VERSION}, under an advisory lock. */
@@ -1314,6 +1397,16 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
     e.message = scrub(e.message);
   }
   return e;
+}
+
+/** The sensitive paths of a record's row: those it names and its type's schema marks. */
+function pathsOfRow(row: Row): AttrPath[] {
+  return sensitivePathsOf({
+    provider: String(row.provider),
+    type: String(row.type),
+    mode: String(row.mode) as Mode,
+    sensitivePaths: JSON.parse(String(row.sensitive_paths)),
+  });
 }
 
 function toRecord(row: Row): StateRecord {

@@ -13,8 +13,9 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { type PostgresLocation, postgresLocation } from "./open.ts";
 import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
+import { sensitiveMarker } from "./redact.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
-import { storeSuite } from "./store_suite.ts";
+import { storeSuite, testKey } from "./store_suite.ts";
 
 const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 const SKIP = PG === "";
@@ -412,6 +413,73 @@ test("PostgresStore never shows the password: not in its location, nor in a refu
     assert.ok(!JSON.stringify(e.diagnostics).includes(good.password!));
     return true;
   });
+});
+
+test("PostgresStore: a schema of version 1 is migrated, and each root's plain values are sealed when it is first opened, by its own key", async () => {
+  const schema = `${SCHEMA}_v1`;
+  const secret = "v1-plain-" + crypto.randomUUID();
+  const other = "other-root-" + crypto.randomUUID();
+  const sql = admin();
+  const hmacKey = "ab".repeat(32);
+  try {
+    // What pravo before version 3 wrote: the first migration, values in clear.
+    await sql.unsafe(`CREATE SCHEMA "${schema}"`);
+    await sql.unsafe(`SET search_path = "${schema}"`);
+    await sql.unsafe(`CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)`);
+    await sql.unsafe(PG_MIGRATIONS[0].sql);
+    await sql`INSERT INTO meta (key, value) VALUES ('schema_version', '1')`;
+    const roots = [["v1/a", secret], ["v1/b", other]] as const;
+    for (const [key, value] of roots) {
+      const [r] = await sql`
+        INSERT INTO roots (key, lineage, serial, redaction_key, created_at)
+        VALUES (${key}, ${crypto.randomUUID()}, 1, ${hmacKey}, now()) RETURNING id`;
+      await sql`
+        INSERT INTO records (root_id, address, mode, type, provider, attributes, sensitive_paths,
+          dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
+        VALUES (${r.id}, 'pw', 'managed', 'random_password', 'hashicorp/random',
+          ${JSON.stringify({ length: 40, result: value })}, '[["result"]]', '[]', 'd', now(),
+          now(), now(), NULL)`;
+    }
+    const keyA = testKey("A");
+    const a = await PostgresStore.open(where("v1/a", schema), { key: () => keyA });
+    try {
+      assert.equal((await a.identity()).schemaVersion, SCHEMA_VERSION);
+      assert.equal((await a.getRecord("pw"))?.attributes.result, secret);
+      // The log's markers go on being comparable: the same key, sealed.
+      await a.transaction(META, (tx) =>
+        tx.logChange({
+          address: "pw",
+          action: "update",
+          before: null,
+          after: { result: secret },
+          sensitivePaths: [["result"]],
+        }));
+      const [entry] = await a.readLog({ limit: 1 });
+      assert.deepEqual(entry.changes[0].after, { result: sensitiveMarker(secret, hmacKey) });
+    } finally {
+      await a.close();
+    }
+    const rows = JSON.stringify(
+      await sql`SELECT r.key, r.redaction_key, r.sealed, x.attributes FROM roots r
+                JOIN records x ON x.root_id = r.id ORDER BY r.key`,
+    );
+    assert.ok(!rows.includes(secret), "root a's secret is sealed");
+    // Root b, of another team and key, is left as it was until its own key opens it.
+    assert.ok(rows.includes(other), "root b is not sealed with root a's key");
+    const [b0] = await sql`SELECT sealed FROM roots WHERE key = 'v1/b'`;
+    assert.equal(b0.sealed, false);
+    const keyB = testKey("B");
+    const b = await PostgresStore.open(where("v1/b", schema), { key: () => keyB });
+    assert.equal((await b.getRecord("pw"))?.attributes.result, other);
+    await b.close();
+    const after = JSON.stringify(await sql`SELECT * FROM records`) +
+      JSON.stringify(await sql`SELECT * FROM roots`);
+    assert.ok(!after.includes(secret) && !after.includes(other), after);
+    assert.ok(!after.includes(hmacKey), "the log's key is sealed too");
+  } finally {
+    await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await sql.end();
+  }
 });
 
 test("PostgreSQL tests: drop this run's schema", async () => {

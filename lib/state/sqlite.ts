@@ -13,6 +13,8 @@
  *   pages of the file.
  * - Schema migrations from {@linkcode MIGRATIONS}, in a transaction; a file
  *   written by a newer pravo is refused.
+ * - Sensitive values sealed with pravo's key (seal.ts): on the way in, and
+ *   once for the values of a state written before version 3.
  *
  * @module
  */
@@ -27,7 +29,16 @@ import { dirname } from "node:path";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { currentHolder, holderIsGone } from "./holder.ts";
+import { sensitivePathsOf } from "./view.ts";
 import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
+import {
+  defaultKeySource,
+  holdsPlainSecret,
+  type KeySource,
+  sealAttributes,
+  Sealer,
+  unsealAttributes,
+} from "./seal.ts";
 import {
   type AcquiredLock,
   type AttrPath,
@@ -143,7 +154,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE log_entries ADD COLUMN plan_reason TEXT;
     `,
   },
+  {
+    version: 3,
+    description: "sensitive values sealed with pravo's key (done after the schema, in JS)",
+    sql: `INSERT INTO meta (key, value) VALUES ('sealed', '0') ON CONFLICT (key) DO NOTHING;`,
+  },
 ];
+
+/** What the log's markers are keyed with, in the associated data of its seal. */
+const REDACTION_KEY = "redaction key";
 
 if (MIGRATIONS[MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
   throw new Error("bug: MIGRATIONS does not end at SCHEMA_VERSION");
@@ -156,6 +175,8 @@ export interface SqliteOptions {
   now?: () => Date;
   /** How long a write waits for another connection's transaction (ms). */
   busyTimeoutMs?: number;
+  /** pravo's key, loaded when first needed; default from the environment. */
+  key?: KeySource;
 }
 
 const DEFAULT_LOCK_TTL_MS = 2 * 60_000;
@@ -173,7 +194,10 @@ export class SqliteStore implements StateStore {
   readonly #write: DatabaseSync;
   readonly #read: DatabaseSync;
   readonly #now: () => Date;
-  readonly #redactionKey: string;
+  readonly #storedRedactionKey: string;
+  #redactionKeyOpen: string | undefined;
+  readonly #sealer: Sealer;
+  readonly #lineage: string;
   /** Serialises this store's writes: one transaction at a time. */
   #queue: Promise<unknown> = Promise.resolve();
   #heldLock: LockInfo | undefined;
@@ -187,13 +211,30 @@ export class SqliteStore implements StateStore {
     now: () => Date,
     created: boolean,
     redactionKey: string,
+    sealer: Sealer,
+    lineage: string,
   ) {
     this.location = { backend: "sqlite", path };
     this.#write = write;
     this.#read = read;
     this.#now = now;
     this.created = created;
-    this.#redactionKey = redactionKey;
+    this.#storedRedactionKey = redactionKey;
+    this.#sealer = sealer;
+    this.#lineage = lineage;
+  }
+
+  /** The key of the log's markers, opened when first needed. */
+  #redactionKey(): string {
+    return this.#redactionKeyOpen ??= this.#sealer.unsealText(
+      this.#lineage,
+      REDACTION_KEY,
+      this.#storedRedactionKey,
+    );
+  }
+
+  #unsealed(rec: StateRecord): StateRecord {
+    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
   }
 
   /**
@@ -218,8 +259,10 @@ export class SqliteStore implements StateStore {
     }
     if (!exists) createPrivateFile(path);
     const write = connect(path, opts.busyTimeoutMs ?? 5000);
+    const sealer = new Sealer(opts.key ?? defaultKeySource(), `"${path}"`);
     let created = false;
     let key = "";
+    let lineage = "";
     try {
       migrate(write, path);
       const meta = readMeta(write);
@@ -235,20 +278,25 @@ export class SqliteStore implements StateStore {
         created = immediate(write, path, () => {
           if (readMeta(write).lineage !== undefined) return false; // another process won
           const put = write.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
-          put.run("lineage", crypto.randomUUID());
+          const lineage = crypto.randomUUID();
+          put.run("lineage", lineage);
           put.run("serial", "0");
-          put.run("redaction_key", newRedactionKey());
+          put.run("redaction_key", sealer.sealText(lineage, REDACTION_KEY, newRedactionKey()));
           put.run("created_at", now().toISOString());
+          write.prepare("UPDATE meta SET value = '1' WHERE key = 'sealed'").run();
           return true;
         });
       }
-      key = readMeta(write).redaction_key ?? "";
+      if (readMeta(write).sealed !== "1") sealPlainValues(write, path, sealer);
+      const after = readMeta(write);
+      key = after.redaction_key ?? "";
+      lineage = after.lineage ?? "";
     } catch (e) {
       write.close();
       throw e;
     }
     const read = connect(path, opts.busyTimeoutMs ?? 5000);
-    return new SqliteStore(path, write, read, now, created, key);
+    return new SqliteStore(path, write, read, now, created, key, sealer, lineage);
   }
 
   async identity(): Promise<StateIdentity> {
@@ -264,13 +312,13 @@ export class SqliteStore implements StateStore {
   async getRecord(address: string): Promise<StateRecord | undefined> {
     this.#open();
     const row = this.#read.prepare("SELECT * FROM records WHERE address = ?").get(address);
-    return row ? toRecord(row) : undefined;
+    return row ? this.#unsealed(toRecord(row)) : undefined;
   }
 
   async listRecords(): Promise<StateRecord[]> {
     this.#open();
     const rows = this.#read.prepare("SELECT * FROM records ORDER BY address").all();
-    return rows.map(toRecord);
+    return rows.map((r) => this.#unsealed(toRecord(r)));
   }
 
   async listAddresses(): Promise<string[]> {
@@ -337,7 +385,7 @@ export class SqliteStore implements StateStore {
     return this.#exclusive(async () => {
       const db = this.#write;
       begin(db, this.location.path);
-      const tx = new SqliteTx(db, this.#now);
+      const tx = new SqliteTx(db, this.#now, this.#sealer, this.#lineage);
       try {
         this.#refuseIfLockedByOther();
         const value = await insideTx.run(this, () => fn(tx));
@@ -379,8 +427,8 @@ export class SqliteStore implements StateStore {
     );
     tx.changes.forEach((c, seq) => {
       const paths = unionPaths(c.sensitivePaths, tx.sensitivePathsOf(c.address));
-      const before = redact(c.before, paths, this.#redactionKey);
-      const after = redact(c.after, paths, this.#redactionKey);
+      const before = redact(c.before, paths, this.#redactionKey());
+      const after = redact(c.after, paths, this.#redactionKey());
       insert.run(
         entryId,
         seq,
@@ -645,14 +693,18 @@ export class SqliteStore implements StateStore {
 class SqliteTx implements StateTx {
   readonly #db: DatabaseSync;
   readonly #now: () => Date;
+  readonly #sealer: Sealer;
+  readonly #lineage: string;
   readonly changes: ChangeInput[] = [];
   readonly #paths = new Map<string, AttrPath[]>();
   wrote = false;
   #done = false;
 
-  constructor(db: DatabaseSync, now: () => Date) {
+  constructor(db: DatabaseSync, now: () => Date, sealer: Sealer, lineage: string) {
     this.#db = db;
     this.#now = now;
+    this.#sealer = sealer;
+    this.#lineage = lineage;
   }
 
   finish(): void {
@@ -666,10 +718,20 @@ class SqliteTx implements StateTx {
   /** Remembers the sensitive paths the record had before this transaction. */
   #seed(address: string): void {
     if (this.#paths.has(address)) return;
-    const row = this.#db.prepare("SELECT sensitive_paths FROM records WHERE address = ?").get(
+    const row = this.#db.prepare(
+      "SELECT sensitive_paths, provider, type, mode FROM records WHERE address = ?",
+    ).get(address);
+    this.#paths.set(
       address,
+      row
+        ? sensitivePathsOf({
+          provider: String(row.provider),
+          type: String(row.type),
+          mode: String(row.mode) as Mode,
+          sensitivePaths: JSON.parse(String(row.sensitive_paths)),
+        })
+        : [],
     );
-    this.#paths.set(address, row ? JSON.parse(String(row.sensitive_paths)) : []);
   }
 
   /** Every path that was sensitive in the record, before or after. */
@@ -680,13 +742,15 @@ class SqliteTx implements StateTx {
   async getRecord(address: string): Promise<StateRecord | undefined> {
     this.#live();
     const row = this.#db.prepare("SELECT * FROM records WHERE address = ?").get(address);
-    return row ? toRecord(row) : undefined;
+    if (!row) return undefined;
+    const rec = toRecord(row);
+    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
   }
 
   async putRecord(r: RecordInput): Promise<void> {
     this.#live();
     this.#seed(r.address);
-    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), r.sensitivePaths));
+    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), sensitivePathsOf(r)));
     const now = this.#now().toISOString();
     this.#db.prepare(
       `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
@@ -702,7 +766,7 @@ class SqliteTx implements StateTx {
       r.mode,
       r.type,
       r.provider,
-      canonicalJson(r.attributes),
+      canonicalJson(sealAttributes(this.#sealer, this.#lineage, r)),
       JSON.stringify(r.sensitivePaths),
       JSON.stringify(r.dependencies),
       r.configDigest,
@@ -743,7 +807,45 @@ class SqliteTx implements StateTx {
   }
 }
 
-/** A record as a row of the `records` table holds it. */
+/**
+ * Seals the sensitive values a state written before version 3 holds in
+ * clear, and the key of its log's markers, in one transaction; then empties
+ * the write-ahead log and rewrites the file, so that no page keeps the
+ * values in clear.
+ */
+function sealPlainValues(db: DatabaseSync, path: string, sealer: Sealer): void {
+  const done = immediate(db, path, () => {
+    const meta = readMeta(db);
+    if (meta.sealed === "1") return false; // another process did it meanwhile
+    const lineage = meta.lineage ?? "";
+    const update = db.prepare("UPDATE records SET attributes = ? WHERE address = ?");
+    for (const row of db.prepare("SELECT * FROM records").all()) {
+      const rec = toRecord(row);
+      if (!holdsPlainSecret(rec)) continue;
+      update.run(canonicalJson(sealAttributes(sealer, lineage, rec)), rec.address);
+    }
+    if (meta.redaction_key !== undefined && !meta.redaction_key.startsWith("sealed:")) {
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'redaction_key'").run(
+        sealer.sealText(lineage, REDACTION_KEY, meta.redaction_key),
+      );
+    }
+    db.prepare(
+      "INSERT INTO meta (key, value) VALUES ('sealed', '1') " +
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ).run();
+    return true;
+  });
+  if (!done) return;
+  try {
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.exec("VACUUM");
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch {
+    // Another connection is open: its own checkpoints overwrite the pages later.
+  }
+}
+
+/** A record as a row of the `records` table holds it (sensitive values sealed). */
 export function toRecord(row: Row): StateRecord {
   return {
     address: String(row.address),

@@ -3,8 +3,9 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { MIGRATIONS, SqliteStore } from "./sqlite.ts";
+import { sensitiveMarker } from "./redact.ts";
 import { SCHEMA_VERSION } from "./store.ts";
-import { storeSuite } from "./store_suite.ts";
+import { storeSuite, testKey } from "./store_suite.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";
 
 const WRITER = new URL("./testdata/writer.ts", import.meta.url).pathname;
@@ -137,6 +138,8 @@ function writer(path: string, ...args: string[]): Deno.ChildProcess {
       "--allow-read",
       "--allow-write",
       "--allow-sys=hostname",
+      // pravo's key, which seals the state's sensitive values and log key.
+      "--allow-env=PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,HOME",
       // To see that a dead holder is gone, the writer sends signal 0; the
       // test itself (run with -A) reads /proc instead.
       "--allow-run",
@@ -290,5 +293,64 @@ Deno.test("SqliteStore.open() migrates a schema 1 state: its log is kept, withou
     [["t", "p-1", "carol", "because"], ["old", "p-0", null, null]],
   );
   await s.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("SqliteStore.open() migrates a state of version 1: plain values and the log's key sealed, no page left in the clear", async () => {
+  const { dir, path } = await tempDb();
+  const secret = "v1-plain-" + crypto.randomUUID();
+  const hmacKey = "cd".repeat(32);
+  // What pravo before version 3 wrote: the first migration, values in clear.
+  Deno.mkdirSync(join(dir, ".pravo"));
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec(MIGRATIONS[0].sql);
+  const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+  for (
+    const [k, v] of [["schema_version", "1"], ["lineage", crypto.randomUUID()], ["serial", "1"], [
+      "redaction_key",
+      hmacKey,
+    ], ["created_at", new Date().toISOString()]]
+  ) meta.run(k, v);
+  db.prepare(
+    `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths, dependencies,
+       config_digest, created_at, updated_at, refreshed_at, refresh_age)
+     VALUES ('pw', 'managed', 'random_password', 'hashicorp/random', ?, '[["result"]]', '[]', 'd',
+       'x', 'x', 'x', NULL)`,
+  ).run(JSON.stringify({ length: 40, result: secret, bcrypt_hash: `hash-${secret}` }));
+  db.close();
+
+  const key = testKey("A");
+  const s = await SqliteStore.open(path, { key: () => key });
+  assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
+  const rec = await s.getRecord("pw");
+  assert.equal(rec?.attributes.result, secret);
+  assert.equal(rec?.attributes.bcrypt_hash, `hash-${secret}`, "sealed by the schema's path too");
+  await s.transaction(META, (tx) =>
+    tx.logChange({
+      address: "pw",
+      action: "update",
+      before: null,
+      after: { result: secret },
+      sensitivePaths: [["result"]],
+    }));
+  assert.deepEqual((await s.readLog({ limit: 1 }))[0].changes[0].after, {
+    result: sensitiveMarker(secret, hmacKey),
+  });
+  await s.close();
+  let bytes = "";
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      bytes += new TextDecoder("latin1").decode(Deno.readFileSync(path + suffix));
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+  }
+  assert.ok(!bytes.includes(secret), "a page keeps the secret in the clear");
+  assert.ok(!bytes.includes(hmacKey), "the log's key is in the clear");
+  // Opened again: nothing more to do, and the values read back.
+  const again = await SqliteStore.open(path, { key: () => key });
+  assert.equal((await again.getRecord("pw"))?.attributes.result, secret);
+  await again.close();
   await Deno.remove(dir, { recursive: true });
 });

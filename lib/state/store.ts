@@ -10,7 +10,8 @@
  *   changed something;
  * - one record per node (address, mode, type, provider, attributes, the
  *   sensitive attribute paths, dependencies, config digest, times, refresh
- *   age);
+ *   age), the values at sensitive paths sealed with pravo's key (seal.ts)
+ *   and given back opened;
  * - an append-only transaction log: who, why, which command and plan, and
  *   every change with its before and after, sensitive values redacted;
  * - the state lock, held while an apply runs;
@@ -26,8 +27,12 @@ import type { Mode } from "../providers/schema.ts";
 
 export type { Mode };
 
-/** The schema version this program writes; older stores are migrated. */
-export const SCHEMA_VERSION = 2;
+/**
+ * The schema version this program writes; older stores are migrated.
+ * Version 2 records the plan's actor and reason in the log; version 3 seals
+ * sensitive values at rest (seal.ts).
+ */
+export const SCHEMA_VERSION = 3;
 
 /**
  * A path to an attribute inside a record's attributes: object keys and list

@@ -6,7 +6,10 @@
  */
 
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { DiagnosticsError } from "../diag/diag.ts";
+import { keyFromBytes, type PravoKey } from "../keys/key.ts";
+import type { KeySource } from "./seal.ts";
 import { Exit } from "../cli/exit.ts";
 import {
   type RecordInput,
@@ -22,7 +25,7 @@ export interface StoreHarness {
    * Opens a store on this harness's state: a new connection each call, as
    * another process would have. The first call creates the state.
    */
-  open(opts?: { now?: () => Date }): Promise<StateStore>;
+  open(opts?: { now?: () => Date; key?: KeySource }): Promise<StateStore>;
   /** Every byte the backend keeps for this state (call after closing). */
   rawBytes(): Promise<Uint8Array>;
   /** Removes what the harness made. */
@@ -75,6 +78,11 @@ async function put(tx: StateTx, r: RecordInput): Promise<void> {
     after: r.attributes,
     sensitivePaths: r.sensitivePaths,
   });
+}
+
+/** A new random key, as pravo's key for a test. */
+export function testKey(name: string): PravoKey {
+  return keyFromBytes(new Uint8Array(randomBytes(32)), name);
 }
 
 /** Registers the suite's tests under `name`, each with a fresh harness. */
@@ -310,6 +318,85 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     assert.ok(bytes.length > 0);
     assert.ok(!bytes.includes(secret), "the secret is stored somewhere in the clear");
     assert.ok(!bytes.includes(other), "the log-only secret is stored in the clear");
+  });
+
+  test("sensitive values are sealed at rest with pravo's key and read back opened", async (h) => {
+    const secret = "Zq8w-" + crypto.randomUUID();
+    const hash = "$2a$10$" + crypto.randomUUID();
+    const key = testKey("key A");
+    const s = await h.open({ key: () => key });
+    await s.transaction(META, async (tx) => {
+      // `result` named by the record; `bcrypt_hash` only by the type's schema.
+      await put(tx, {
+        ...record("pw"),
+        type: "random_password",
+        attributes: { length: 40, result: secret, bcrypt_hash: hash, nested: { token: secret } },
+        sensitivePaths: [["result"], ["nested", "token"]],
+      });
+      await tx.putRecord({ ...record("none"), attributes: { result: null } });
+    });
+    const got = await s.getRecord("pw");
+    assert.deepEqual(got?.attributes, {
+      length: 40,
+      result: secret,
+      bcrypt_hash: hash,
+      nested: { token: secret },
+    });
+    assert.deepEqual(
+      (await s.listRecords()).find((r) => r.address === "pw")?.attributes,
+      got?.attributes,
+    );
+    await s.transaction(META, async (tx) => {
+      assert.equal(
+        (await tx.getRecord("pw"))?.attributes.result,
+        secret,
+        "a transaction reads it opened",
+      );
+    });
+    assert.deepEqual((await s.getRecord("none"))?.attributes, { result: null });
+    await s.close();
+    const bytes = new TextDecoder("latin1").decode(await h.rawBytes());
+    for (const form of [secret, secret.toUpperCase(), btoa(secret), hash]) {
+      assert.ok(!bytes.includes(form), `"${form}" is stored in the clear`);
+    }
+    assert.match(bytes, /\$sealed\\?":\\?"v1:[0-9a-f]{16}:/);
+    // Opened again, by another connection with the same key.
+    const again = await h.open({ key: () => key });
+    assert.equal((await again.getRecord("pw"))?.attributes.result, secret);
+    await again.close();
+  });
+
+  test("a state sealed with another key names the key it needs and how to give it", async (h) => {
+    const a = testKey("key A");
+    const s = await h.open({ key: () => a });
+    await s.transaction(
+      META,
+      (tx) =>
+        put(tx, { ...record("pw"), attributes: { result: "x" }, sensitivePaths: [["result"]] }),
+    );
+    await s.close();
+    const other = await h.open({ key: () => testKey("key B") });
+    for (const read of [() => other.listRecords(), () => other.getRecord("pw")]) {
+      await assert.rejects(read(), (e: unknown) => {
+        assert.ok(e instanceof DiagnosticsError);
+        assert.equal(e.exitCode, Exit.ERROR);
+        const text = e.diagnostics.map((d) => `${d.summary}\n${d.detail}`).join("\n");
+        assert.match(text, new RegExp(`fingerprint ${a.fingerprint}`));
+        assert.match(text, /\$PRAVO_KEY_FILE/);
+        assert.match(text, /\$PRAVO_KEY\b/);
+        return true;
+      });
+    }
+    // Reads that need no secret work; a write that logs needs the log's key.
+    assert.deepEqual(await other.listAddresses(), ["pw"]);
+    await assert.rejects(
+      other.transaction(
+        META,
+        (tx) => tx.logChange({ address: "pw", action: "update", before: null, after: { x: 1 } }),
+      ),
+      /another key/,
+    );
+    await other.close();
   });
 
   test("a transaction that throws leaves nothing", async (h) => {

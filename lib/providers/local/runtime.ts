@@ -10,12 +10,15 @@
  * is no update. Read sees the file as it is now: null when it is gone, the
  * digests (and content) of what is there when it was edited by hand.
  *
- * Relative file names (`filename`, `source`) are taken from the root.
+ * Relative file names (`filename`, `source`) are taken from the root, and
+ * every file is confined to it by its real path (../confine.ts): a symbolic
+ * link that leads out of the root, and pravo's own files under `.pravo/`,
+ * are refused, for reading and for writing alike.
  *
  * @module
  */
 
-import { basename, dirname, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type Diagnostic, error } from "../../diag/diag.ts";
 import {
   contentDigests,
@@ -30,6 +33,16 @@ import {
   toBase64,
   toHex,
 } from "../_util.ts";
+import {
+  checkPath,
+  confinementDiagnostic,
+  ConfinementError,
+  deletionPath,
+  directoryFor,
+  type FileAttr,
+  readConfined,
+  recheckDirectory,
+} from "../confine.ts";
 import type {
   Attrs,
   PlannedState,
@@ -59,6 +72,11 @@ function pathOf(req: RequestBase, name: string): string {
   return resolve(req.root, name);
 }
 
+/** The file attribute `attr` of a request, for confinement and its messages. */
+function fileAttr(req: RequestBase, attr: string, name: string): FileAttr {
+  return { address: req.address, attr, name, range: req.ranges?.[attr] };
+}
+
 /** Parses an octal permission such as "0644"; undefined when invalid. */
 export function parseMode(s: string): number | undefined {
   return /^[0-7]{3,4}$/.test(s) ? parseInt(s, 8) : undefined;
@@ -77,44 +95,24 @@ const windows = Deno.build.os === "windows";
 // ---------------------------------------------------------------------------
 // Writing
 
-/** Creates `dir` and its missing parents, each with `mode` (less the umask). */
-async function makeDirs(dir: string, mode: number): Promise<void> {
-  const missing: string[] = [];
-  for (let d = dir;; d = dirname(d)) {
-    try {
-      const st = await Deno.stat(d);
-      if (!st.isDirectory) throw new Error(`"${d}" exists and is not a directory`);
-      break;
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-      missing.unshift(d);
-      if (dirname(d) === d) break;
-    }
-  }
-  for (const d of missing) {
-    try {
-      await Deno.mkdir(d);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
-      continue;
-    }
-    if (!windows) await Deno.chmod(d, mode & ~umask());
-  }
-}
-
 /**
- * Writes a file atomically: a temporary file beside it, written in full,
- * synced to disk and given its mode, then renamed over the target; the
- * directory is synced afterwards where the platform allows.
+ * Writes a file atomically, confined to the root: its directory is resolved
+ * beneath the root (missing parents made there with `dirMode`, less the
+ * umask), a temporary file beside it is written in full, synced and given
+ * its mode, the directory is resolved again, then the temporary file is
+ * renamed over the target (a symbolic link there is replaced, never written
+ * through); the directory is synced afterwards where the platform allows.
  */
 export async function writeFileAtomic(
-  path: string,
+  root: string,
+  name: string,
   bytes: Uint8Array,
   options: { fileMode: number; dirMode: number },
 ): Promise<void> {
-  const dir = dirname(path);
-  await makeDirs(dir, options.dirMode);
-  const tmp = resolve(dir, `.${basename(path)}.${toHex(cryptoBytes(6))}.pravo-tmp`);
+  const { dir, base } = directoryFor(root, name, options.dirMode, (p, mode) => {
+    if (!windows) Deno.chmodSync(p, mode & ~umask());
+  });
+  const tmp = join(dir, `.${base}.${toHex(cryptoBytes(6))}.pravo-tmp`);
   try {
     const f = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
     try {
@@ -124,7 +122,8 @@ export async function writeFileAtomic(
       f.close();
     }
     if (!windows) await Deno.chmod(tmp, options.fileMode & ~umask());
-    await Deno.rename(tmp, path);
+    recheckDirectory(root, dir);
+    await Deno.rename(tmp, join(dir, base));
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});
     throw e;
@@ -171,8 +170,11 @@ async function contentOf(
   if (inline !== undefined) return ok(inline);
   const source = String(req.config.source);
   try {
-    return ok(await Deno.readFile(pathOf(req, source)));
+    return ok(await readConfined(req.root, source));
   } catch (e) {
+    if (e instanceof ConfinementError) {
+      return { diagnostics: [confinementDiagnostic(e, "read", fileAttr(req, "source", source))] };
+    }
     return fail(
       req.address,
       `Cannot read source file "${source}"`,
@@ -208,6 +210,16 @@ function validateFile(req: ValidateRequest): Diagnostic[] {
         "filebase64().",
       where,
     ));
+  }
+  for (const attr of ["filename", "source"]) {
+    if (req.unknown.includes(attr) || !isSet(req.config, attr)) continue;
+    diags.push(
+      ...checkPath(
+        req.root,
+        fileAttr(req, attr, String(req.config[attr])),
+        attr === "source" ? "read" : "write",
+      ),
+    );
   }
   for (const name of ["file_permission", "directory_permission"]) {
     const v = req.unknown.includes(name) ? undefined : str(req.type, req.config, name);
@@ -267,8 +279,13 @@ const managedFile: TypeHandler = {
       );
     }
     try {
-      await writeFileAtomic(pathOf(req, filename), content.value, { fileMode, dirMode });
+      await writeFileAtomic(req.root, filename, content.value, { fileMode, dirMode });
     } catch (e) {
+      if (e instanceof ConfinementError) {
+        return {
+          diagnostics: [confinementDiagnostic(e, "write", fileAttr(req, "filename", filename))],
+        };
+      }
       return fail(
         req.address,
         `Cannot write file "${filename}"`,
@@ -281,8 +298,13 @@ const managedFile: TypeHandler = {
   async read(req) {
     const filename = String(req.prior.filename);
     try {
-      return ok(drifted(req.prior, await Deno.readFile(pathOf(req, filename))));
+      return ok(drifted(req.prior, await readConfined(req.root, filename)));
     } catch (e) {
+      if (e instanceof ConfinementError) {
+        return {
+          diagnostics: [confinementDiagnostic(e, "read", fileAttr(req, "filename", filename))],
+        };
+      }
       if (e instanceof Deno.errors.NotFound) return ok(null);
       return fail(
         req.address,
@@ -294,8 +316,13 @@ const managedFile: TypeHandler = {
   async delete(req) {
     const filename = String(req.prior.filename);
     try {
-      await Deno.remove(pathOf(req, filename));
+      await Deno.remove(deletionPath(req.root, filename));
     } catch (e) {
+      if (e instanceof ConfinementError) {
+        return {
+          diagnostics: [confinementDiagnostic(e, "delete", fileAttr(req, "filename", filename))],
+        };
+      }
       if (!(e instanceof Deno.errors.NotFound)) {
         return fail(
           req.address,
@@ -317,8 +344,13 @@ const dataFile: TypeHandler = {
     const path = pathOf(req, filename);
     let bytes: Uint8Array;
     try {
-      bytes = await Deno.readFile(path);
+      bytes = await readConfined(req.root, filename);
     } catch (e) {
+      if (e instanceof ConfinementError) {
+        return {
+          diagnostics: [confinementDiagnostic(e, "read", fileAttr(req, "filename", filename))],
+        };
+      }
       if (e instanceof Deno.errors.NotFound) {
         return fail(
           req.address,

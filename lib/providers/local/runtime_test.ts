@@ -202,3 +202,58 @@ Deno.test("local_file data source on a missing file is an error naming the file"
     assert.match(d.detail, /Create the file, or correct filename/);
   });
 });
+
+Deno.test("local_file keeps to the root: no write, read, refresh or delete through a link that leads out", async () => {
+  await withRoot(async (root) => {
+    const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
+    try {
+      await Deno.writeTextFile(join(outside, "secret.txt"), "outside secret");
+      await Deno.symlink(outside, join(root, "out"));
+      await Deno.symlink(join(outside, "secret.txt"), join(root, "shadow.txt"));
+      const m = handler("managed");
+      const write = await m.create!({
+        ...base("managed", "local_file", root),
+        config: { filename: "out/x.txt", content: "hi" },
+      });
+      assert.equal(write.value, undefined);
+      assert.match(write.diagnostics[0].summary, /^Cannot write "out\/x.txt"/);
+      const source = await m.create!({
+        ...base("managed", "local_file", root),
+        config: { filename: "copy.txt", source: "shadow.txt" },
+      });
+      assert.match(source.diagnostics[0].summary, /^Cannot read "shadow.txt"/);
+      const data = await handler("data").readData!({
+        ...base("data", "local_file", root),
+        config: { filename: "shadow.txt" },
+      });
+      assert.equal(data.value, undefined);
+      assert.ok(!JSON.stringify(data).includes("outside secret"));
+      // A managed file swapped for a link after apply: refresh and delete refuse it.
+      const made = await create(root, { filename: "mine.txt", content: "mine" });
+      await Deno.remove(join(root, "mine.txt"));
+      await Deno.symlink(join(outside, "secret.txt"), join(root, "mine.txt"));
+      const read = await m.read!({ ...base("managed", "local_file", root), prior: made });
+      assert.match(read.diagnostics[0]?.summary ?? "", /^Cannot read "mine.txt"/);
+      const del = await m.delete!({
+        ...base("managed", "local_file", root),
+        prior: { ...made, filename: "out/secret.txt" },
+      });
+      assert.match(del.diagnostics[0]?.summary ?? "", /^Cannot delete "out\/secret.txt"/);
+      assert.equal(await Deno.readTextFile(join(outside, "secret.txt")), "outside secret");
+      assert.deepEqual([...Deno.readDirSync(outside)].map((e) => e.name), ["secret.txt"]);
+      // pravo's own folder is refused too, and validate says so at plan with the position.
+      const range = { file: "main.cue", line: 4, column: 9 };
+      const v = m.validate!({
+        ...base("managed", "local_file", root),
+        config: { filename: ".pravo/state.db", content: "x" },
+        unknown: [],
+        ranges: { filename: range },
+      });
+      assert.equal(v.length, 1);
+      assert.deepEqual(v[0].range, range);
+      assert.match(v[0].summary, /holds pravo's own files/);
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
+  });
+});

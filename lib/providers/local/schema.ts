@@ -63,8 +63,8 @@ function fileInputs(sensitive: boolean): Record<string, Attribute> {
   const inputs: Record<string, Attribute> = {
     filename: {
       type: "string",
-      description: "The path of the file to write; missing parent directories are created and " +
-        "an existing file is overwritten.",
+      description: "The path of the file to write, inside the root (by its real path, outside " +
+        ".pravo/); missing parent directories are created and an existing file is overwritten.",
       required: true,
       forceNew: true,
     },
@@ -84,7 +84,7 @@ function fileInputs(sensitive: boolean): Record<string, Attribute> {
     },
     source: {
       type: "string",
-      description: `The path of a file whose content is copied; ${one}.`,
+      description: `The path of a file inside the root whose content is copied; ${one}.`,
       optional: true,
       forceNew: true,
     },
@@ -123,7 +123,8 @@ function readAttributes(sensitive: boolean): Record<string, Attribute> {
   return {
     filename: {
       type: "string",
-      description: "The path of the file to read; reading fails when it does not exist.",
+      description: "The path of the file to read, inside the root (by its real path, outside " +
+        ".pravo/); reading fails when it does not exist.",
       required: true,
     },
     content: {

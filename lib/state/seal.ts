@@ -1,0 +1,219 @@
+/**
+ * Sensitive values at rest: sealed in the state store with pravo's key for
+ * the state (`loadKey().derive("state")`, lib/keys/key.ts), so that whoever
+ * can read the store's file (an agent with an editor in the root, a
+ * `local_file` data source) reads no secret.
+ *
+ * A record's value at each of its sensitive paths (those it names and those
+ * its type's schema marks) is stored as `{"$sealed": "v1:FINGERPRINT:DATA"}`:
+ * AES-256-GCM (lib/keys/seal.ts), its associated data the root's lineage,
+ * the record's address and the attribute's path, so that a sealed value
+ * copied to another record, attribute or state does not open. The key that
+ * makes the transaction log's markers (redact.ts) is sealed the same way,
+ * bound to the lineage. FINGERPRINT names the key that sealed it, so that a
+ * state sealed under another key says which key it needs.
+ *
+ * @module
+ */
+
+import { Exit } from "../cli/exit.ts";
+import { DiagnosticsError, error } from "../diag/diag.ts";
+import { loadKey, type PravoKey } from "../keys/key.ts";
+import { sealText, unsealText } from "../keys/seal.ts";
+import type { AttrPath, StateRecord } from "./store.ts";
+import { sensitivePathsOf } from "./view.ts";
+
+/** A sealed value as a record's attributes hold it. */
+export interface SealedValue {
+  $sealed: string;
+}
+
+const VERSION = "v1";
+
+/** True when `v` is a value sealed by {@linkcode Sealer}. */
+export function isSealed(v: unknown): v is SealedValue {
+  return v !== null && typeof v === "object" && !Array.isArray(v) &&
+    Object.keys(v).length === 1 && typeof (v as SealedValue).$sealed === "string";
+}
+
+/** The key of a state: loaded when first needed, so that reads of no secret need none. */
+export type KeySource = () => PravoKey;
+
+/** The key from the environment (lib/keys/key.ts), checked to be outside `root`. */
+export function defaultKeySource(root?: string): KeySource {
+  return () => loadKey(root === undefined ? {} : { root });
+}
+
+/** Seals and opens the sensitive values of one state. */
+export class Sealer {
+  readonly #source: KeySource;
+  readonly #where: string;
+  #key: PravoKey | undefined;
+
+  /** `where` names the store in messages: its file or URL. */
+  constructor(source: KeySource, where: string) {
+    this.#source = source;
+    this.#where = where;
+  }
+
+  #load(): PravoKey {
+    return this.#key ??= this.#source();
+  }
+
+  /** Seals `value`, bound to the lineage, the address and the path. */
+  seal(lineage: string, address: string, path: AttrPath, value: unknown): SealedValue {
+    const key = this.#load();
+    const data = sealText(
+      key.derive("state"),
+      JSON.stringify(value),
+      associated(lineage, address, path),
+    );
+    return { $sealed: `${VERSION}:${key.fingerprint}:${data}` };
+  }
+
+  /** Opens a value sealed by {@linkcode seal}; a DiagnosticsError says what to do when it cannot. */
+  unseal(lineage: string, address: string, path: AttrPath, sealed: SealedValue): unknown {
+    const text = this.#open(
+      sealed.$sealed,
+      associated(lineage, address, path),
+      () => `${address}.${path.map(String).join(".")}`,
+    );
+    return JSON.parse(text);
+  }
+
+  /** Seals the key of the log's markers, bound to the lineage. */
+  sealText(lineage: string, purpose: string, text: string): string {
+    const key = this.#load();
+    const data = sealText(key.derive("state"), text, associated(lineage, purpose, []));
+    return `sealed:${VERSION}:${key.fingerprint}:${data}`;
+  }
+
+  /** Opens what {@linkcode sealText} made; text that was never sealed is given back as it is. */
+  unsealText(lineage: string, purpose: string, stored: string): string {
+    if (!stored.startsWith("sealed:")) return stored;
+    return this.#open(
+      stored.slice("sealed:".length),
+      associated(lineage, purpose, []),
+      () => `the ${purpose}`,
+    );
+  }
+
+  #open(stored: string, aad: string, what: () => string): string {
+    const [version, fingerprint, data] = stored.split(":");
+    const key = this.#load();
+    if (version !== VERSION || data === undefined) {
+      throw new DiagnosticsError([
+        error(
+          `A sealed value of the state cannot be read: ${what()}`,
+          `${this.#where} holds it in a form this pravo does not know ("${version}"). Upgrade pravo to the version that wrote the state, then run the command again.`,
+        ),
+      ], Exit.ERROR);
+    }
+    if (fingerprint !== key.fingerprint) {
+      throw new DiagnosticsError([
+        error(
+          `The state was sealed with another key (fingerprint ${fingerprint})`,
+          `The sensitive values in ${this.#where} (${what()} first) were sealed with pravo's key ${fingerprint}, and the key in use, from ${key.source}, is ${key.fingerprint}. Give pravo the key with fingerprint ${fingerprint}: point $PRAVO_KEY_FILE at its file, or put its content in $PRAVO_KEY, then run the command again.`,
+        ),
+      ], Exit.ERROR);
+    }
+    const text = unsealText(key.derive("state"), data, aad);
+    if (text === undefined) {
+      throw new DiagnosticsError([
+        error(
+          `A sealed value of the state does not open: ${what()}`,
+          `In ${this.#where}, the value was changed, or copied from another record, attribute or state: a sealed value is bound to its root's lineage, its address and its attribute. Restore the state from a backup, or remove the record and apply again.`,
+        ),
+      ], Exit.ERROR);
+    }
+    return text;
+  }
+}
+
+function associated(lineage: string, address: string, path: AttrPath): string {
+  return `pravo state ${VERSION}\u0000${lineage}\u0000${address}\u0000${JSON.stringify(path)}`;
+}
+
+function at(
+  v: unknown,
+  path: AttrPath,
+): { parent: Record<string | number, unknown>; last: string | number } | undefined {
+  let cur = v;
+  for (const k of path.slice(0, -1)) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (cur === null || typeof cur !== "object") return undefined;
+  return { parent: cur as Record<string | number, unknown>, last: path[path.length - 1] };
+}
+
+/**
+ * The paths whose values are sealed: the record's and those of its type's
+ * schema; the empty path (every attribute) as each attribute's.
+ */
+export function sealedPaths(
+  rec: Pick<StateRecord, "provider" | "type" | "mode" | "sensitivePaths" | "attributes">,
+): AttrPath[] {
+  const paths = sensitivePathsOf(rec);
+  if (!paths.some((p) => p.length === 0)) return paths;
+  const keys = Object.keys(rec.attributes ?? {}).map((k) => [k]);
+  return [...keys, ...paths.filter((p) => p.length > 1)];
+}
+
+/**
+ * A copy of a record's attributes with the value at each sensitive path
+ * sealed; null and absent values, and values already sealed, stay.
+ */
+export function sealAttributes(
+  sealer: Sealer,
+  lineage: string,
+  rec: Pick<
+    StateRecord,
+    "address" | "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
+  >,
+): Record<string, unknown> {
+  const paths = sealedPaths(rec);
+  if (paths.length === 0) return rec.attributes;
+  const copy = structuredClone(rec.attributes);
+  for (const path of paths) {
+    const p = at(copy, path);
+    if (!p || !(p.last in p.parent)) continue;
+    const v = p.parent[p.last];
+    if (v === null || v === undefined || isSealed(v)) continue;
+    p.parent[p.last] = sealer.seal(lineage, rec.address, path, v);
+  }
+  return copy;
+}
+
+/** A copy of a record's attributes with every sealed value opened. */
+export function unsealAttributes(
+  sealer: Sealer,
+  lineage: string,
+  rec: Pick<
+    StateRecord,
+    "address" | "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
+  >,
+): Record<string, unknown> {
+  const paths = sealedPaths(rec);
+  let copy: Record<string, unknown> | undefined;
+  for (const path of paths) {
+    const p0 = at(rec.attributes, path);
+    if (!p0 || !isSealed(p0.parent[p0.last])) continue;
+    copy ??= structuredClone(rec.attributes);
+    const p = at(copy, path)!;
+    p.parent[p.last] = sealer.unseal(lineage, rec.address, path, p.parent[p.last] as SealedValue);
+  }
+  return copy ?? rec.attributes;
+}
+
+/** True when a record holds a sensitive value that is not sealed. */
+export function holdsPlainSecret(
+  rec: Pick<StateRecord, "provider" | "type" | "mode" | "sensitivePaths" | "attributes">,
+): boolean {
+  return sealedPaths(rec).some((path) => {
+    const p = at(rec.attributes, path);
+    if (!p || !(p.last in p.parent)) return false;
+    const v = p.parent[p.last];
+    return v !== null && v !== undefined && !isSealed(v);
+  });
+}
