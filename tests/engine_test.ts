@@ -206,9 +206,10 @@ Deno.test("saved plans that are stale, damaged, foreign or newer are refused and
 
 Deno.test("a plan file sealed with another key is refused, saying which key it needs and how to give it", async () => {
   const root = await makeRoot({ "main.cue": SEED });
-  await pravo(root, ["init"]);
   const mine = { PRAVO_KEY: btoa("a key of 32 bytes for this test!") };
   const theirs = { PRAVO_KEY: btoa("another key of 32 bytes, theirs!") };
+  // The state is theirs too: its sealed values open only with their key.
+  await pravo(root, ["init"], { env: theirs });
   assert.equal((await pravo(root, ["plan", "--out", "p.plan"], { env: theirs })).code, 2);
   for (const cmd of [["show", "p.plan"], ["apply", "p.plan"]]) {
     const r = await pravo(root, cmd, { env: mine });
