@@ -12,14 +12,23 @@ import { type Context, fail, type Streams } from "./lib/cli/command.ts";
 import { Style } from "./lib/cli/output.ts";
 import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
+import { interrupts, listen } from "./lib/cli/interrupt.ts";
+import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
 import { isAbsolute, resolve } from "node:path";
+
+/** What {@linkcode run} tells its caller as it goes. */
+export interface RunHooks {
+  /** The command line is read: the command and its context, before it runs. */
+  onStart?: (ctx: Context, command: string) => void;
+}
 
 /** Runs pravo with `argv` and returns the exit code; writes through `streams`. */
 export async function run(
   argv: string[],
   streams: Streams,
   env: (name: string) => string | undefined,
+  hooks: RunHooks = {},
 ): Promise<number> {
   let parsed;
   try {
@@ -63,6 +72,7 @@ export async function run(
     state: (options.state as string | undefined) ?? env("PRAVO_STATE"),
     streams,
   };
+  hooks.onStart?.(ctx, command.name);
   try {
     const impl = await command.load();
     return await impl.run(ctx, options, args);
@@ -72,6 +82,9 @@ export async function run(
       streams.stderr(`Error: ${e.message}\n`);
       return Exit.USAGE;
     }
+    // Not a bug after all: a full disk, a read-only file system.
+    const known = internalErrorDiagnostics(e);
+    if (known) return fail(ctx, known);
     throw e;
   }
 }
@@ -113,7 +126,18 @@ if (import.meta.main) {
   };
   let code: number;
   try {
-    code = await run(Deno.args, streams, envGetter);
+    code = await run(Deno.args, streams, envGetter, {
+      onStart(ctx, command) {
+        // pravo mcp handles its own end (its children are the ones that hold).
+        if (command === "mcp") return;
+        listen(interrupts, {
+          note: (text) => {
+            if (!ctx.json) streams.stderr(text);
+          },
+          exitNow: (err) => Deno.exit(fail(ctx, err)),
+        });
+      },
+    });
   } catch (e) {
     streams.stderr(
       `Error: internal error: ${

@@ -28,6 +28,11 @@ export const Exit = {
   PLAN_NEWER: 9,
   /** The command line is wrong: an unknown command, flag or value. */
   USAGE: 64,
+  /**
+   * Interrupted by SIGINT, SIGTERM or SIGHUP: pravo stopped early, recorded
+   * what it did and released its lock and reservations.
+   */
+  INTERRUPTED: 130,
 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit];

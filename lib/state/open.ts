@@ -247,11 +247,13 @@ export function stateServers(where: StateLocation): string[] {
 
 /**
  * Opens the state store of `ctx.root`. Without `create`, a root whose state
- * does not exist yet is refused: run `pravo init`.
+ * does not exist yet is refused: run `pravo init`. With `readOnly` (the
+ * commands that only read), a SQLite state is opened for reading only, so
+ * that it can be read on a read-only file system.
  */
 export async function openStore(
   ctx: Pick<Context, "root" | "state">,
-  opts: { create?: boolean; now?: () => Date } = {},
+  opts: { create?: boolean; now?: () => Date; readOnly?: boolean } = {},
 ): Promise<StateStore> {
   return await openLocation(stateLocation(ctx), { ...opts, root: ctx.root });
 }
@@ -259,7 +261,7 @@ export async function openStore(
 /** Opens the store at `where`; `root` names the root in messages. */
 export async function openLocation(
   where: StateLocation,
-  opts: { create?: boolean; now?: () => Date; root?: string } = {},
+  opts: { create?: boolean; now?: () => Date; root?: string; readOnly?: boolean } = {},
 ): Promise<StateStore> {
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
@@ -276,7 +278,11 @@ export async function openLocation(
       ),
     ], Exit.ERROR);
   }
-  return await SqliteStore.open(where.path, { create: opts.create, now: opts.now });
+  return await SqliteStore.open(where.path, {
+    create: opts.create,
+    now: opts.now,
+    readOnly: opts.readOnly,
+  });
 }
 
 function usage(summary: string, detail: string): DiagnosticsError {
