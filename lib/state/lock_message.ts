@@ -64,8 +64,9 @@ export function tookOverWarning(old: LockInfo): Diagnostic {
   return warning(
     `Took over the state lock of "${old.actor}" (command "${old.command}")`,
     `The lock ${old.id}, taken at ${old.since}${reason}, no longer bound anyone: ${old.stale}. ` +
-      "That run ended without releasing it, so what it did may not all be recorded: check " +
-      "`pravo state log` and the plan before applying.",
+      "That run ended without releasing it. What it committed is in the state, but work it had " +
+      "in flight may have changed the real world unrecorded: check `pravo state log`, and plan " +
+      "again before applying an older plan.",
   );
 }
 

@@ -763,7 +763,7 @@ export class SqliteStore implements StateStore {
     if (held) await this.releaseLock(held).catch(() => this.#letGo());
     await this.#queue.catch(() => {});
     this.#closed = true;
-    this.#read.close();
+    if (this.#read !== this.#write) this.#read.close();
     this.#write.close();
   }
 
