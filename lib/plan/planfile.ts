@@ -23,6 +23,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
+import { diskFull, isDiskFull, isReadOnly, readOnlyFileSystem } from "../diag/io.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Plan, PLAN_FORMAT_VERSION } from "./types.ts";
 
@@ -58,6 +59,10 @@ export function writePlanFile(path: string, plan: Plan): void {
     } catch {
       // nothing left behind
     }
+    // Nothing is left half-written: the target is replaced only by the rename.
+    const kept = "No plan file was written, and a file already at that path was left as it was.";
+    if (isDiskFull(e)) throw new DiagnosticsError([diskFull(path, kept)], Exit.ERROR);
+    if (isReadOnly(e)) throw new DiagnosticsError([readOnlyFileSystem(path, kept)], Exit.ERROR);
     throw new DiagnosticsError([
       error(
         "Cannot write the plan file",

@@ -1031,7 +1031,7 @@ export function storeFailure(e: unknown, path: string, doing: "opening" | "using
     );
   }
   const code = sqliteCode(e);
-  if (code !== undefined && (code === 10 || code === SQLITE_CANTOPEN)) {
+  if (code === 10 || code === SQLITE_CANTOPEN || /disk I\/O error/i.test(msg)) {
     return new DiagnosticsError([
       error(
         `Cannot ${doing === "opening" ? "open" : "read or write"} the state store "${path}"`,
