@@ -188,3 +188,17 @@ other: {
     }
   }
 });
+
+Deno.test("a plan file with a byte that is not UTF-8 is damaged (exit 7), with where", async () => {
+  const root = await makeRoot({ "main.cue": SEED });
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
+  const bytes = await Deno.readFile(`${root}/x.plan`);
+  bytes[new TextDecoder().decode(bytes).indexOf("random_integer")] = 0xe9;
+  await Deno.writeFile(`${root}/x.plan`, bytes);
+  for (const args of [["show", "x.plan"], ["apply", "x.plan"]]) {
+    const r = await pravo(root, args);
+    assert.equal(r.code, 7, r.stderr);
+    assert.match(r.stderr, /is damaged\n\nIt is not UTF-8 text: the byte 0xE9 at line 1, column \d+/);
+  }
+});

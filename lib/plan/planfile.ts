@@ -24,6 +24,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { diskFull, isDiskFull, isReadOnly, readOnlyFileSystem } from "../diag/io.ts";
+import { decodeUtf8 } from "../diag/text.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Plan, PLAN_FORMAT_VERSION } from "./types.ts";
 
@@ -76,9 +77,9 @@ export function writePlanFile(path: string, plan: Plan): void {
 
 /** Reads and checks a plan file for `root`. */
 export function readPlanFile(path: string, root: string): Plan {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (e) {
     const why = (e as { code?: string }).code === "ENOENT"
       ? "There is no such file"
@@ -99,6 +100,14 @@ export function readPlanFile(path: string, root: string): Plan {
         `${why}. A plan file must be used as \`pravo plan --out\` wrote it; make a new plan.`,
       ),
     ], Exit.PLAN_CORRUPT);
+  // pravo writes plan files as UTF-8 JSON: a byte that is not UTF-8 was put there by something else.
+  const read = decodeUtf8(bytes);
+  if (!read.ok) {
+    throw corrupt(
+      `It is not UTF-8 text: the byte ${read.bad.byte} at line ${read.bad.line}, column ${read.bad.column}`,
+    );
+  }
+  const text = read.text;
   let outer: { pravo_plan?: unknown; digest?: unknown; body?: Plan };
   try {
     outer = JSON.parse(text);
