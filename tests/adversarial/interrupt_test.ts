@@ -102,3 +102,16 @@ Deno.test("an agent's pravo_apply_plan stopped by the server's --timeout: the sa
     await s.close();
   }
 });
+
+Deno.test("no MCP tool releases a lock or a reservation: state unlock is for operators only", async () => {
+  const root = await slowRoot();
+  const s = await connect(root, { script: true });
+  try {
+    const { tools } = await s.client.listTools();
+    assert.ok(tools.length > 0);
+    const names = tools.map((t: { name: string }) => t.name);
+    assert.deepEqual(names.filter((n: string) => /unlock|release|force/.test(n)), []);
+  } finally {
+    await s.close();
+  }
+});
