@@ -199,6 +199,9 @@ Deno.test("a plan file with a byte that is not UTF-8 is damaged (exit 7), with w
   for (const args of [["show", "x.plan"], ["apply", "x.plan"]]) {
     const r = await pravo(root, args);
     assert.equal(r.code, 7, r.stderr);
-    assert.match(r.stderr, /is damaged\n\nIt is not UTF-8 text: the byte 0xE9 at line 1, column \d+/);
+    assert.match(
+      r.stderr,
+      /is damaged\n\nIt is not UTF-8 text: the byte 0xE9 at line 1, column \d+/,
+    );
   }
 });

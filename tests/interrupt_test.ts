@@ -399,3 +399,38 @@ Deno.test("plan --reserve whose plan file cannot be written releases the reserva
   const locks = await pravo(root, ["--json", "state", "locks"]);
   assert.deepEqual(JSON.parse(locks.stdout).reservations, []);
 });
+
+Deno.test("state migrate interrupted while it holds the lock copies nothing and releases the lock", async () => {
+  const root = await sleepsRoot();
+  const lib = new URL("../lib/", import.meta.url).href;
+  // In a process of its own: the interrupt arrives before the copy is written.
+  const script = `
+    import { interrupts } from "${lib}cli/interrupt.ts";
+    import { migrateState } from "${lib}state/migrate.ts";
+    import { stateLocation } from "${lib}state/open.ts";
+    const root = ${JSON.stringify(root)};
+    interrupts.receive("SIGTERM");
+    try {
+      await migrateState(stateLocation({ root, state: undefined }), stateLocation({ root, state: "sqlite:copy.db" }), { actor: "t", reason: "", root });
+      console.log("copied");
+    } catch (e) {
+      console.log(e.exitCode, e.diagnostics?.[0]?.summary, e.diagnostics?.[0]?.detail);
+    }`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--quiet",
+      "--config",
+      new URL("../deno.json", import.meta.url).pathname,
+      script,
+    ],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  assert.match(text, /^130 Interrupted by SIGTERM Nothing was copied; the source is unchanged\./);
+  await assert.rejects(Deno.stat(`${root}/copy.db`));
+  assert.deepEqual((await readState(root)).locks, []);
+});
