@@ -31,8 +31,9 @@ export function beaconDir(dbPath: string): string {
   return `${dbPath}-locks`;
 }
 
-function beaconPath(dbPath: string, id: string): string {
-  if (!/^[0-9a-f-]{36}$/.test(id)) throw new Error(`bug: "${id}" is not a lock id`);
+/** The beacon file of lock `id`; undefined for an id that is not a lock id (a damaged row). */
+function beaconPath(dbPath: string, id: string): string | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) return undefined;
   return join(beaconDir(dbPath), id);
 }
 
@@ -43,6 +44,7 @@ function beaconPath(dbPath: string, id: string): string {
  */
 export function takeBeacon(dbPath: string, id: string): Beacon | undefined {
   const path = beaconPath(dbPath, id);
+  if (path === undefined) throw new Error(`bug: "${id}" is not a lock id`);
   let file: Deno.FsFile;
   try {
     Deno.mkdirSync(beaconDir(dbPath), { recursive: true, mode: 0o700 });
@@ -80,9 +82,11 @@ export function takeBeacon(dbPath: string, id: string): Beacon | undefined {
  * (gone), or `missing` (no beacon: cannot tell).
  */
 export function beaconState(dbPath: string, id: string): "held" | "free" | "missing" {
+  const path = beaconPath(dbPath, id);
+  if (path === undefined) return "missing";
   let file: Deno.FsFile;
   try {
-    file = Deno.openSync(beaconPath(dbPath, id), { read: true });
+    file = Deno.openSync(path, { read: true });
   } catch {
     return "missing";
   }
@@ -99,7 +103,8 @@ export function beaconState(dbPath: string, id: string): "held" | "free" | "miss
 
 /** Removes the beacon file of a lock that is gone (best effort). */
 export function removeBeacon(dbPath: string, id: string): void {
-  removeQuietly(beaconPath(dbPath, id));
+  const path = beaconPath(dbPath, id);
+  if (path !== undefined) removeQuietly(path);
 }
 
 function removeQuietly(path: string): void {
