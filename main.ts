@@ -12,6 +12,8 @@ import { type Context, fail, type Streams } from "./lib/cli/command.ts";
 import { Style } from "./lib/cli/output.ts";
 import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
+import { interrupts, listen } from "./lib/cli/interrupt.ts";
+import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
 import {
   MAX_PINNED_BYTES,
@@ -26,6 +28,12 @@ import { isAbsolute, resolve } from "node:path";
 /** The global flags a child of `pravo mcp` takes from the pinned document, never from its argv. */
 const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
 
+/** What {@linkcode run} tells its caller as it goes. */
+export interface RunHooks {
+  /** The command line is read: the command and its context, before it runs. */
+  onStart?: (ctx: Context, command: string) => void;
+}
+
 /**
  * Runs pravo with `argv` and returns the exit code; writes through `streams`.
  * With `pinned` (a child of `pravo mcp`, lib/cli/pinned.ts), the root, the
@@ -37,6 +45,7 @@ export async function run(
   streams: Streams,
   env: (name: string) => string | undefined,
   pinned?: Pinned,
+  hooks: RunHooks = {},
 ): Promise<number> {
   pin(pinned);
   let parsed;
@@ -105,6 +114,7 @@ export async function run(
     state: pinned ? undefined : (options.state as string | undefined) ?? env("PRAVO_STATE"),
     streams,
   };
+  hooks.onStart?.(ctx, command.name);
   try {
     const impl = await command.load();
     return await impl.run(ctx, options, args);
@@ -114,6 +124,9 @@ export async function run(
       streams.stderr(`Error: ${e.message}\n`);
       return Exit.USAGE;
     }
+    // Not a bug after all: a full disk, a read-only file system.
+    const known = internalErrorDiagnostics(e);
+    if (known) return fail(ctx, known);
     throw e;
   }
 }
@@ -180,7 +193,18 @@ if (import.meta.main) {
       pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));
       argv = argv.slice(1);
     }
-    code = await run(argv, streams, envGetter, pinned);
+    code = await run(argv, streams, envGetter, pinned, {
+      onStart(ctx, command) {
+        // pravo mcp handles its own end (its children are the ones that hold).
+        if (command === "mcp") return;
+        listen(interrupts, {
+          note: (text) => {
+            if (!ctx.json) streams.stderr(text);
+          },
+          exitNow: (err) => Deno.exit(fail(ctx, err)),
+        });
+      },
+    });
   } catch (e) {
     streams.stderr(
       `Error: internal error: ${

@@ -8,7 +8,7 @@
 
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import type { LockInfo, StateStore, TxMeta } from "../state/store.ts";
+import type { AcquiredLock, LockInfo, StateStore, TxMeta } from "../state/store.ts";
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
@@ -35,14 +35,31 @@ export interface ApplyOptions {
   planPath?: string;
   /** The state lock, when the caller holds it already (apply without a plan file). */
   heldLock?: LockInfo;
+  /** Told when the state lock is taken here, to warn of a lock taken over from a dead holder. */
+  onLocked?: (lock: AcquiredLock) => void;
   /** Told when a node starts and ends, for progress on a terminal. */
   progress?: (
-    event: { address: string; action: string; phase: "start" | "done" | "failed"; ms?: number },
+    event: {
+      address: string;
+      action: string;
+      phase: "start" | "done" | "failed" | "cancelled";
+      ms?: number;
+    },
   ) => void;
+  /**
+   * Aborts on an interrupt (its reason is the signal's name): no node starts
+   * after it, the running ones finish or are cancelled (the provider gets the
+   * signal), and what was not done is recorded.
+   */
   signal?: AbortSignal;
 }
 
-export type NodeStatus = "applied" | "failed" | "skipped";
+/**
+ * What became of a node: `skipped` when a node it depends on was not
+ * applied; after an interrupt, `cancelled` when it was running and did not
+ * finish, `not_started` when it had not started.
+ */
+export type NodeStatus = "applied" | "failed" | "skipped" | "cancelled" | "not_started";
 
 export interface NodeOutcome {
   address: string;
@@ -58,6 +75,10 @@ export interface ApplyResult {
   /** Serial of the state after apply. */
   serial: number;
   ok: boolean;
+  /** The signal that interrupted the apply, when one did. */
+  interrupted?: string;
+  /** True when the interrupt came before any node started: the plan is untouched. */
+  nothingStarted?: boolean;
 }
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
@@ -109,6 +130,7 @@ export async function applyPlan(
     command: "apply",
     timeoutMs: opts.lockTimeoutMs ?? 10_000,
   });
+  if (!opts.heldLock) opts.onLocked?.(lock as AcquiredLock);
   try {
     await checkFresh(plan, store, opts.planPath);
     const changing = plan.nodes.filter((n) =>
@@ -123,9 +145,14 @@ export async function applyPlan(
       throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "apply")), Exit.LOCKED);
     }
     const result = await walk(plan, store, opts);
-    // Applying the plan that reserved nodes releases them.
-    for (const r of await store.listReservations()) {
-      if (r.planId === plan.id) await store.releaseReservation(r.id);
+    // Applying the plan that reserved nodes releases them; so does an apply
+    // of it that was interrupted after it started (the plan is stale then).
+    // Interrupted before any node started, the plan and its reservations
+    // stay as they were, to be applied again.
+    if (!result.nothingStarted) {
+      for (const r of await store.listReservations()) {
+        if (r.planId === plan.id) await store.releaseReservation(r.id);
+      }
     }
     return result;
   } finally {
@@ -173,6 +200,23 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   }
   const outcomes = new Map<string, NodeOutcome>();
   const parallelism = Math.max(1, opts.parallelism ?? 10);
+  const signal = opts.signal;
+  const signalName = () => String(signal?.reason ?? "an interrupt");
+  /** Nodes started in this run: those an interrupt may have cut short. */
+  const started = new Set<string>();
+  const notStarted = (w: string): NodeOutcome => ({
+    address: w,
+    action: byAddr.get(w)!.action,
+    status: "not_started",
+    diagnostics: [
+      error(
+        `${w} was not started`,
+        `The run was interrupted (${signalName()}) before it started. Plan and apply again to ` +
+          "finish the work.",
+        { address: w },
+      ),
+    ],
+  });
   let evaluating: Promise<unknown> = Promise.resolve();
   const evaluateAgain = (n: PlannedNode): Promise<Evaluated | undefined> => {
     const next = evaluating.then(() => reevaluate(plan, values, kinds, n));
@@ -188,6 +232,10 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     outcomes.set(addr, o);
     for (const w of waiters.get(addr) ?? []) {
       if (outcomes.has(w)) continue;
+      if (o.status !== "applied" && signal?.aborted) {
+        done(w, notStarted(w));
+        continue;
+      }
       if (o.status !== "applied") {
         done(w, {
           address: w,
@@ -209,15 +257,23 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     }
   };
   while (ready.length || running.size) {
-    while (ready.length && running.size < parallelism) {
+    // After an interrupt nothing new starts; the running nodes finish, or
+    // are cancelled by the provider, which has the signal.
+    while (ready.length && running.size < parallelism && !signal?.aborted) {
       const addr = ready.shift()!;
       if (outcomes.has(addr)) continue;
       const n = byAddr.get(addr)!;
+      started.add(addr);
       const p: Promise<void> = applyNode(n, plan, store, values, opts, evaluateAgain).then(
         async (o) => {
-          // A failure before the provider acted (an input that cannot be
-          // resolved) changed nothing: only attempts are recorded.
-          if (o.status === "failed" && o.attempted) await recordFailure(store, plan, n, o, opts);
+          if (o.status === "failed" && signal?.aborted) {
+            // Cut short by the interrupt: recorded with the nodes not started.
+            o = { ...o, status: "cancelled" };
+          } else if (o.status === "failed" && o.attempted) {
+            // A failure before the provider acted (an input that cannot be
+            // resolved) changed nothing: only attempts are recorded.
+            await recordFailure(store, plan, n, o, opts);
+          }
           running.delete(p);
           done(addr, o);
         },
@@ -225,6 +281,11 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
       running.add(p);
     }
     if (running.size) await Promise.race(running);
+    else if (signal?.aborted) break;
+  }
+  if (signal?.aborted) {
+    for (const n of todo) if (!outcomes.has(n.address)) done(n.address, notStarted(n.address));
+    if (started.size > 0) await recordInterrupt(store, plan, [...outcomes.values()], opts);
   }
   if (outcomes.size !== todo.length) {
     const stuck = todo.filter((n) => !outcomes.has(n.address)).map((n) => n.address);
@@ -235,6 +296,7 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     outcomes: list,
     serial: (await store.identity()).serial,
     ok: list.every((o) => o.status === "applied"),
+    ...(signal?.aborted ? { interrupted: signalName(), nothingStarted: started.size === 0 } : {}),
   };
 }
 
@@ -354,7 +416,7 @@ async function applyNode(
     opts.progress?.({
       address: n.address,
       action: n.action,
-      phase: status === "applied" ? "done" : "failed",
+      phase: status === "applied" ? "done" : opts.signal?.aborted ? "cancelled" : "failed",
       ms: Date.now() - started,
     });
     return {
@@ -537,6 +599,44 @@ async function recordFailure(
         after: { error: why, planned_action: n.action },
         sensitivePaths: n.sensitive.map((k) => [k]),
       });
+    },
+  );
+}
+
+/**
+ * An interrupted apply records, in one transaction, the nodes it cancelled
+ * and those it did not start: the log then says what the run left undone,
+ * next to the entries of the nodes it applied.
+ */
+async function recordInterrupt(
+  store: StateStore,
+  plan: Plan,
+  outcomes: NodeOutcome[],
+  opts: ApplyOptions,
+): Promise<void> {
+  const undone = outcomes.filter((o) => o.status === "cancelled" || o.status === "not_started");
+  if (undone.length === 0) return;
+  const byAddr = new Map(plan.nodes.map((n) => [n.address, n]));
+  await store.transaction(
+    { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id },
+    async (tx) => {
+      for (const o of undone) {
+        const n = byAddr.get(o.address)!;
+        await tx.logChange({
+          address: n.address,
+          action: "interrupted",
+          before: n.before,
+          after: {
+            planned_action: n.action,
+            status: o.status === "cancelled" ? "cancelled" : "not started",
+            signal: String(opts.signal?.reason ?? "an interrupt"),
+            ...(o.status === "cancelled"
+              ? { error: o.diagnostics.map((d) => d.summary).join("; ") }
+              : {}),
+          },
+          sensitivePaths: n.sensitive.map((k) => [k]),
+        });
+      }
     },
   );
 }

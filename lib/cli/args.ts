@@ -29,11 +29,11 @@ export interface Parsed {
 }
 
 /** Flags written with one dash as Terraform does, accepted as such. */
-const SINGLE_DASH_LONG = new Set(["-auto-approve", "-upgrade"]);
+const SINGLE_DASH_LONG = new Set(["-auto-approve", "-upgrade", "-force"]);
 
 /** Splits `argv` into the command, its options and its positional arguments. */
 export function parse(argv: string[]): Parsed {
-  // `-auto-approve` as Terraform writes it; `-C=DIR` as `-C DIR`.
+  // `-auto-approve`, `-force` as Terraform writes them; `-C=DIR` as `-C DIR`.
   argv = argv.flatMap((a) => {
     if (SINGLE_DASH_LONG.has(a)) return ["-" + a];
     const short = /^-([A-Za-z])=(.*)$/s.exec(a);

@@ -28,9 +28,13 @@ export const Exit = {
   PLAN_NEWER: 9,
   /** The command line is wrong: an unknown command, flag or value. */
   USAGE: 64,
-  /** Stopped by SIGINT (Ctrl-C): 128 + 2, as shells report it. */
+  /**
+   * Interrupted by SIGINT (Ctrl-C) or SIGHUP: pravo stopped early, recorded
+   * what it did and released its lock and reservations. 128 + 2, as shells
+   * report SIGINT.
+   */
   INTERRUPTED: 130,
-  /** Stopped by SIGTERM: 128 + 15, as shells report it. */
+  /** Stopped by SIGTERM, in the same way as {@link Exit.INTERRUPTED}: 128 + 15. */
   TERMINATED: 143,
 } as const;
 

@@ -47,8 +47,10 @@
  * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
  *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
  *   and write of its file). Reading `/proc/PID/stat`, which the
- *   lock code tries, would need `--allow-all` in Deno, so it is not granted
- *   and the lock code falls back on the lock's expiry.
+ *   lock code tries, would need `--allow-all` in Deno, so it is not granted:
+ *   a SQLite lock's holder keeps an advisory lock on a beacon file beside the
+ *   state instead (lib/state/beacon.ts), which the kernel drops when the
+ *   holder's process ends, and which reading the root is enough to test.
  *
  * @module
  */

@@ -25,6 +25,8 @@ import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
+import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
+import { tookOverWarning } from "../state/lock_message.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -38,14 +40,26 @@ function parseOnly(v: unknown): string[] | undefined {
   return list;
 }
 
+/** Asks on the terminal; an interrupt while it waits is a no. */
 async function confirm(ctx: Context): Promise<boolean> {
   ctx.streams.stdout(
     "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
   );
   const buf = new Uint8Array(1024);
-  const n = await Deno.stdin.read(buf);
-  const answer = n === null ? "" : new TextDecoder().decode(buf.subarray(0, n)).trim();
-  return answer === "yes";
+  const signal = interrupts.signal;
+  let onAbort = () => {};
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const n = signal.aborted ? null : await Promise.race([Deno.stdin.read(buf), aborted]);
+    if (signal.aborted) return false;
+    const answer = n === null ? "" : new TextDecoder().decode(buf.subarray(0, n)).trim();
+    return answer === "yes";
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 function progressPrinter(ctx: Context): ApplyOptions["progress"] {
@@ -62,9 +76,7 @@ function progressPrinter(ctx: Context): ApplyOptions["progress"] {
       ctx.streams.stderr(`${e.address}: ${verbs[e.action] ?? e.action}...\n`);
     } else {
       const secs = ((e.ms ?? 0) / 1000).toFixed(1);
-      ctx.streams.stderr(
-        `${e.address}: ${e.phase === "done" ? "done" : "failed"} after ${secs}s\n`,
-      );
+      ctx.streams.stderr(`${e.address}: ${e.phase} after ${secs}s\n`);
     }
   };
 }
@@ -156,12 +168,14 @@ export const run: CommandRun = async (ctx, opts, args) => {
       command: "apply",
       timeoutMs: 10_000,
     });
+    if (lock?.tookOver) emitWarnings(ctx, [tookOverWarning(lock.tookOver)]);
     try {
       if (saved) {
         // The plan applies here, wherever it was made: its state tells the root.
         plan = { ...saved, root: ctx.root };
       } else {
         plan = await planFromFlags(ctx, opts, store);
+        interrupts.throwIfInterrupted("Nothing was applied: the run stopped while planning.");
         judged = await judgeOrRefuse(ctx, policies, plan);
         const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
         if (!hasChanges(plan)) {
@@ -179,6 +193,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           }
           ctx.streams.stdout(renderPlan(doc, ctx.style));
           if (!(await confirm(ctx))) {
+            interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
             ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
             return Exit.ERROR;
           }
@@ -196,6 +211,10 @@ export const run: CommandRun = async (ctx, opts, args) => {
         heldLock: lock,
         planPath,
         progress: ctx.streams.isTerminal && !ctx.json ? progressPrinter(ctx) : undefined,
+        signal: interrupts.signal,
+        onLocked: (l) => {
+          if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
+        },
       });
     } finally {
       if (lock) await store.releaseLock(lock);
@@ -203,10 +222,21 @@ export const run: CommandRun = async (ctx, opts, args) => {
   } finally {
     await store.close();
   }
-  const counts = { added: 0, changed: 0, replaced: 0, destroyed: 0, failed: 0, skipped: 0 };
+  const counts = {
+    added: 0,
+    changed: 0,
+    replaced: 0,
+    destroyed: 0,
+    failed: 0,
+    skipped: 0,
+    cancelled: 0,
+    not_started: 0,
+  };
   for (const o of result.outcomes) {
     if (o.status === "failed") counts.failed++;
     else if (o.status === "skipped") counts.skipped++;
+    else if (o.status === "cancelled") counts.cancelled++;
+    else if (o.status === "not_started") counts.not_started++;
     else if (o.action === "create") counts.added++;
     else if (o.action === "update") counts.changed++;
     else if (o.action === "replace") counts.replaced++;
@@ -221,17 +251,40 @@ export const run: CommandRun = async (ctx, opts, args) => {
     nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
     serial: result.serial,
     ok: result.ok,
+    ...(result.interrupted ? { interrupted: result.interrupted } : {}),
     diagnostics: diagnosticsJson(diags),
   };
   emit(ctx, doc, () => {
-    const head = result.ok
+    const head = result.interrupted
+      ? ctx.style.bold(ctx.style.yellow(`Apply interrupted (${result.interrupted}).`))
+      : result.ok
       ? ctx.style.bold(ctx.style.green("Apply complete!"))
       : ctx.style.bold(ctx.style.red("Apply failed."));
     let text =
       `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
-    if (!result.ok) text += ` ${counts.failed} failed, ${counts.skipped} not applied.`;
+    if (result.interrupted) {
+      text += ` ${counts.failed} failed, ${counts.cancelled} cancelled, ` +
+        `${counts.not_started} not started.`;
+      const list = (status: string) =>
+        result.outcomes.filter((o) => o.status === status).map((o) => o.address).join(", ");
+      if (counts.cancelled) text += `\nCancelled: ${list("cancelled")}.`;
+      if (counts.not_started) text += `\nNot started: ${list("not_started")}.`;
+      text += result.nothingStarted
+        ? `\nNothing was applied, and the state lock was released.${
+          planPath ? ` The plan is unchanged: apply it again with \`pravo apply ${planPath}\`.` : ""
+        }`
+        : "\nWhat was applied is recorded in the state and the log, with what was not; the " +
+          "state lock was released. Run `pravo plan` to see what is left, then apply again.";
+    } else if (!result.ok) {
+      text += ` ${counts.failed} failed, ${counts.skipped} not applied.`;
+    }
     return text;
   });
-  if (!ctx.json && diags.length) ctx.streams.stderr(renderDiagnostics(diags, ctx.style));
+  // Nodes not started are listed above; their diagnostics only say so.
+  const shown = result.outcomes.filter((o) => o.status !== "not_started").flatMap((o) =>
+    o.diagnostics
+  );
+  if (!ctx.json && shown.length) ctx.streams.stderr(renderDiagnostics(shown, ctx.style));
+  if (result.interrupted) return exitCodeOf(result.interrupted as InterruptSignal);
   return result.ok ? Exit.OK : Exit.ERROR;
 };

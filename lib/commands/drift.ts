@@ -47,7 +47,8 @@ export function dueLimit(value: unknown, due: boolean): number {
 export const run: CommandRun = async (ctx, opts) => {
   const due = Boolean(opts.due);
   const limit = dueLimit(opts.limit, due);
-  const store = await openStore(ctx);
+  // --due only reads the state.
+  const store = await openStore(ctx, { readOnly: due });
   try {
     const records = await store.listRecords();
     if (due) {

@@ -384,10 +384,11 @@ async function writeLockFile(
   }
   if (old === text) return "unchanged";
   const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, text);
   try {
+    await Deno.writeTextFile(tmp, text);
     await Deno.rename(tmp, path);
   } catch (e) {
+    // A full disk leaves no half-written file behind: the old one stays.
     await Deno.remove(tmp).catch(() => {});
     throw e;
   }

@@ -91,7 +91,7 @@ function renderValue(v: unknown): string {
 export const run: CommandRun = async (ctx, opts, args) => {
   const name = args[0] as string | undefined;
   const reveal = showSensitive(opts["show-sensitive"], ctx.streams.isTerminal);
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   let records: StateRecord[];
   try {
     records = await store.listRecords();

@@ -22,6 +22,7 @@ import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
+import { interrupts } from "../cli/interrupt.ts";
 
 const REFRESH = ["age", "expired", "false", "all"];
 
@@ -37,7 +38,8 @@ export async function planFromFlags(
   }
   const sources = readRoot(ctx.root);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
-  const store = openedStore ?? await openStore(ctx);
+  // Planning only reads the state: a read-only root can be planned.
+  const store = openedStore ?? await openStore(ctx, { readOnly: true });
   try {
     const { plan, diagnostics } = await makePlan(sources.value, store, {
       root: ctx.root,
@@ -88,6 +90,16 @@ async function reserve(ctx: Context, plan: Plan, opts: OptionValues): Promise<vo
   }
 }
 
+/** Releases a reservation this run made, when the plan it was for is not saved. */
+async function release(ctx: Context, id: string): Promise<void> {
+  const store = await openStore(ctx);
+  try {
+    await store.releaseReservation(id);
+  } finally {
+    await store.close();
+  }
+}
+
 export const run: CommandRun = async (ctx, opts) => {
   // Policies are read and checked before anything runs.
   const policies = await loadPolicies(policyPaths(opts.policy));
@@ -99,8 +111,23 @@ export const run: CommandRun = async (ctx, opts) => {
   const plan = await planFromFlags(ctx, opts);
   const judged = policies.length ? await judge(policies, planDocument(plan)) : undefined;
   const refused = judged?.refused ?? false;
-  if (opts.reserve && !refused) await reserve(ctx, plan, opts);
-  if (out !== undefined && !refused) writePlanFile(ctx.root, out, plan, key!);
+  // A reservation is held for the plan file: an interrupt, or a file that
+  // cannot be written, between the two releases it.
+  const unhold = opts.reserve && !refused ? interrupts.hold("a reservation being made") : () => {};
+  try {
+    if (opts.reserve && !refused) await reserve(ctx, plan, opts);
+    try {
+      interrupts.throwIfInterrupted(
+        `The plan was not saved${plan.reservation ? ", and its reservation was released" : ""}.`,
+      );
+      if (out !== undefined && !refused) writePlanFile(ctx.root, out, plan, key!);
+    } catch (e) {
+      if (plan.reservation) await release(ctx, plan.reservation.id);
+      throw e;
+    }
+  } finally {
+    unhold();
+  }
   const doc = planDocument(plan, judged ? { policies: judged.policies } : {}, {
     includeSkipped: Boolean(opts["include-skipped"]),
   });

@@ -255,6 +255,22 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./state_release.ts"),
   },
   {
+    name: "state unlock",
+    summary:
+      "Release the state lock a run left behind (operators only; there is no MCP tool for it)",
+    args: "LOCK_ID",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {
+      force: {
+        type: "boolean",
+        description:
+          "Release it without asking (also -force); without a terminal it is refused otherwise",
+      },
+    },
+    load: () => import("./state_unlock.ts"),
+  },
+  {
     name: "state migrate",
     summary: "Copy the root's state to another store (SQLite, PostgreSQL) and verify the copy",
     args: "",

@@ -17,7 +17,7 @@ import {
 
 export const run: CommandRun = async (ctx, _opts, args) => {
   const address = args[0];
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   try {
     const records = await store.listRecords();
     if (!records.some((r) => r.address === address)) {

@@ -16,7 +16,7 @@ import {
 } from "../state/view.ts";
 
 export const run: CommandRun = async (ctx) => {
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   try {
     const locks = await store.listLocks();
     const reservations = await store.listReservations();

@@ -24,7 +24,7 @@ export const DEFAULT_LOG_LIMIT = 20;
 export const run: CommandRun = async (ctx, opts) => {
   const limit = parseLimit(opts.limit, DEFAULT_LOG_LIMIT);
   const address = typeof opts.address === "string" ? opts.address : undefined;
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   try {
     const all = await store.readLog(address === undefined ? {} : { address });
     const secrets = sensitiveStrings(await store.listRecords());

@@ -21,7 +21,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const expression = args[0];
   const limit = parseLimit(opts.limit, DEFAULT_QUERY_LIMIT);
   checkExpression(expression); // refuse a bad expression before opening anything
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   let state;
   try {
     state = stateDocument(await store.identity(), await store.listRecords());

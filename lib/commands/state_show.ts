@@ -20,7 +20,7 @@ import {
 export const run: CommandRun = async (ctx, opts, args) => {
   const address = args[0];
   const reveal = showSensitive(opts["show-sensitive"], ctx.streams.isTerminal);
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   try {
     const rec = await store.getRecord(address);
     if (!rec) throw unknownAddress(address, await store.listAddresses());

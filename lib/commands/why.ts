@@ -15,7 +15,7 @@ import type { Reason } from "../plan/types.ts";
 import { planFromFlags } from "./plan.ts";
 
 export const run: CommandRun = async (ctx, opts, args) => {
-  const store = await openStore(ctx);
+  const store = await openStore(ctx, { readOnly: true });
   try {
     const plan = await planFromFlags(
       ctx,

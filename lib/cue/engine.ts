@@ -29,6 +29,8 @@ import {
 import { join } from "node:path";
 import { loadKey } from "../keys/key.ts";
 import { sealText, unsealText } from "../keys/seal.ts";
+import { DiagnosticsError, error } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
 
 interface CueApi {
   toJSON(src: string): string;
@@ -106,10 +108,26 @@ export async function evaluate(
   const cue = await api;
   stats.evaluated++;
   let result: EvalResult;
+  // The Go runtime inside cue-wasm writes through console.log (and its exit
+  // code through console.warn): a crash dump would land on standard output
+  // (a --json document, the MCP channel). What it writes is kept for the
+  // diagnostic instead.
+  const written: string[] = [];
+  const { log, warn } = console;
+  console.log = console.warn = (...args: unknown[]) =>
+    void written.push(args.map(String).join(" "));
   try {
     result = { ok: true, json: cue.toJSON(src) };
   } catch (e) {
-    result = { ok: false, message: typeof e === "string" ? e : String((e as Error)?.message ?? e) };
+    // CUE's own errors are thrown as strings; anything else is the engine failing.
+    if (typeof e !== "string") {
+      api = undefined; // the Go runtime may be dead: a later evaluation loads it again
+      throw exhausted(String((e as Error)?.message ?? e), written);
+    }
+    result = { ok: false, message: e };
+  } finally {
+    console.log = log;
+    console.warn = warn;
   }
   if (file) store(opts.cacheDir!, file, sealText(opts.cacheKey!, JSON.stringify(result), name));
   return result;
@@ -128,6 +146,25 @@ function dropLegacy(dir: string): void {
   } catch {
     // no cache folder yet
   }
+}
+
+/**
+ * The error for an evaluation that cue-wasm could not finish: its Go runtime
+ * ran out of memory, or the stack ran out. It comes from values that nest or
+ * chain too deep (values built from values, level upon level) or are too
+ * large: the specification's doing, so exit 3.
+ */
+function exhausted(message: string, written: string[]): DiagnosticsError {
+  const fatal = written.find((l) => /fatal error|out of memory|stack overflow|exceeds/.test(l));
+  const why = fatal ? fatal.split("\n").find((l) => l.trim() !== "")!.trim() : message;
+  return new DiagnosticsError([
+    error(
+      "CUE could not finish the evaluation",
+      `cue-wasm ran out of memory or stack (${why}). The values nest or chain too deep, or are ` +
+        "too large: a value built from another one, level upon level, grows with each level. " +
+        "Make the values shallower (at most a few dozen levels), or split them into named parts.",
+    ),
+  ], Exit.INVALID);
 }
 
 function store(dir: string, file: string, sealed: string): void {

@@ -39,6 +39,7 @@ import {
 import { type EvalResult, evaluate, rootCache } from "./engine.ts";
 import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
 import { taint } from "./taint.ts";
+import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import {
   explains,
   hasUnknownDefault,
@@ -218,9 +219,27 @@ export function readRoot(root: string): Result<Sources> {
       ],
     };
   }
-  return parseSources(
-    root,
-    names.map((name) => ({ name, src: readFileSync(join(root, name), "utf8") })),
+  // CUE source is UTF-8 text: a file that is not is refused where it stops
+  // being so, rather than read with U+FFFD in place of what it holds.
+  const given: { name: string; src: string }[] = [];
+  const diags: Diagnostic[] = [];
+  for (const name of names) {
+    const read = decodeUtf8(readFileSync(join(root, name)));
+    if (read.ok) given.push({ name, src: read.text });
+    else diags.push(notUtf8(name, read.bad));
+  }
+  if (diags.length) return { ok: false, diagnostics: diags };
+  return parseSources(root, given);
+}
+
+/** The diagnostic for a .cue file that is not UTF-8. */
+function notUtf8(name: string, bad: BadByte): Diagnostic {
+  return error(
+    "File is not UTF-8",
+    `${name} holds the byte ${bad.byte} at line ${bad.line}, column ${bad.column}, which is not ` +
+      "UTF-8: CUE source is UTF-8 text, and pravo does not guess another encoding. Save the " +
+      "file as UTF-8, or write the character as an escape such as \\u00e9.",
+    { range: pos(name, bad.line, bad.column) },
   );
 }
 

@@ -11,7 +11,17 @@
  * @module
  */
 
-import { scan, ScanError, type Token } from "./scanner.ts";
+import { MAX_NESTING, scan, ScanError, type Token } from "./scanner.ts";
+
+export { MAX_NESTING };
+
+/**
+ * The most operators one expression may chain (`a + b + ...`). cue-wasm
+ * evaluates a long chain of `+` by recursion and runs out of stack between
+ * 2,000 and 3,000 terms; a longer list belongs in a list (`list.Sum`,
+ * `or([...])`).
+ */
+export const MAX_OPERATORS = 1000;
 
 export interface Ref {
   /** The first identifier: `base` in `base.result`. */
@@ -206,6 +216,8 @@ class Parser {
   #top: Scope;
   /** Where references go: the field whose value is being read. */
   #current: Site | null = null;
+  /** How deep the expression being read nests (see MAX_NESTING). */
+  #depth = 0;
 
   constructor(file: string, toks: Token[], top: Scope) {
     this.#file = file;
@@ -578,6 +590,7 @@ class Parser {
       const sub = new Parser(this.#file, [...inner, eof], this.#top);
       sub.#current = this.#current ?? this.#scratchSite(t);
       sub.#taps = this.#taps;
+      sub.#depth = this.#depth;
       const target = this.#current;
       sub.#expr(scope, false);
       if (sub.#cur().kind !== "eof") sub.#fail("unexpected token in interpolation", sub.#cur());
@@ -697,8 +710,26 @@ class Parser {
    * With `clause`, a `{` after an operand ends it (comprehension clauses).
    */
   #expr(scope: Scope, clause: boolean, own?: Scope): void {
+    // A field's value is depth 1; each bracket inside it one more.
+    if (this.#depth > MAX_NESTING) {
+      this.#fail(
+        `the value nests more than ${MAX_NESTING} levels deep here (braces, brackets, ` +
+          "parentheses and interpolations, counted together): flatten it, or build it from " +
+          "named parts",
+      );
+    }
+    this.#depth++;
+    try {
+      this.#exprAt(scope, clause, own);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #exprAt(scope: Scope, clause: boolean, own?: Scope): void {
     let operand = true;
     let first = true;
+    let operators = 0;
     for (;;) {
       const t = this.#cur();
       if (t.kind === "eof" || t.kind === "comma" || t.kind === "attr") break;
@@ -761,6 +792,12 @@ class Parser {
         if (
           (t.kind === "punct" && BINARY.has(t.text)) || (t.kind === "ident" && WORD_OPS.has(t.text))
         ) {
+          if (++operators > MAX_OPERATORS) {
+            this.#fail(
+              `the expression chains more than ${MAX_OPERATORS} operators: split it into ` +
+                "named parts, or use a list (list.Sum, or([...]))",
+            );
+          }
           this.#next();
           operand = true;
         } else if (this.#is(".")) {

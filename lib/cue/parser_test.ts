@@ -1,5 +1,7 @@
 import { strict as assert } from "node:assert";
 import {
+  MAX_NESTING,
+  MAX_OPERATORS,
   newTopScope,
   type ParsedFile,
   parseFile,
@@ -282,4 +284,29 @@ Deno.test('parseFile() reads a typed ellipsis in a list: [...{mode: "managed"}]'
     top,
   );
   assert.deepEqual(pf.sites.map((s) => s.label), ["nodes", "mode", "open", "ints"]);
+});
+
+Deno.test("parseFile() reads 100 levels of nesting and refuses the 101st where it is passed", () => {
+  const deep = (n: number, open: string, close: string) =>
+    `x: ${open.repeat(n)}1${close.repeat(n)}\n`;
+  for (const [open, close] of [["[", "]"], ["(", ")"], ["{a: ", "}"]]) {
+    parse(deep(MAX_NESTING, open, close)); // no error
+    const e = syntaxError(deep(1000, open, close));
+    assert.match(e.message, /nests more than 100 levels deep here/);
+    assert.equal(e.line, 1);
+    assert.equal(e.column, 4 + open.length * MAX_NESTING + open.length, `${open}: ${e.column}`);
+  }
+  // Interpolations count too, in the parser and in the scanner.
+  const strings = (n: number) => `x: ${'"\\('.repeat(n)}1${')"'.repeat(n)}\n`;
+  parse(strings(MAX_NESTING));
+  assert.match(syntaxError(strings(5000)).message, /interpolations nest more than 100 levels/);
+  // 10,000 levels is no crash either.
+  assert.match(syntaxError(deep(10_000, "{a: ", "}")).message, /nests more than 100/);
+});
+
+Deno.test("parseFile() refuses an expression that chains more than 1,000 operators", () => {
+  parse(`x: 1${" + 1".repeat(MAX_OPERATORS)}\n`);
+  const e = syntaxError(`x: 1${" + 1".repeat(5000)}\n`);
+  assert.match(e.message, /chains more than 1000 operators/);
+  assert.equal(e.column, 4 + " + 1".length * MAX_OPERATORS + 2);
 });

@@ -32,6 +32,15 @@ export interface Token {
   value?: string;
 }
 
+/**
+ * How deep a value may nest: braces, brackets, parentheses and string
+ * interpolations, counted together. The parser (and the walks over values
+ * after it) recurse once per level; the bound keeps them far from the end of
+ * the stack, with a diagnostic where it is passed. Real configurations nest
+ * a few levels.
+ */
+export const MAX_NESTING = 100;
+
 /** A syntax error found while scanning, with its position. */
 export class ScanError extends Error {
   readonly line: number;
@@ -91,7 +100,7 @@ function endsLine(t: Token | undefined): boolean {
 
 /** Scans a whole file. Throws ScanError on an unterminated string or a stray character. */
 export function scan(src: string): Token[] {
-  return new Scanner(src, 0, 1, 1).run(undefined);
+  return new Scanner(src, 0, 1, 1, 0).run(undefined);
 }
 
 class Scanner {
@@ -99,11 +108,14 @@ class Scanner {
   #i: number;
   #line: number;
   #col: number;
-  constructor(src: string, offset: number, line: number, column: number) {
+  /** How many interpolations this one is inside. */
+  #depth: number;
+  constructor(src: string, offset: number, line: number, column: number, depth: number) {
     this.#src = src;
     this.#i = offset;
     this.#line = line;
     this.#col = column;
+    this.#depth = depth;
   }
 
   #advance(n = 1): void {
@@ -274,8 +286,16 @@ class Scanner {
       if (src.startsWith(escape, this.#i)) {
         const after = src[this.#i + escape.length];
         if (after === "(") {
+          if (this.#depth >= MAX_NESTING) {
+            throw new ScanError(
+              `interpolations nest more than ${MAX_NESTING} levels deep here: build the string ` +
+                "from named parts",
+              this.#line,
+              this.#col,
+            );
+          }
           this.#advance(escape.length + 1);
-          const inner = new Scanner(src, this.#i, this.#line, this.#col);
+          const inner = new Scanner(src, this.#i, this.#line, this.#col, this.#depth + 1);
           interpolations.push(inner.run({ depth: 0 }));
           this.#i = inner.#i;
           this.#line = inner.#line;

@@ -43,6 +43,8 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
+import { diskFull, isDiskFull, isReadOnly, readOnlyFileSystem } from "../diag/io.ts";
+import { decodeUtf8 } from "../diag/text.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import type { PravoKey } from "../keys/key.ts";
@@ -131,12 +133,15 @@ function readBytes(path: string): Uint8Array {
  */
 export function readPlanFile(path: string, key: PravoKey): PlanFile {
   const { bytes, digest } = readPlanFileBytes(path);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw damaged(path, "It is not text (UTF-8)");
+  // pravo writes plan files as UTF-8 JSON: a byte that is not UTF-8 was put there by something else.
+  const read = decodeUtf8(bytes);
+  if (!read.ok) {
+    throw damaged(
+      path,
+      `It is not UTF-8 text: the byte ${read.bad.byte} at line ${read.bad.line}, column ${read.bad.column}`,
+    );
   }
+  const text = read.text;
   let outer: { pravo_plan?: unknown; key?: unknown; sealed?: unknown };
   try {
     outer = JSON.parse(text);
@@ -367,6 +372,10 @@ export function writePlanFile(root: string, out: string, plan: Plan, key: PravoK
       }
     }
     if (e instanceof UsageError) throw e;
+    // Nothing is left half-written: the target is replaced only by the rename.
+    const kept = "No plan file was written, and a file already at that path was left as it was.";
+    if (isDiskFull(e)) throw new DiagnosticsError([diskFull(path, kept)], Exit.ERROR);
+    if (isReadOnly(e)) throw new DiagnosticsError([readOnlyFileSystem(path, kept)], Exit.ERROR);
     throw new DiagnosticsError([
       error(
         "Cannot write the plan file",

@@ -269,8 +269,17 @@ export async function makePlan(
     );
   }
   if (opts.destroy) {
+    // A node still in the configuration keeps its lifecycle: prevent_destroy
+    // refuses --destroy, as Terraform's does. A record whose node was removed
+    // from the configuration has no lifecycle left (Terraform destroys it).
+    const declaredNodes = new Map(spec.nodes.map((n) => [n.address, n]));
     planned = [...records.values()].map((rec) =>
-      deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "destroy")
+      deleteNode(
+        rec,
+        prior.get(rec.address) ?? rec.attributes,
+        "destroy",
+        declaredNodes.get(rec.address)?.lifecycle ?? {},
+      )
     );
   }
 
@@ -284,13 +293,21 @@ export async function makePlan(
       );
     }
   }
+  const ranges = new Map(spec.nodes.map((n) => [n.address, n.range]));
   for (const p of planned) {
     if ((p.action === "delete" || p.action === "replace") && p.lifecycle.prevent_destroy) {
+      const what = p.deleteBecause === "destroy"
+        ? "--destroy would destroy it"
+        : `the plan would ${p.action} it`;
       diags.push(
         error(
           `${p.address} is protected from destruction`,
-          `The plan would ${p.action} ${p.address}, whose lifecycle sets prevent_destroy. Change the configuration so it is kept, or remove prevent_destroy first.`,
-          { address: p.address },
+          `${p.address} has lifecycle.prevent_destroy set, and ${what}. Nothing was planned. ` +
+            (p.deleteBecause === "destroy"
+              ? "To destroy it, remove prevent_destroy from its configuration first. To destroy " +
+                "only the other nodes, remove them from the configuration and apply."
+              : "Change the configuration so that it is kept, or remove prevent_destroy first."),
+          { address: p.address, range: ranges.get(p.address) },
         ),
       );
     }
@@ -533,7 +550,12 @@ function providerConfigOf(spec: Spec, n: Node): Attrs {
   return inst ? withoutUnknown(inst.config) : {};
 }
 
-function deleteNode(rec: StateRecord, before: Attrs, because: string): PlannedNode {
+function deleteNode(
+  rec: StateRecord,
+  before: Attrs,
+  because: string,
+  lifecycle: PlannedNode["lifecycle"] = {},
+): PlannedNode {
   return {
     address: rec.address,
     mode: rec.mode,
@@ -554,7 +576,7 @@ function deleteNode(rec: StateRecord, before: Attrs, because: string): PlannedNo
     needsEvaluation: [],
     configDigest: rec.configDigest,
     refreshAge: rec.refreshAge,
-    lifecycle: {},
+    lifecycle,
     providerConfig: {},
   };
 }

@@ -40,6 +40,7 @@ import {
 import { type Condition, ConstraintError, parseConstraints } from "../providers/install/version.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import { pinnedFor } from "../cli/pinned.ts";
+import { decodeUtf8, jsonTooDeep, lineColumn } from "../diag/text.ts";
 
 /** The configuration file's name, in the root. */
 export const CONFIG_FILE = "pravo.jsonc";
@@ -100,6 +101,8 @@ const STATE_KEYS: Record<keyof StateConfig, string> = {
 export const ROOT_KEY = /^[A-Za-z0-9._-][A-Za-z0-9._/-]{0,199}$/;
 /** A schema name pravo accepts: lower case, digits and `_`. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** How deep pravo.jsonc may nest: far more than its settings need. */
+const MAX_DEPTH = 32;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -123,8 +126,18 @@ export function readConfig(root: string): LoadedConfig {
   const path = join(root, CONFIG_FILE);
   let text: string;
   try {
-    text = Deno.readTextFileSync(path);
+    const read = decodeUtf8(Deno.readFileSync(path));
+    if (!read.ok) {
+      const b = read.bad;
+      throw invalid(
+        path,
+        `${path}:${b.line}:${b.column}: the byte ${b.byte} is not UTF-8`,
+        "The file is JSON with comments, which is UTF-8 text. Save it as UTF-8.",
+      );
+    }
+    text = read.text;
   } catch (e) {
+    if (e instanceof DiagnosticsError) throw e;
     if (e instanceof Deno.errors.NotFound) return { config: {} };
     throw new DiagnosticsError([
       error(
@@ -142,6 +155,16 @@ const TOP_KEYS = ["state", "providers", "provider_mirrors"];
 /** Parses the text of a `pravo.jsonc`; `path` names it in messages. */
 export function parseConfig(text: string, path: string): PravoConfig {
   if (stripComments(text).trim() === "") return {}; // empty, or only comments
+  // Its settings are a few levels deep; a parser recurses once per level.
+  const deep = jsonTooDeep(text, MAX_DEPTH);
+  if (deep !== undefined) {
+    const { line, column } = lineColumn(text, deep);
+    throw invalid(
+      path,
+      `${path}:${line}:${column}: the value nests more than ${MAX_DEPTH} levels deep`,
+      "Its settings are at most a few levels deep: remove what is nested below them.",
+    );
+  }
   const doc = parseJsonTree(text, path, true);
   if (!("root" in doc)) {
     throw invalid(

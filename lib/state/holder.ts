@@ -6,7 +6,8 @@
  * system tells it: Linux's `/proc/PID/stat`, so that a pid reused by another
  * process is not mistaken for the holder) and the host name. On the same host
  * a lock whose process is gone is treated as released; across hosts only the
- * lock's expiry can tell.
+ * lock's expiry can tell. Where `/proc` cannot be read (Deno's narrow
+ * permissions), the SQLite store tells by the lock's beacon (beacon.ts).
  *
  * @module
  */

@@ -18,6 +18,7 @@
 import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { isDeepStrictEqual } from "node:util";
 import { Exit } from "../cli/exit.ts";
+import { interrupts } from "../cli/interrupt.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation, type StateLocation } from "./open.ts";
 import type { DumpedEntry, StateDump } from "./postgres.ts";
@@ -64,6 +65,9 @@ export async function migrateState(
       timeoutMs: 10_000,
     });
     const dump = await exportState(source, from);
+    // Interrupted before the copy is written, nothing is copied; once it is
+    // being written, the copy is finished and verified (a short step).
+    interrupts.throwIfInterrupted("Nothing was copied; the source is unchanged.");
     await importState(to, dump);
     await verify(source, to, who.root);
     return {

@@ -270,11 +270,13 @@ export function stateServers(where: StateLocation): string[] {
 
 /**
  * Opens the state store of `ctx.root`. Without `create`, a root whose state
- * does not exist yet is refused: run `pravo init`.
+ * does not exist yet is refused: run `pravo init`. With `readOnly` (the
+ * commands that only read), a SQLite state is opened for reading only, so
+ * that it can be read on a read-only file system.
  */
 export async function openStore(
   ctx: Pick<Context, "root" | "state">,
-  opts: { create?: boolean; now?: () => Date } = {},
+  opts: { create?: boolean; now?: () => Date; readOnly?: boolean } = {},
 ): Promise<StateStore> {
   return await openLocation(stateLocation(ctx), { ...opts, root: ctx.root });
 }
@@ -282,7 +284,7 @@ export async function openStore(
 /** Opens the store at `where`; `root` names the root in messages. */
 export async function openLocation(
   where: StateLocation,
-  opts: { create?: boolean; now?: () => Date; root?: string } = {},
+  opts: { create?: boolean; now?: () => Date; root?: string; readOnly?: boolean } = {},
 ): Promise<StateStore> {
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
@@ -319,6 +321,7 @@ export async function openLocation(
     create: opts.create,
     now: opts.now,
     key: defaultKeySource(opts.root),
+    readOnly: opts.readOnly,
   });
 }
 

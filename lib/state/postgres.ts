@@ -35,6 +35,8 @@ import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { currentHolder } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
+import { lockedError, unlockChange } from "./lock_message.ts";
+import { interrupts } from "../cli/interrupt.ts";
 import { type PostgresLocation, withoutPassword } from "./open.ts";
 import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
 import {
@@ -258,6 +260,8 @@ export class PostgresStore implements StateStore {
   #queue: Promise<unknown> = Promise.resolve();
   #heldLock: LockInfo | undefined;
   #beacon: Beacon | undefined;
+  /** The interrupt hold of the held lock (lib/cli/interrupt.ts). */
+  #unhold: (() => void) | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   /** Set when the connection was lost: the diagnostic every later call fails with. */
@@ -504,7 +508,10 @@ export class PostgresStore implements StateStore {
     if (row?.id === null || row?.id === undefined) return;
     const lock = this.#lockInfo(row);
     if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
-    throw lockedError(lock, this.location, "The state is locked by another writer", undefined);
+    throw lockedError(lock, this.location, {
+      summary: "The state is locked by another writer",
+      liveness: "session alive",
+    });
   }
 
   /**
@@ -569,12 +576,17 @@ export class PostgresStore implements StateStore {
         if (outcome.acquired !== undefined) {
           this.#heldLock = outcome.acquired;
           this.#beacon = beacon;
+          this.#unhold = interrupts.hold(`the state lock ${outcome.acquired.id}`);
           this.#startRenewing(outcome.acquired.id, ttl);
           return outcome.acquired;
         }
         const waited = performance.now() - started;
         if (waited >= req.timeoutMs) {
-          throw lockedError(outcome.held!, this.location, undefined, waited);
+          // A live lock here is one whose holder's session is alive.
+          throw lockedError(outcome.held!, this.location, {
+            waitedMs: waited,
+            liveness: "session alive",
+          });
         }
         await sleep(Math.min(delay, req.timeoutMs - waited));
         delay = Math.min(delay * 2, 250);
@@ -637,6 +649,8 @@ export class PostgresStore implements StateStore {
     if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
     this.#renewTimer = undefined;
     this.#heldLock = undefined;
+    this.#unhold?.();
+    this.#unhold = undefined;
     const beacon = this.#beacon;
     this.#beacon = undefined;
     if (beacon) await dropBeacon(beacon);
@@ -647,11 +661,13 @@ export class PostgresStore implements StateStore {
     // The row goes first, the beacon after: a waiter that saw the beacon gone
     // with the row still there would take the lock over as a dead holder's.
     const beacon = this.#heldLock?.id === lock.id ? this.#beacon : undefined;
+    const unhold = this.#heldLock?.id === lock.id ? this.#unhold : undefined;
     if (this.#heldLock?.id === lock.id) {
       if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
       this.#renewTimer = undefined;
       this.#heldLock = undefined;
       this.#beacon = undefined;
+      this.#unhold = undefined;
     }
     try {
       if (this.#lost) return; // the session, and with it the lock's beacon, is gone
@@ -665,7 +681,33 @@ export class PostgresStore implements StateStore {
       });
     } finally {
       if (beacon) await dropBeacon(beacon);
+      unhold?.();
     }
+  }
+
+  /**
+   * Removes the state lock `id`, whoever holds it, and records who did it
+   * and why in the log, in one transaction. Undefined when there is no lock
+   * with that id.
+   */
+  async unlock(id: string, meta: TxMeta): Promise<LockInfo | undefined> {
+    this.#open();
+    const removed = await this.#exclusive(() =>
+      this.#guard(() =>
+        this.#sql.begin(async (q) => {
+          const row = await this.#lockRootReadingLock(q);
+          if (row?.id == null || String(row.id) !== id) return undefined;
+          const lock = this.#lockInfo(row);
+          await q`DELETE FROM locks WHERE root_id = ${this.#rootId} AND id = ${id}`;
+          const tx = new PostgresTx(q, this.#rootId, this.#now, this.#sealer, this.#lineage);
+          tx.changes.push(unlockChange(lock));
+          tx.finish();
+          await this.#commitLog(q, meta, tx);
+          return lock;
+        }) as Promise<LockInfo | undefined>, "write")
+    );
+    if (removed && removed.id === this.#heldLock?.id) await this.#stopRenewing();
+    return removed;
   }
 
   async listLocks(): Promise<LockInfo[]> {
@@ -1460,29 +1502,6 @@ async function dropBeacon(b: Beacon): Promise<void> {
     await b.conn`SELECT pg_advisory_unlock(${b.klass}, ${b.number})`.catch(() => {});
   }
   await b.conn.end({ timeout: 0 }).catch(() => {});
-}
-
-function lockedError(
-  holder: LockInfo,
-  where: StoreLocation,
-  summary: string | undefined,
-  waitedMs: number | undefined,
-): DiagnosticsError {
-  const reason = holder.reason === "" ? "no reason given" : `reason "${holder.reason}"`;
-  const host = holder.hostname === "" ? "a host it could not name" : `host "${holder.hostname}"`;
-  const waited = waitedMs === undefined
-    ? ""
-    : ` Waited ${(waitedMs / 1000).toFixed(1)}s for it to be released.`;
-  return new DiagnosticsError([
-    error(
-      summary ??
-        `The state is locked by "${holder.actor}" (command "${holder.command}") since ${holder.since}`,
-      `The state lock of ${where.path} is held by actor "${holder.actor}", command ` +
-        `"${holder.command}", ${reason}, process ${holder.pid} on ${host}, ` +
-        `since ${holder.since}; it lapses at ${holder.expires} unless its holder renews it, ` +
-        `or at once if its session ends.${waited} Wait for that run to finish, then try again.`,
-    ),
-  ], Exit.LOCKED);
 }
 
 function sleep(ms: number): Promise<void> {

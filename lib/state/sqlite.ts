@@ -28,8 +28,19 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { dirname } from "node:path";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { currentHolder, holderIsGone } from "./holder.ts";
+import { currentHolder, holderIsGone, processStartTime } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
+import { type Beacon, beaconState, removeBeacon, takeBeacon } from "./beacon.ts";
+import { type HolderLiveness, lockedError, unlockChange } from "./lock_message.ts";
+import { interrupts } from "../cli/interrupt.ts";
+import {
+  diskFull,
+  isDamagedDatabase,
+  isDiskFull,
+  isReadOnly,
+  readOnlyFileSystem,
+  sqliteCode,
+} from "../diag/io.ts";
 import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
 import {
   defaultKeySource,
@@ -177,6 +188,12 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** pravo's key, loaded when first needed; default from the environment. */
   key?: KeySource;
+  /**
+   * Open for reading only (the read commands): nothing is created or
+   * migrated, the connections cannot write, and a state on a read-only file
+   * system can still be read.
+   */
+  readOnly?: boolean;
 }
 
 const DEFAULT_LOCK_TTL_MS = 2 * 60_000;
@@ -201,6 +218,9 @@ export class SqliteStore implements StateStore {
   /** Serialises this store's writes: one transaction at a time. */
   #queue: Promise<unknown> = Promise.resolve();
   #heldLock: LockInfo | undefined;
+  /** The held lock's beacon (beacon.ts), and the interrupt hold (lib/cli/interrupt.ts). */
+  #beacon: Beacon | undefined;
+  #unhold: (() => void) | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
@@ -243,11 +263,20 @@ export class SqliteStore implements StateStore {
    * lineage) where missing; without, a missing file or state is an error.
    */
   static async open(path: string, opts: SqliteOptions = {}): Promise<SqliteStore> {
-    return SqliteStore.#openNow(path, opts);
+    try {
+      return guarded(SqliteStore.#openNow(path, opts), path);
+    } catch (e) {
+      throw storeFailure(e, path, "opening");
+    }
   }
 
   static #openNow(path: string, opts: SqliteOptions): SqliteStore {
     const now = opts.now ?? (() => new Date());
+    if (opts.readOnly && !opts.create && fileExists(path)) {
+      const store = SqliteStore.#openReadOnly(path, opts, now);
+      if (store) return store;
+      // An older schema: migrated by a writing connection first, as any command would.
+    }
     const exists = fileExists(path);
     if (!exists && !opts.create) {
       throw new DiagnosticsError([
@@ -297,6 +326,49 @@ export class SqliteStore implements StateStore {
     }
     const read = connect(path, opts.busyTimeoutMs ?? 5000);
     return new SqliteStore(path, write, read, now, created, key, sealer, lineage);
+  }
+
+  /**
+   * Opens `path` with read-only connections; undefined when its schema is
+   * older than this pravo's (it must be migrated by a writer first). On a
+   * read-only file system with no WAL left behind, SQLite cannot make the
+   * shared-memory file it reads through, so the file is opened as immutable.
+   */
+  static #openReadOnly(
+    path: string,
+    opts: SqliteOptions,
+    now: () => Date,
+  ): SqliteStore | undefined {
+    const db = connectReadOnly(path, opts.busyTimeoutMs ?? 5000);
+    const meta = readMeta(db);
+    const version = Number(meta.schema_version ?? 0);
+    refuseNewer(version, path);
+    // An older schema, or values not sealed yet: a writer brings it up to date first.
+    if (version < SCHEMA_VERSION || meta.sealed !== "1") {
+      db.close();
+      return undefined;
+    }
+    if (meta.lineage === undefined) {
+      db.close();
+      throw new DiagnosticsError([
+        error(
+          "The state store is not initialised",
+          `"${path}" holds no pravo state. Run \`pravo init\` to create it.`,
+        ),
+      ], Exit.ERROR);
+    }
+    // One connection serves both sides: nothing is written through it.
+    const sealer = new Sealer(opts.key ?? defaultKeySource(), `"${path}"`);
+    return new SqliteStore(
+      path,
+      db,
+      db,
+      now,
+      false,
+      meta.redaction_key ?? "",
+      sealer,
+      meta.lineage,
+    );
   }
 
   async identity(): Promise<StateIdentity> {
@@ -446,7 +518,10 @@ export class SqliteStore implements StateStore {
     if (!row) return;
     const lock = this.#lockInfo(row);
     if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
-    throw lockedError(lock, this.location, "The state is locked by another writer", undefined);
+    throw lockedError(lock, this.location, {
+      summary: "The state is locked by another writer",
+      liveness: this.#liveness(row),
+    });
   }
 
   async acquireLock(req: LockRequest): Promise<AcquiredLock> {
@@ -457,54 +532,72 @@ export class SqliteStore implements StateStore {
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
     const started = performance.now();
     let delay = 25;
+    // The beacon is taken before the lock's row is written, so that no one
+    // sees the row without it and takes the lock for a dead holder's.
+    const id = crypto.randomUUID();
+    const beacon = takeBeacon(this.location.path, id);
     for (;;) {
-      const outcome = await this.#exclusive(() =>
-        Promise.resolve(immediate(this.#write, this.location.path, () => {
-          const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
-          const current = row ? this.#lockInfo(row) : undefined;
-          if (current !== undefined && current.stale === undefined) {
-            return { held: current, acquired: undefined };
-          }
-          const me = currentHolder();
-          const now = this.#now();
-          const lock: AcquiredLock = {
-            id: crypto.randomUUID(),
-            actor: req.actor,
-            reason: req.reason,
-            command: req.command,
-            pid: me.pid,
-            hostname: me.hostname,
-            since: now.toISOString(),
-            expires: new Date(now.getTime() + ttl).toISOString(),
-            ...(current ? { tookOver: current } : {}),
-          };
-          this.#write.prepare(
-            `INSERT OR REPLACE INTO locks
-               (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(
-            STATE_LOCK,
-            lock.id,
-            lock.actor,
-            lock.reason,
-            lock.command,
-            lock.pid,
-            lock.hostname,
-            me.startTime,
-            lock.since,
-            lock.expires,
-          );
-          return { held: undefined, acquired: lock };
-        }))
-      );
+      let outcome;
+      try {
+        outcome = await this.#exclusive(() =>
+          Promise.resolve(immediate(this.#write, this.location.path, () => {
+            const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
+            const current = row ? this.#lockInfo(row) : undefined;
+            if (current !== undefined && current.stale === undefined) {
+              return { held: current, liveness: this.#liveness(row!), acquired: undefined };
+            }
+            const me = currentHolder();
+            const now = this.#now();
+            const lock: AcquiredLock = {
+              id,
+              actor: req.actor,
+              reason: req.reason,
+              command: req.command,
+              pid: me.pid,
+              hostname: me.hostname,
+              since: now.toISOString(),
+              expires: new Date(now.getTime() + ttl).toISOString(),
+              ...(current ? { tookOver: current } : {}),
+            };
+            this.#write.prepare(
+              `INSERT OR REPLACE INTO locks
+                 (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            ).run(
+              STATE_LOCK,
+              lock.id,
+              lock.actor,
+              lock.reason,
+              lock.command,
+              lock.pid,
+              lock.hostname,
+              me.startTime,
+              lock.since,
+              lock.expires,
+            );
+            return { held: undefined, liveness: undefined, acquired: lock };
+          }))
+        );
+      } catch (e) {
+        beacon?.release();
+        throw e;
+      }
       if (outcome.acquired !== undefined) {
         this.#heldLock = outcome.acquired;
+        this.#beacon = beacon;
+        this.#unhold = interrupts.hold(`the state lock ${id}`);
+        const old = outcome.acquired.tookOver;
+        if (old) removeBeacon(this.location.path, old.id);
         this.#startRenewing(outcome.acquired.id, ttl);
         return outcome.acquired;
       }
       const waited = performance.now() - started;
       if (waited >= req.timeoutMs) {
-        throw lockedError(outcome.held!, this.location, undefined, waited);
+        beacon?.release();
+        throw lockedError(outcome.held!, this.location, {
+          waitedMs: waited,
+          liveness: outcome.liveness!,
+        });
       }
       await sleep(Math.min(delay, req.timeoutMs - waited));
       delay = Math.min(delay * 2, 250);
@@ -523,7 +616,7 @@ export class SqliteStore implements StateStore {
             this.#write.prepare("UPDATE locks SET expires = ? WHERE name = ? AND id = ?")
               .run(expires, STATE_LOCK, id).changes,
         );
-        if (Number(changed) === 0) this.#stopRenewing(); // taken over: no longer ours
+        if (Number(changed) === 0) this.#letGo(); // taken over: no longer ours
         else if (this.#heldLock) this.#heldLock.expires = expires;
         return;
       }).catch(() => {
@@ -534,26 +627,79 @@ export class SqliteStore implements StateStore {
     this.#renewTimer = timer;
   }
 
-  #stopRenewing(): void {
+  /** Stops renewing the held lock, and lets go of its beacon and its interrupt hold. */
+  #letGo(): void {
     if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
     this.#renewTimer = undefined;
     this.#heldLock = undefined;
+    this.#beacon?.release();
+    this.#beacon = undefined;
+    this.#unhold?.();
+    this.#unhold = undefined;
   }
 
   async releaseLock(lock: LockInfo): Promise<void> {
     this.#open();
-    if (this.#heldLock?.id === lock.id) this.#stopRenewing();
-    return this.#exclusive(() => {
-      immediate(
-        this.#write,
-        this.location.path,
-        () =>
-          this.#write.prepare("DELETE FROM locks WHERE name = ? AND id = ?").run(
-            STATE_LOCK,
-            lock.id,
-          ),
-      );
-      return;
+    const mine = this.#heldLock?.id === lock.id;
+    if (mine && this.#renewTimer !== undefined) {
+      clearInterval(this.#renewTimer);
+      this.#renewTimer = undefined;
+    }
+    try {
+      await this.#exclusive(() => {
+        immediate(
+          this.#write,
+          this.location.path,
+          () =>
+            this.#write.prepare("DELETE FROM locks WHERE name = ? AND id = ?").run(
+              STATE_LOCK,
+              lock.id,
+            ),
+        );
+        return;
+      });
+    } finally {
+      // The row goes first: a beacon let go while its row is there would
+      // tell others that the holder is gone while it still runs.
+      if (mine) this.#letGo();
+    }
+  }
+
+  /**
+   * Removes the state lock `id`, whoever holds it, and records who did it
+   * and why in the log, in one transaction. Undefined when there is no lock
+   * with that id.
+   */
+  async unlock(id: string, meta: TxMeta): Promise<LockInfo | undefined> {
+    this.#open();
+    return await this.#exclusive(() => {
+      const db = this.#write;
+      begin(db, this.location.path);
+      const tx = new SqliteTx(db, this.#now, this.#sealer, this.#lineage);
+      try {
+        const row = db.prepare("SELECT * FROM locks WHERE name = ? AND id = ?").get(
+          STATE_LOCK,
+          id,
+        );
+        if (!row) {
+          tx.finish();
+          db.exec("ROLLBACK");
+          return undefined;
+        }
+        const lock = this.#lockInfo(row);
+        db.prepare("DELETE FROM locks WHERE name = ? AND id = ?").run(STATE_LOCK, id);
+        tx.changes.push(unlockChange(lock));
+        this.#commitLog(meta, tx);
+        db.exec("COMMIT");
+        tx.finish();
+        if (lock.id === this.#heldLock?.id) this.#letGo();
+        else removeBeacon(this.location.path, id);
+        return lock;
+      } catch (e) {
+        tx.finish();
+        if (inTransaction(db)) db.exec("ROLLBACK");
+        throw e;
+      }
     });
   }
 
@@ -578,13 +724,28 @@ export class SqliteStore implements StateStore {
       pid: info.pid,
       hostname: info.hostname,
       startTime: row.pid_start === null ? null : String(row.pid_start),
-    });
+    }) || (this.#onThisHost(info) && beaconState(this.location.path, info.id) === "free");
     if (gone) {
       info.stale = `its process ${info.pid} on host "${info.hostname}" is gone`;
     } else if (Date.parse(info.expires) <= this.#now().getTime()) {
       info.stale = `it expired at ${info.expires}`;
     }
     return info;
+  }
+
+  /** The holder of a lock row is on this host (as far as host names tell). */
+  #onThisHost(info: { hostname: string }): boolean {
+    const me = currentHolder().hostname;
+    return me !== "" && info.hostname === me;
+  }
+
+  /** What can be known of a live lock's holder, for the message. */
+  #liveness(row: Row): HolderLiveness {
+    const info = { id: String(row.id), pid: Number(row.pid), hostname: String(row.hostname) };
+    if (!this.#onThisHost(info)) return "unknown";
+    if (beaconState(this.location.path, info.id) === "held") return "running here";
+    if (info.pid === Deno.pid || processStartTime(info.pid) !== null) return "running here";
+    return "unknown";
   }
 
   async createReservation(req: ReservationRequest): Promise<Reservation> {
@@ -670,10 +831,10 @@ export class SqliteStore implements StateStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     const held = this.#heldLock;
-    if (held) await this.releaseLock(held);
+    if (held) await this.releaseLock(held).catch(() => this.#letGo());
     await this.#queue.catch(() => {});
     this.#closed = true;
-    this.#read.close();
+    if (this.#read !== this.#write) this.#read.close();
     this.#write.close();
   }
 
@@ -875,30 +1036,6 @@ function toReservation(row: Row): Reservation {
   };
 }
 
-function lockedError(
-  holder: LockInfo,
-  where: StoreLocation,
-  summary: string | undefined,
-  waitedMs: number | undefined,
-): DiagnosticsError {
-  const reason = holder.reason === "" ? "no reason given" : `reason "${holder.reason}"`;
-  // Without permission to ask (--allow-sys=hostname) the holder recorded no host name.
-  const host = holder.hostname === "" ? "a host it could not name" : `host "${holder.hostname}"`;
-  const waited = waitedMs === undefined
-    ? ""
-    : ` Waited ${(waitedMs / 1000).toFixed(1)}s for it to be released.`;
-  return new DiagnosticsError([
-    error(
-      summary ??
-        `The state is locked by "${holder.actor}" (command "${holder.command}") since ${holder.since}`,
-      `The state lock of ${where.path} is held by actor "${holder.actor}", command ` +
-        `"${holder.command}", ${reason}, process ${holder.pid} on ${host}, ` +
-        `since ${holder.since}; it lapses at ${holder.expires} unless its holder renews it.` +
-        `${waited} Wait for that run to finish, then try again.`,
-    ),
-  ], Exit.LOCKED);
-}
-
 function fileExists(path: string): boolean {
   try {
     Deno.statSync(path);
@@ -939,20 +1076,142 @@ function connect(path: string, busyTimeoutMs: number): DatabaseSync {
     db.exec("PRAGMA secure_delete = ON");
     db.prepare("SELECT count(*) FROM sqlite_schema").get(); // reads the header
   } catch (e) {
-    throw cannotOpen(path, e);
+    throw storeFailure(e, path, "opening");
   }
   return db;
 }
 
-function cannotOpen(path: string, e: unknown): DiagnosticsError {
+/**
+ * A read-only connection. Where SQLite cannot make its shared-memory file
+ * (a read-only file system) and no write-ahead log holds commits that the
+ * file lacks, the file is opened as immutable: nothing can change it there.
+ */
+function connectReadOnly(path: string, busyTimeoutMs: number): DatabaseSync {
+  const options = { readOnly: true, timeout: busyTimeoutMs } as ConstructorParameters<
+    typeof DatabaseSync
+  >[1];
+  try {
+    const db = new DatabaseSync(path, options);
+    db.prepare("SELECT count(*) FROM sqlite_schema").get(); // reads the header
+    return db;
+  } catch (e) {
+    if (sqliteCode(e) !== SQLITE_CANTOPEN || walHoldsCommits(path)) {
+      throw storeFailure(e, path, "opening");
+    }
+  }
+  try {
+    const db = new DatabaseSync(`file:${encodeURI(path)}?immutable=1`, options);
+    db.prepare("SELECT count(*) FROM sqlite_schema").get();
+    return db;
+  } catch (e) {
+    throw storeFailure(e, path, "opening");
+  }
+}
+
+const SQLITE_CANTOPEN = 14;
+
+/** True when a write-ahead log beside `path` may hold transactions the file lacks. */
+function walHoldsCommits(path: string): boolean {
+  try {
+    return Deno.statSync(`${path}-wal`).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A failure of SQLite on the state file as a diagnostic: a damaged file, a
+ * full disk, a read-only file system. Others (a bug) are returned as they are.
+ */
+export function storeFailure(e: unknown, path: string, doing: "opening" | "using"): unknown {
+  if (e instanceof DiagnosticsError) return e;
   const msg = (e as Error)?.message ?? String(e);
-  return new DiagnosticsError([
-    error(
-      `Cannot open the state store "${path}"`,
-      `SQLite says: ${msg}. If the file is not a pravo state store, or is damaged, ` +
-        "move it away and restore it from a backup (or run `pravo init` for a new, empty state).",
-    ),
-  ], Exit.ERROR);
+  if (isDamagedDatabase(e)) {
+    return new DiagnosticsError([
+      error(
+        "The state store is damaged",
+        `SQLite says "${msg}" of "${path}": the file is not a pravo state store, or it was ` +
+          "damaged (a disk error, a copy made while it was written, an edit). Nothing was " +
+          `written. Restore it from a backup; if "${path}-wal" is beside the damaged file, ` +
+          "keep it with the restored one only if it belongs to it (it holds the latest " +
+          `committed transactions). \`sqlite3 "${path}" .recover\` can save what is still ` +
+          "readable. If the state is lost, `pravo init` makes a new, empty one; the real " +
+          "world then has to be imported or recreated.",
+      ),
+    ], Exit.ERROR);
+  }
+  if (isDiskFull(e)) {
+    return new DiagnosticsError([
+      diskFull(
+        path,
+        "The transaction was rolled back: the state is as it was before it, and nothing is " +
+          "half-written.",
+      ),
+    ], Exit.ERROR);
+  }
+  if (isReadOnly(e) || (doing === "opening" && cannotWrite(path))) {
+    return new DiagnosticsError(
+      [readOnlyFileSystem(path, "The state was not changed.")],
+      Exit.ERROR,
+    );
+  }
+  const code = sqliteCode(e);
+  if (code === 10 || code === SQLITE_CANTOPEN || /disk I\/O error/i.test(msg)) {
+    return new DiagnosticsError([
+      error(
+        `Cannot ${doing === "opening" ? "open" : "read or write"} the state store "${path}"`,
+        `SQLite says: ${msg}. The disk may be full or failing, or the file or its folder may ` +
+          "not be readable and writable by you. Nothing was written. Check the disk (df, " +
+          "dmesg) and the permissions of the file and its folder, then try again.",
+      ),
+    ], Exit.ERROR);
+  }
+  if (doing === "opening" && (e as { code?: string })?.code === "ERR_SQLITE_ERROR") {
+    return new DiagnosticsError([
+      error(
+        `Cannot open the state store "${path}"`,
+        `SQLite says: ${msg}. Check that the file is a pravo state store and that you may read ` +
+          "and write it and its folder; if it is damaged, restore it from a backup.",
+      ),
+    ], Exit.ERROR);
+  }
+  return e;
+}
+
+/** True when `path` exists and cannot be opened for writing (read-only file system, mode). */
+function cannotWrite(path: string): boolean {
+  try {
+    Deno.openSync(path, { write: true }).close();
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.PermissionDenied || (e as { code?: string }).code === "EROFS";
+  }
+}
+
+/**
+ * The store with every method's SQLite failures turned into diagnostics
+ * (storeFailure), so that a damaged file or a full disk met in the middle of
+ * a command is reported as such and not as a bug.
+ */
+function guarded(store: SqliteStore, path: string): SqliteStore {
+  return new Proxy(store, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target);
+      if (typeof v !== "function") return v;
+      return (...args: unknown[]) => {
+        try {
+          const r = v.apply(target, args);
+          return r instanceof Promise
+            ? r.catch((e: unknown) => {
+              throw storeFailure(e, path, "using");
+            })
+            : r;
+        } catch (e) {
+          throw storeFailure(e, path, "using");
+        }
+      };
+    },
+  });
 }
 
 /** `BEGIN IMMEDIATE`, with a busy database reported as a held lock. */

@@ -109,8 +109,9 @@ Deno.test("SqliteStore.open() migrates an empty file and refuses one that is not
   await Deno.writeTextFile(junk, "this is not SQLite, ".repeat(100));
   await assert.rejects(SqliteStore.open(junk, { create: true }), (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError);
-    assert.match(e.diagnostics[0].summary, /Cannot open the state store/);
+    assert.match(e.diagnostics[0].summary, /The state store is damaged/);
     assert.match(e.diagnostics[0].detail, /not a database/);
+    assert.match(e.diagnostics[0].detail, /Restore it from a backup/);
     return true;
   });
   await Deno.remove(dir, { recursive: true });

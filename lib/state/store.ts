@@ -95,7 +95,11 @@ export type ChangeAction =
   | "read"
   | "refresh"
   | "forget"
-  | "failed";
+  | "failed"
+  /** A node an interrupted apply cancelled or did not start (after: what and why). */
+  | "interrupted"
+  /** The state lock, removed by an operator (`pravo state unlock`); address `(state lock)`. */
+  | "unlock";
 
 /** One change inside a transaction, as given to {@linkcode StateTx.logChange}. */
 export interface ChangeInput {
@@ -299,6 +303,14 @@ export interface StateStore {
   releaseLock(lock: LockInfo): Promise<void>;
   /** The state lock when there is one (live or stale). */
   listLocks(): Promise<LockInfo[]>;
+  /**
+   * Removes the state lock `id` whoever holds it (`pravo state unlock`, for
+   * operators), and records it in the log with `meta`'s actor and reason, in
+   * one transaction (a log entry moves the serial: plans made before it are
+   * stale, and should be, since the holder may not have recorded all it
+   * did). Undefined when the state has no lock with that id.
+   */
+  unlock(id: string, meta: TxMeta): Promise<LockInfo | undefined>;
 
   /** Reserves addresses for a plan. */
   createReservation(req: ReservationRequest): Promise<Reservation>;

@@ -518,6 +518,45 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     await a.close();
   });
 
+  test("unlock() removes another holder's lock and records who did it and why, in one transaction", async (h) => {
+    const a = await h.open();
+    const b = await h.open();
+    const held = await a.acquireLock({
+      actor: "alice",
+      reason: "long",
+      command: "apply",
+      timeoutMs: 0,
+    });
+    const serial = (await b.identity()).serial;
+    assert.equal(
+      await b.unlock(crypto.randomUUID(), { actor: "ops", reason: "x", command: "state unlock" }),
+      undefined,
+      "no lock with that id: nothing done",
+    );
+    assert.equal((await b.identity()).serial, serial);
+    const removed = await b.unlock(held.id, {
+      actor: "ops",
+      reason: "its run was killed",
+      command: "state unlock",
+    });
+    assert.equal(removed?.id, held.id);
+    assert.equal(removed?.actor, "alice");
+    assert.deepEqual(await b.listLocks(), []);
+    assert.equal((await b.identity()).serial, serial + 1);
+    const [entry] = await b.readLog({ limit: 1 });
+    assert.equal(entry.actor, "ops");
+    assert.equal(entry.reason, "its run was killed");
+    assert.equal(entry.command, "state unlock");
+    assert.deepEqual(entry.changes.map((c) => [c.address, c.action, c.before?.id, c.after]), [
+      ["(state lock)", "unlock", held.id, null],
+    ]);
+    // Free now: another writer takes it at once.
+    const next = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    assert.equal(next.tookOver, undefined);
+    await b.close();
+    await a.close();
+  });
+
   test("reservations: made, listed, found for others, expired, released", async (h) => {
     const clock = fakeClock();
     const s = await h.open({ now: clock.now });

@@ -397,7 +397,26 @@ const SIGN: Record<string, string> = {
   refresh: "<=",
   forget: "-",
   failed: "!",
+  interrupted: "x",
+  unlock: "*",
 };
+
+/** What the human log says after the action: changed attributes, or what an entry records. */
+function actionNote(c: LogEntryDocument["changes"][number]): string {
+  if (c.action === "update" || c.action === "refresh" || c.action === "replace") {
+    return c.changed.length ? `: ${c.changed.join(", ")}` : "";
+  }
+  const after = c.after as Record<string, unknown> | null;
+  if (c.action === "interrupted" && after) {
+    return `: ${after.planned_action} ${after.status} on ${after.signal}`;
+  }
+  const before = c.before as Record<string, unknown> | null;
+  if (c.action === "unlock" && before) {
+    return `: lock ${before.id} of "${before.actor}" (command "${before.command}", process ` +
+      `${before.pid} on ${JSON.stringify(before.hostname)})`;
+  }
+  return "";
+}
 
 /** The human view of `state log`: no values, only the names of changed attributes. */
 export function renderLog(
@@ -421,13 +440,8 @@ export function renderLog(
         (e.plan_id ? `  (plan ${e.plan_id}${planner})` : ""),
     );
     for (const c of e.changes) {
-      const names = c.action === "update" || c.action === "refresh" || c.action === "replace"
-        ? c.changed
-        : [];
       lines.push(
-        `  ${(SIGN[c.action] ?? "?").padStart(3)} ${c.address} (${c.action}${
-          names.length ? `: ${names.join(", ")}` : ""
-        })`,
+        `  ${(SIGN[c.action] ?? "?").padStart(3)} ${c.address} (${c.action}${actionNote(c)})`,
       );
     }
   }

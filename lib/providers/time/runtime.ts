@@ -322,7 +322,7 @@ const timeSleep: TypeHandler = {
       req.config,
       "create_duration",
       req,
-      "Nothing was recorded; run apply again to create it.",
+      "It was not created; run apply again to create it.",
     );
     if (diags.length > 0) return { diagnostics: diags };
     return ok(stateOf(req.type, req.config, { id: formatRfc3339(now()) }));
