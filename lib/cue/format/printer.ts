@@ -127,8 +127,10 @@ class Formatter {
   }
 
   #comment(c: Comment): void {
-    if (this.output.length > 0) this.#allowed |= NEWLINE;
-    this.#rel(c.rel === "section" ? "section" : "newline");
+    if (this.output.length > 0) {
+      this.#allowed |= NEWLINE;
+      this.#rel(c.rel === "section" ? "section" : "newline");
+    }
     this.#writeWhitespace(this.#allowed);
     this.#allowed = 0;
     this.#writeString(c.text, true);
@@ -324,8 +326,15 @@ class Formatter {
         this.#token(":");
         const mem = inlineField(n);
         if (mem) {
-          this.#ws(BLANK, NOOVERRIDE);
-          this.#decl(mem);
+          if (isNewline(firstTok(mem).rel)) {
+            // `a:` with the next label on a line of its own stays so, indented.
+            this.#ws(INDENT, FORMFEED);
+            this.#decl(mem);
+            this.#indent--;
+          } else {
+            this.#ws(BLANK, NOOVERRIDE);
+            this.#decl(mem);
+          }
           return;
         }
         const nextFF = nextNeedsFormfeed(n.value);
