@@ -66,6 +66,21 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./validate.ts"),
   },
   {
+    name: "fmt",
+    summary: "Rewrite the root's .cue files in CUE's canonical format (as cue fmt)",
+    args: "[FILE...]",
+    minArgs: 0,
+    maxArgs: Infinity,
+    options: {
+      check: {
+        type: "boolean",
+        description: "Write nothing; list the files that would change and exit 3 if any",
+      },
+      diff: { type: "boolean", description: "Print the changes as a unified diff" },
+    },
+    load: () => import("./fmt.ts"),
+  },
+  {
     name: "plan",
     summary: "Show what apply would change; save it with --out for apply",
     args: "",

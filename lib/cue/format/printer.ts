@@ -60,7 +60,8 @@ export function printFile(file: File): string {
 
 class Formatter {
   output: string[] = [];
-  #allowed = 0;
+  /** Pending whitespace; at the start, none: blank lines before the first token go. */
+  #allowed = NOOVERRIDE;
   #indentStack: number[] = [];
   #indent = 0;
   #lineout = 0;
@@ -830,8 +831,9 @@ function nestDepth(f: Field): number {
   return d;
 }
 
+/** Comments on lines of their own before the declaration. */
 function hasDocComments(d: Decl): boolean {
-  return firstTok(d).lead.length > 0 || lastTok(d).trail !== undefined;
+  return firstTok(d).lead.length > 0;
 }
 
 function isDefinition(l: Label): boolean {
