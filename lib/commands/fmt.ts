@@ -64,7 +64,9 @@ export const run: CommandRun = (ctx, opts, args) => {
       diags.push(
         error(
           "Cannot read the file",
-          `Reading "${t.name}" failed: ${(e as Error).message}. Check the path and its permissions.`,
+          `Reading "${t.name}" failed: ${
+            (e as Error).message
+          }. Check the path and its permissions.`,
         ),
       );
       continue;
@@ -105,8 +107,11 @@ export const run: CommandRun = (ctx, opts, args) => {
   }
   const changed = files.filter((f) => f.changed);
   const doc: FmtDoc = { format_version: "1.0", check, files };
-  emit(ctx, doc, () =>
-    changed.map((f) => showDiff ? f.diff! : f.file + "\n").join("").replace(/\n$/, ""));
+  emit(
+    ctx,
+    doc,
+    () => changed.map((f) => showDiff ? f.diff! : f.file + "\n").join("").replace(/\n$/, ""),
+  );
   // The files that could be formatted were; the others are errors, exit 3.
   if (diags.length) return Promise.resolve(fail(ctx, new DiagnosticsError(diags, Exit.INVALID)));
   return Promise.resolve(check && changed.length > 0 ? Exit.INVALID : Exit.OK);

@@ -85,7 +85,9 @@ export function unifiedDiff(name: string, before: string, after: string, context
     const aLen = hunk.filter((o) => o.kind !== "+").length;
     const bLen = hunk.filter((o) => o.kind !== "-").length;
     out.push(
-      `@@ -${aLen === 0 ? aStart - 1 : aStart},${aLen} +${bLen === 0 ? bStart - 1 : bStart},${bLen} @@`,
+      `@@ -${aLen === 0 ? aStart - 1 : aStart},${aLen} +${
+        bLen === 0 ? bStart - 1 : bStart
+      },${bLen} @@`,
     );
     for (const o of hunk) out.push(o.kind + o.line);
     k = end;

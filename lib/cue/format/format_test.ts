@@ -18,7 +18,7 @@ Deno.test("formatSource() indents with tabs and puts a blank after the colon", (
 
 Deno.test("formatSource() aligns the values and the comments of consecutive fields", () => {
   check(
-    "a: 1 // one\naaa: 22 // two\nb: {\n  x: 1\n  yyy: \"y\"\n}\n",
+    'a: 1 // one\naaa: 22 // two\nb: {\n  x: 1\n  yyy: "y"\n}\n',
     'a:   1  // one\naaa: 22 // two\nb: {\n\tx:   1\n\tyyy: "y"\n}\n',
   );
 });
@@ -56,7 +56,10 @@ Deno.test("formatSource() keeps a list on one line, and gives a broken list a tr
 });
 
 Deno.test("formatSource() drops the commas that end lines in a struct, keeps those between fields on a line", () => {
-  check("s: {a: 1, b: 2}\nt: {\n  a: 1,\n  b: 2,\n}\n", "s: {a: 1, b: 2}\nt: {\n\ta: 1\n\tb: 2\n}\n");
+  check(
+    "s: {a: 1, b: 2}\nt: {\n  a: 1,\n  b: 2,\n}\n",
+    "s: {a: 1, b: 2}\nt: {\n\ta: 1\n\tb: 2\n}\n",
+  );
 });
 
 Deno.test("formatSource() writes the package clause and imports as cue fmt does", () => {
@@ -85,7 +88,10 @@ Deno.test("formatSource() leaves string literals as they are, and re-indents mul
 });
 
 Deno.test("formatSource() writes numbers as cue fmt does", () => {
-  check("a: 1_000\nb: 0x1F\nc: .5\nd: 1.\ne: 1E3\nf: 2Ki\n", "a: 1_000\nb: 0x1F\nc: 0.5\nd: 1.0\ne: 1e3\nf: 2Ki\n");
+  check(
+    "a: 1_000\nb: 0x1F\nc: .5\nd: 1.\ne: 1E3\nf: 2Ki\n",
+    "a: 1_000\nb: 0x1F\nc: 0.5\nd: 1.0\ne: 1e3\nf: 2Ki\n",
+  );
 });
 
 Deno.test("formatSource() formats comprehensions, lets, definitions and optional fields", () => {

@@ -586,7 +586,9 @@ class Formatter {
         this.#token("[");
         if (x.low) this.#expr(x.low, LOWEST_PREC, depth + 1);
         this.#own(x.colon);
-        if (depth <= 1 && x.low && x.high && (x.low.type === "binary" || x.high.type === "binary")) {
+        if (
+          depth <= 1 && x.low && x.high && (x.low.type === "binary" || x.high.type === "binary")
+        ) {
           this.#ws(BLANK);
           this.#token(":");
           this.#ws(BLANK);

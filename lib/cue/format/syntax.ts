@@ -468,7 +468,9 @@ class Parser {
           if (v && v.kind !== "ident") this.#fail('expected a variable name after "for"', v);
         }
         if (!(this.#cur().kind === "ident" && this.#cur().text === "in")) {
-          this.#fail(`expected "in" after the variables of "for", found ${this.#describe(this.#cur())}`);
+          this.#fail(
+            `expected "in" after the variables of "for", found ${this.#describe(this.#cur())}`,
+          );
         }
         const inTok = this.#next();
         clauses.push({ type: "for", kw, key, comma, value, in: inTok, source: this.#expr() });
@@ -481,7 +483,9 @@ class Parser {
       }
     }
     if (!this.#is("{")) {
-      this.#fail(`expected { after the comprehension clauses, found ${this.#describe(this.#cur())}`);
+      this.#fail(
+        `expected { after the comprehension clauses, found ${this.#describe(this.#cur())}`,
+      );
     }
     return { type: "comprehension", clauses, value: this.#struct() };
   }
@@ -624,7 +628,12 @@ class Parser {
       const lparen = this.#next();
       const x = this.#expr();
       this.#skipLineEnd();
-      return { type: "paren", lparen, x, rparen: this.#expect(")", "a ( has no closing )", lparen) };
+      return {
+        type: "paren",
+        lparen,
+        x,
+        rparen: this.#expect(")", "a ( has no closing )", lparen),
+      };
     }
     if (this.#is("...")) {
       const tok = this.#next();
