@@ -95,6 +95,7 @@ export const COMMANDS: CommandSpec[] = [
       refresh: {
         type: "string",
         valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
         description:
           "What to read from the real world: age (default: records past their refresh age), expired, false, all",
       },
@@ -173,6 +174,7 @@ export const COMMANDS: CommandSpec[] = [
       refresh: {
         type: "string",
         valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
         description: "Without a plan file: as plan --refresh",
       },
       destroy: { type: "boolean", description: "Without a plan file: destroy every node" },
@@ -295,6 +297,7 @@ export const COMMANDS: CommandSpec[] = [
       refresh: {
         type: "string",
         valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
         description: "What to read from the real world, as plan --refresh",
       },
       replace: {
@@ -371,6 +374,48 @@ export const COMMANDS: CommandSpec[] = [
     maxArgs: 1,
     options: {},
     load: () => import("./approve.ts"),
+  },
+  {
+    name: "graph",
+    summary: "Show the dependency graph of the root's nodes, in DOT or JSON",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      plan: {
+        type: "string",
+        valueName: "PLANFILE",
+        description: "Colour the nodes by the action this saved plan gives them",
+      },
+    },
+    load: () => import("./graph.ts"),
+  },
+  {
+    name: "version",
+    summary: "Show pravo's version, the platform and the providers' versions",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {},
+    load: () => import("./version.ts"),
+  },
+  {
+    name: "help",
+    summary: "Show the help of pravo or of a command",
+    args: "[COMMAND]",
+    minArgs: 0,
+    maxArgs: 2,
+    options: {},
+    load: () => import("./help.ts"),
+  },
+  {
+    name: "completion",
+    summary: "Print a shell completion script for bash, zsh or fish",
+    args: "bash|zsh|fish",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./completion.ts"),
   },
   {
     name: "mcp",
