@@ -181,3 +181,20 @@ Deno.test("Terraform's -target, -var and -chdir are refused with the pravo flag 
   assert.equal(chdir.code, 64);
   assert.match(chdir.stderr, /write -C \/tmp/);
 });
+
+Deno.test("the README's command table and docs/reference name every command of the registry", async () => {
+  const { COMMANDS } = await import("../lib/commands/registry.ts");
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const table = readme.slice(readme.indexOf("## Commands"));
+  const exitCodes = await Deno.readTextFile(
+    new URL("../docs/reference/exit-codes.md", import.meta.url),
+  );
+  for (const c of COMMANDS) {
+    const word = c.name.split(" ").pop()!;
+    assert.match(table, new RegExp("`(state )?[^`]*\\b" + word + "\\b"), `README: ${c.name}`);
+    assert.ok(exitCodes.includes("`" + c.name), `exit-codes.md: ${c.name}`);
+  }
+  for (const page of ["fmt", "graph", "version", "help", "completion"]) {
+    assert.ok(existsSync(new URL(`../docs/reference/${page}.md`, import.meta.url)), page);
+  }
+});
