@@ -104,3 +104,11 @@ Deno.test("rewriteSingleDash() leaves the values of flags alone, also when they 
   assert.deepEqual(rewriteSingleDash(argv, flags), { argv });
   assert.equal(parse(["plan", "--reason=-target=base"]).options.reason, "-target=base");
 });
+
+Deno.test("parse() never reads the value of -t as a flag: a tag cannot smuggle -out= or -C", () => {
+  // pravo mcp passes tags as `-t VALUE`; an agent's value that looks like a flag stays a value,
+  // and node's parser refuses a value that begins with "-".
+  for (const v of ["-out=/tmp/x.plan", "-C=/etc", "-destroy", "-target=base"]) {
+    assert.throws(() => parse(["-t", v, "plan"]), UsageError);
+  }
+});

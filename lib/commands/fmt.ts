@@ -54,6 +54,8 @@ export const run: CommandRun = (ctx, opts, args) => {
   const check = Boolean(opts.check);
   const showDiff = Boolean(opts.diff);
   const diags: Diagnostic[] = [];
+  /** A file could not be read or written: exit 1 rather than 3. */
+  let ioFailed = false;
   const targets = collect(ctx.root, args, diags);
   const files: FmtFileDoc[] = [];
   for (const t of targets) {
@@ -61,6 +63,7 @@ export const run: CommandRun = (ctx, opts, args) => {
     try {
       src = readFileSync(t.path, "utf8");
     } catch (e) {
+      ioFailed = true;
       diags.push(
         error(
           "Cannot read the file",
@@ -92,6 +95,7 @@ export const run: CommandRun = (ctx, opts, args) => {
       try {
         writeAtomically(t.path, out);
       } catch (e) {
+        ioFailed = true;
         diags.push(
           error(
             "Cannot write the file",
@@ -113,7 +117,10 @@ export const run: CommandRun = (ctx, opts, args) => {
     () => changed.map((f) => showDiff ? f.diff! : f.file + "\n").join("").replace(/\n$/, ""),
   );
   // The files that could be formatted were; the others are errors, exit 3.
-  if (diags.length) return Promise.resolve(fail(ctx, new DiagnosticsError(diags, Exit.INVALID)));
+  if (diags.length) {
+    const code = ioFailed ? Exit.ERROR : Exit.INVALID;
+    return Promise.resolve(fail(ctx, new DiagnosticsError(diags, code)));
+  }
   return Promise.resolve(check && changed.length > 0 ? Exit.INVALID : Exit.OK);
 };
 
