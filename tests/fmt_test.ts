@@ -221,3 +221,16 @@ Deno.test("pravo fmt refuses a symbolic link and does not copy what it points to
   assert.ok((await Deno.lstat(join(root, "link.cue"))).isSymlink);
   assert.equal(await Deno.readTextFile(join(outside, "secret.cue")), "secret:1\n");
 });
+
+Deno.test("formatSource() is idempotent on the provider packages pravo ships and keeps their evaluation", async () => {
+  const { PROVIDERS } = await import("../lib/providers/registry.ts");
+  for (const p of PROVIDERS) {
+    const src = providerPackage(p);
+    const out = formatSource(src);
+    assert.equal(formatSource(out), out, `${p.source}: formatting twice changes it`);
+    const before = await evaluate(`x: {\n${src}\n}`);
+    const after = await evaluate(`x: {\n${out}\n}`);
+    assert.ok(before.ok, p.source);
+    assert.deepEqual(after, before, `${p.source}: the evaluation changed`);
+  }
+});
