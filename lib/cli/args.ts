@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import type { CommandSpec, OptionSpec, OptionValues } from "./command.ts";
 import { COMMANDS, findCommand, GLOBAL_OPTIONS, groups } from "../commands/registry.ts";
 import { didYouMean } from "../diag/diag.ts";
+import { rewriteSingleDash } from "./single_dash.ts";
 
 /** A mistake on the command line: exit 64 with this message. */
 export class UsageError extends Error {
@@ -28,14 +29,22 @@ export interface Parsed {
   args: string[];
 }
 
-/** Flags written with one dash as Terraform does, accepted as such. */
-const SINGLE_DASH_LONG = new Set(["-auto-approve", "-upgrade", "-force"]);
+/** Every long flag of pravo, for reading Terraform's single-dash spellings. */
+function longFlags(): Map<string, OptionSpec> {
+  const all = new Map<string, OptionSpec>([["version", { type: "boolean", description: "" }]]);
+  for (const opts of [GLOBAL_OPTIONS, ...COMMANDS.map((c) => c.options)]) {
+    for (const [k, o] of Object.entries(opts)) if (k.length > 1) all.set(k, o);
+  }
+  return all;
+}
 
 /** Splits `argv` into the command, its options and its positional arguments. */
 export function parse(argv: string[]): Parsed {
-  // `-auto-approve`, `-force` as Terraform writes them; `-C=DIR` as `-C DIR`.
-  argv = argv.flatMap((a) => {
-    if (SINGLE_DASH_LONG.has(a)) return ["-" + a];
+  // Terraform's `-out=F`, `-auto-approve`, `-target=A` (lib/cli/single_dash.ts).
+  const rewritten = rewriteSingleDash(argv, longFlags());
+  if ("error" in rewritten) throw new UsageError(rewritten.error);
+  // `-C=DIR` as `-C DIR`.
+  argv = rewritten.argv.flatMap((a) => {
     const short = /^-([A-Za-z])=(.*)$/s.exec(a);
     return short ? [`-${short[1]}`, short[2]] : [a];
   });

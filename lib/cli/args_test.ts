@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { parse, parseTags, UsageError } from "./args.ts";
+import { rewriteSingleDash } from "./single_dash.ts";
 
 Deno.test("parse() finds the command among global flags, wherever they stand", () => {
   const p = parse(["-C", "/r", "--json", "plan", "--out", "x.plan", "-t", "a=1", "-t", "b=2"]);
@@ -51,4 +52,63 @@ Deno.test("parseTags() splits KEY=VALUE and refuses the rest", () => {
   assert.deepEqual(parseTags(["a=1", "b=x=y"]), { a: "1", b: "x=y" });
   assert.throws(() => parseTags(["novalue"]), /tag "novalue" is not KEY=VALUE/);
   assert.throws(() => parseTags(["=v"]), /not KEY=VALUE/);
+});
+
+Deno.test("parse() reads Terraform's single-dash spellings that have one meaning in pravo", () => {
+  const p = parse(["plan", "-out=x.plan", "-destroy", "-no-color", "-replace=base", "-json"]);
+  assert.equal(p.options.out, "x.plan");
+  assert.equal(p.options.destroy, true);
+  assert.equal(p.options["no-color"], true);
+  assert.deepEqual(p.options.replace, ["base"]);
+  assert.equal(p.options.json, true);
+  assert.equal(parse(["plan", "-out", "y.plan"]).options.out, "y.plan");
+  assert.equal(parse(["plan", "-refresh=false"]).options.refresh, "false");
+  assert.equal(parse(["apply", "-auto-approve=true"]).options["auto-approve"], true);
+  assert.equal(parse(["apply", "-auto-approve=false"]).options["auto-approve"], undefined);
+  assert.equal(parse(["plan", "-detailed-exitcode"]).command?.name, "plan");
+  assert.equal(parse(["init", "-upgrade"]).options.upgrade, true);
+  assert.equal(parse(["-version"]).options.version, true);
+});
+
+Deno.test("parse() refuses Terraform's flags that pravo has no twin for, naming pravo's", () => {
+  assert.throws(
+    () => parse(["apply", "-target=base"]),
+    /unknown flag -target=base: pravo has no -target: .*--only base/,
+  );
+  assert.throws(() => parse(["plan", "-var", "x=1"]), /pravo has no input variables: .*-t x=1/);
+  assert.throws(() => parse(["plan", "-var=x=1"]), /-t x=1/);
+  assert.throws(() => parse(["plan", "-var-file=a.tfvars"]), /-t NAME=VALUE/);
+  assert.throws(() => parse(["plan", "-chdir=dir"]), /write -C dir/);
+  assert.throws(() => parse(["plan", "-refresh=true"]), /--refresh all/);
+  assert.throws(() => parse(["plan", "-lock=false"]), /always locks the state/);
+  assert.throws(() => parse(["plan", "-destroy=yes"]), /-destroy is a switch/);
+  assert.throws(
+    () => parse(["plan", "-detroy"]),
+    /unknown flag -detroy \(did you mean "--destroy"\?\)/,
+  );
+});
+
+Deno.test("parse() keeps -tNAME=VALUE and -CDIR, and refuses a word that reads both ways", () => {
+  assert.deepEqual(parse(["validate", "-tenv=dev"]).options.t, ["env=dev"]);
+  assert.equal(parse(["validate", "-C/some/dir"]).options.C, "/some/dir");
+  assert.equal(parse(["validate", "-Cdir"]).options.C, "dir");
+  assert.throws(
+    () => parse(["mcp", "-timeout=5m"]),
+    /-timeout=5m reads two ways: write --timeout 5m for the flag, or -t imeout=5m for a tag/,
+  );
+});
+
+Deno.test("rewriteSingleDash() leaves the values of flags alone, also when they begin with a dash", () => {
+  const flags = new Map([["reason", { type: "string" as const }]]);
+  const argv = ["plan", "--reason", "-target=base", "-t", "-var=1", "--", "-out=x"];
+  assert.deepEqual(rewriteSingleDash(argv, flags), { argv });
+  assert.equal(parse(["plan", "--reason=-target=base"]).options.reason, "-target=base");
+});
+
+Deno.test("parse() never reads the value of -t as a flag: a tag cannot smuggle -out= or -C", () => {
+  // pravo mcp passes tags as `-t VALUE`; an agent's value that looks like a flag stays a value,
+  // and node's parser refuses a value that begins with "-".
+  for (const v of ["-out=/tmp/x.plan", "-C=/etc", "-destroy", "-target=base"]) {
+    assert.throws(() => parse(["-t", v, "plan"]), UsageError);
+  }
 });

@@ -18,6 +18,8 @@ export interface OptionSpec {
   description: string;
   /** The placeholder shown in help for a string option: `FILE`. */
   valueName?: string;
+  /** The values a string option takes, when it takes only some (shell completion offers them). */
+  choices?: string[];
 }
 
 /** The light half of a command: what `--help` and the parser need. */

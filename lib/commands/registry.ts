@@ -66,6 +66,21 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./validate.ts"),
   },
   {
+    name: "fmt",
+    summary: "Rewrite the root's .cue files in CUE's canonical format (as cue fmt)",
+    args: "[FILE...]",
+    minArgs: 0,
+    maxArgs: Infinity,
+    options: {
+      check: {
+        type: "boolean",
+        description: "Write nothing; list the files that would change and exit 3 if any",
+      },
+      diff: { type: "boolean", description: "Print the changes as a unified diff" },
+    },
+    load: () => import("./fmt.ts"),
+  },
+  {
     name: "plan",
     summary: "Show what apply would change; save it with --out for apply",
     args: "",
@@ -80,6 +95,7 @@ export const COMMANDS: CommandSpec[] = [
       refresh: {
         type: "string",
         valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
         description:
           "What to read from the real world: age (default: records past their refresh age), expired, false, all",
       },
@@ -158,6 +174,7 @@ export const COMMANDS: CommandSpec[] = [
       refresh: {
         type: "string",
         valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
         description: "Without a plan file: as plan --refresh",
       },
       destroy: { type: "boolean", description: "Without a plan file: destroy every node" },
@@ -296,6 +313,7 @@ export const COMMANDS: CommandSpec[] = [
       refresh: {
         type: "string",
         valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
         description: "What to read from the real world, as plan --refresh",
       },
       replace: {
@@ -388,6 +406,48 @@ export const COMMANDS: CommandSpec[] = [
     maxArgs: 1,
     options: {},
     load: () => import("./approver_key.ts"),
+  },
+  {
+    name: "graph",
+    summary: "Show the dependency graph of the root's nodes, in DOT or JSON",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      plan: {
+        type: "string",
+        valueName: "PLANFILE",
+        description: "Colour the nodes by the action this saved plan gives them",
+      },
+    },
+    load: () => import("./graph.ts"),
+  },
+  {
+    name: "version",
+    summary: "Show pravo's version, the platform and the providers' versions",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {},
+    load: () => import("./version.ts"),
+  },
+  {
+    name: "help",
+    summary: "Show the help of pravo or of a command",
+    args: "[COMMAND]",
+    minArgs: 0,
+    maxArgs: 2,
+    options: {},
+    load: () => import("./help.ts"),
+  },
+  {
+    name: "completion",
+    summary: "Print a shell completion script for bash, zsh or fish",
+    args: "bash|zsh|fish",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {},
+    load: () => import("./completion.ts"),
   },
   {
     name: "mcp",

@@ -1,0 +1,152 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { completionScript } from "./completion.ts";
+import { COMMANDS, GLOBAL_OPTIONS } from "./registry.ts";
+
+async function has(shell: string): Promise<boolean> {
+  try {
+    const out = await new Deno.Command(shell, {
+      args: ["--version"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
+async function run(shell: string, args: string[], cwd?: string): Promise<string> {
+  const out = await new Deno.Command(shell, { args, cwd, stdout: "piped", stderr: "piped" })
+    .output();
+  const text = new TextDecoder().decode(out.stdout);
+  assert.ok(out.success, `${shell} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  return text;
+}
+
+/** A directory with a script and a few files to complete. */
+async function scratch(shell: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "pravo-completion-" });
+  await Deno.writeTextFile(join(dir, `pravo.${shell}`), completionScript(shell as "bash"));
+  await Deno.writeTextFile(join(dir, "x.plan"), "");
+  await Deno.writeTextFile(join(dir, "main.cue"), "");
+  await Deno.mkdir(join(dir, "sub"));
+  return dir;
+}
+
+const topWords = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0]))];
+
+Deno.test("completionScript() names every command, subcommand and flag of the registry", () => {
+  for (const shell of ["bash", "zsh", "fish"] as const) {
+    const s = completionScript(shell);
+    for (const c of COMMANDS) {
+      for (const w of c.name.split(" ")) assert.ok(s.includes(w), `${shell}: ${c.name}`);
+      for (const k of Object.keys(c.options)) {
+        assert.ok(s.includes(k.length === 1 ? `-${k}` : k), `${shell}: ${c.name} ${k}`);
+      }
+    }
+    for (const k of Object.keys(GLOBAL_OPTIONS)) assert.ok(s.includes(k), `${shell}: ${k}`);
+  }
+});
+
+Deno.test("the bash script registers with complete and completes commands, flags, values and files", async () => {
+  const dir = await scratch("bash");
+  const script = `source ./pravo.bash
+complete -p pravo
+t() { COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _pravo_complete; echo "$*|$(printf '%s\\n' "\${COMPREPLY[@]}" | sort | tr '\\n' ' ')"; }
+t pravo ""
+t pravo pl
+t pravo state s
+t pravo plan --o
+t pravo plan --refresh ""
+t pravo show ""
+t pravo -C ""
+t pravo fmt ""
+t pravo completion ""
+t pravo -C sub -t a=b state show --show
+t pravo why --replace ""
+`;
+  const out = (await run("bash", ["-c", script], dir)).trimEnd().split("\n");
+  assert.equal(out[0], "complete -o filenames -F _pravo_complete pravo");
+  assert.deepEqual(out[1].split("|")[1].trim().split(" ").sort(), topWords.sort());
+  assert.deepEqual(out.slice(2), [
+    "pravo pl|plan ",
+    "pravo state s|show ",
+    "pravo plan --o|--out ",
+    "pravo plan --refresh |age all expired false ",
+    "pravo show |main.cue pravo.bash sub x.plan ",
+    "pravo -C |sub ",
+    "pravo fmt |main.cue sub ",
+    "pravo completion |bash fish zsh ",
+    "pravo -C sub -t a=b state show --show|--show-sensitive ",
+    "pravo why --replace |",
+  ]);
+});
+
+Deno.test("the zsh script is valid zsh and completes through _describe, compadd and _files", async () => {
+  const script = completionScript("zsh");
+  assert.match(script, /^#compdef pravo\n/);
+  if (!await has("zsh")) {
+    // No zsh here: at least the blocks close.
+    assert.equal(script.match(/\bcase\b/g)?.length, script.match(/\besac\b/g)?.length);
+    assert.equal(script.match(/\bif\b/g)?.length, script.match(/\bfi\b/g)?.length);
+    return;
+  }
+  const dir = await scratch("zsh");
+  await run("zsh", ["-n", "pravo.zsh"], dir);
+  // Stand-ins for the completion system's functions print what they are given.
+  const harness = `compdef() { print "compdef $*"; }
+_describe() { local -a arr; arr=("\${(@P)4}"); print -r -- "\${(j: :)\${arr[@]%%:*}}"; }
+compadd() { shift; print -r -- "$*"; }
+_files() { print -r -- "files $*"; }
+source ./pravo.zsh
+t() { words=("$@"); CURRENT=$#; _pravo; }
+t pravo pl
+t pravo state s
+t pravo plan --o
+t pravo plan --refresh ""
+t pravo show ""
+t pravo -C ""
+t pravo fmt ""
+`;
+  const out = (await run("zsh", ["-f", "-c", harness], dir)).trimEnd().split("\n");
+  assert.equal(out[0], "compdef _pravo pravo");
+  assert.deepEqual(out[1].split(" ").sort(), topWords.sort());
+  assert.ok(out[2].split(" ").includes("show"));
+  assert.ok(out[3].split(" ").includes("--out"));
+  assert.deepEqual(out.slice(4), ["age expired false all", "files ", "files -/", "files -g *.cue"]);
+});
+
+Deno.test("the fish script is valid fish and completes commands, values and files", async () => {
+  const script = completionScript("fish");
+  if (!await has("fish")) {
+    const opens = script.match(/^\s*(function|if|for|switch)\b/gm)?.length ?? 0;
+    assert.equal(opens, script.match(/^\s*end$/gm)?.length);
+    return;
+  }
+  const dir = await scratch("fish");
+  await run("fish", ["--no-execute", "pravo.fish"], dir);
+  const out = await run("fish", [
+    "-c",
+    `source pravo.fish
+complete -C "pravo pl"
+complete -C "pravo state s"
+complete -C "pravo plan --refresh "
+complete -C "pravo completion "
+complete -C "pravo show x"`,
+  ], dir);
+  const words = out.trimEnd().split("\n").map((l) => l.split("\t")[0]);
+  assert.deepEqual(words, [
+    "plan",
+    "show",
+    "age",
+    "all",
+    "expired",
+    "false",
+    "bash",
+    "fish",
+    "zsh",
+    "x.plan",
+  ]);
+});

@@ -1,0 +1,18 @@
+/**
+ * CUE's canonical formatting (`cue fmt` of CUE v0.4.3), written on pravo's
+ * scanner: `formatSource(src)` returns the formatted text or throws
+ * {@link FormatSyntaxError} with the line and column of what it cannot read.
+ * It evaluates nothing, so it never loads cue-wasm.
+ *
+ * @module
+ */
+
+import { parseSource } from "./syntax.ts";
+import { printFile } from "./printer.ts";
+
+export { FormatSyntaxError } from "./syntax.ts";
+
+/** Formats the text of one `.cue` file. */
+export function formatSource(src: string): string {
+  return printFile(parseSource(src));
+}
