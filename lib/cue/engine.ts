@@ -160,9 +160,10 @@ function exhausted(message: string, written: string[]): DiagnosticsError {
   return new DiagnosticsError([
     error(
       "CUE could not finish the evaluation",
-      `cue-wasm ran out of memory or stack (${why}). The values nest or chain too deep, or are ` +
-        "too large: a value built from another one, level upon level, grows with each level. " +
-        "Make the values shallower (at most a few dozen levels), or split them into named parts.",
+      `cue-wasm ran out of memory or stack (${why}). The values are too large, or nest or ` +
+        "chain too deep: a value built from another one, level upon level, grows with each " +
+        "level. Make the values smaller or shallower (at most a few dozen levels), or split " +
+        "them into named parts; under `pravo mcp`, the server's --call-memory bounds each call.",
     ),
   ], Exit.INVALID);
 }
