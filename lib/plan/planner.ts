@@ -386,7 +386,7 @@ export async function makePlan(
 const CHANGES = new Set(["create", "update", "replace", "delete"]);
 
 /** The refusal of a change to nodes that someone else reserved. */
-export function reservationError(c: ReservationConflict, what: "plan" | "apply"): Diagnostic {
+export function reservationError(c: ReservationConflict, what: string): Diagnostic {
   const r = c.reservation;
   return error(
     `Reserved by ${r.actor}`,

@@ -94,7 +94,16 @@ export type ChangeAction =
   | "delete"
   | "read"
   | "refresh"
+  /** A record removed from the state, its object left as it is (`pravo state rm`). */
   | "forget"
+  /** An existing object brought into the state (`pravo import`); after: its attributes. */
+  | "import"
+  /**
+   * A record moved to another address (`pravo state mv`, a `moved` entry):
+   * one change at the old address (after: `{moved_to}`) and one at the new
+   * (before: `{moved_from}`).
+   */
+  | "move"
   | "failed"
   /** A node an interrupted apply cancelled or did not start (after: what and why). */
   | "interrupted"
