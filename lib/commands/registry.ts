@@ -241,7 +241,13 @@ export const COMMANDS: CommandSpec[] = [
     args: "[ADDR...]",
     minArgs: 0,
     maxArgs: Infinity,
-    options: {},
+    options: {
+      id: {
+        type: "string",
+        valueName: "ID",
+        description: "Only the records whose id attribute is ID (also -id=ID)",
+      },
+    },
     load: () => import("./state_list.ts"),
   },
   {
@@ -259,7 +265,12 @@ export const COMMANDS: CommandSpec[] = [
     args: "ADDR...",
     minArgs: 1,
     maxArgs: Infinity,
-    options: {},
+    options: {
+      "dry-run": {
+        type: "boolean",
+        description: "List what would be removed, and remove nothing (also -dry-run)",
+      },
+    },
     load: () => import("./state_rm.ts"),
   },
   {

@@ -20,7 +20,8 @@ import type { Node, Sources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { handlerFor } from "../providers/runtimes.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
-import { nodeDigest, reservationError } from "../plan/planner.ts";
+import { nodeDigest } from "../plan/planner.ts";
+import { reservationError } from "../plan/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { isInput, mustEvaluateWithState } from "../plan/known.ts";
 

@@ -16,7 +16,10 @@ import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
-import type { ReservationConflict, StateRecord, StateStore } from "../state/store.ts";
+import type { StateRecord, StateStore } from "../state/store.ts";
+import { reservationError } from "./reservation.ts";
+
+export { reservationError };
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
@@ -384,20 +387,6 @@ export async function makePlan(
 }
 
 const CHANGES = new Set(["create", "update", "replace", "delete"]);
-
-/** The refusal of a change to nodes that someone else reserved. */
-export function reservationError(c: ReservationConflict, what: string): Diagnostic {
-  const r = c.reservation;
-  return error(
-    `Reserved by ${r.actor}`,
-    `The ${what} would change ${
-      c.addresses.join(", ")
-    }, which ${r.actor} reserved for plan ${r.planId} (reservation ${r.id}${
-      r.reason ? `: "${r.reason}"` : ""
-    }) until ${r.expires}. A reservation is the operators' decision: wait until it is applied or expires, or ask an operator to release it with \`pravo state release ${r.id}\`.`,
-    { address: c.addresses[0] },
-  );
-}
 
 function skipReason(rec: StateRecord): string {
   const ms = rec.refreshAge === null ? undefined : parseDuration(rec.refreshAge);

@@ -75,6 +75,12 @@ export interface RecordInput {
   refreshAge: string | null;
   /** When the real world was last read; default: now. */
   refreshedAt?: string;
+  /**
+   * When the record was first written, for a record that moves to another
+   * address (`state mv`, `moved`); default: now. A record that exists keeps
+   * its own.
+   */
+  createdAt?: string;
 }
 
 /** A node's record as stored. Times are ISO 8601 strings (UTC). */
