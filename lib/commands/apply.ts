@@ -41,9 +41,13 @@ function parseOnly(v: unknown): string[] | undefined {
 }
 
 /** Asks on the terminal; an interrupt while it waits is a no. */
-async function confirm(ctx: Context): Promise<boolean> {
+async function confirm(ctx: Context, destroying = false): Promise<boolean> {
   ctx.streams.stdout(
-    "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
+    destroying
+      ? "\nDo you really want to destroy all resources?\n  pravo will destroy all the objects " +
+        "the state holds, as shown above. There is no undo.\n  Only 'yes' will be accepted to " +
+        "confirm.\n\n  Enter a value: "
+      : "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
   );
   const buf = new Uint8Array(1024);
   const signal = interrupts.signal;
@@ -106,6 +110,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // Policies are read and checked before anything runs.
   const policies = await loadPolicies(policyPaths(opts.policy));
   const planPath = args[0];
+  /** `pravo destroy`, or `apply --destroy`: Terraform's words for a destroy. */
+  const destroying = !planPath && Boolean(opts.destroy);
   if (planPath) {
     // A saved plan is applied as it was reviewed: flags that would make another plan are refused.
     const planning = ["destroy", "replace", "refresh"].filter((f) => opts[f] !== undefined);
@@ -186,13 +192,16 @@ export const run: CommandRun = async (ctx, opts, args) => {
           if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
             throw new DiagnosticsError([
               error(
-                "Apply needs approval",
-                "There is no terminal to ask on, and -auto-approve was not given. Save a plan with `pravo plan --out FILE`, review it, and run `pravo apply FILE`; or pass -auto-approve.",
+                destroying ? "Destroy needs approval" : "Apply needs approval",
+                "There is no terminal to ask on, and -auto-approve was not given. Save a plan " +
+                  `with \`pravo plan${
+                    destroying ? " --destroy" : ""
+                  } --out FILE\`, review it, and run \`pravo apply FILE\`; or pass -auto-approve.`,
               ),
             ], Exit.USAGE);
           }
           ctx.streams.stdout(renderPlan(doc, ctx.style));
-          if (!(await confirm(ctx))) {
+          if (!(await confirm(ctx, destroying))) {
             interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
             ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
             return Exit.ERROR;
@@ -232,6 +241,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
     cancelled: 0,
     not_started: 0,
   };
+  // A data source read and dropped is not a resource destroyed (the plan does not count it).
+  const modes = new Map(plan.nodes.map((n) => [n.address, n.mode]));
   for (const o of result.outcomes) {
     if (o.status === "failed") counts.failed++;
     else if (o.status === "skipped") counts.skipped++;
@@ -240,7 +251,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     else if (o.action === "create") counts.added++;
     else if (o.action === "update") counts.changed++;
     else if (o.action === "replace") counts.replaced++;
-    else if (o.action === "delete") counts.destroyed++;
+    else if (o.action === "delete" && modes.get(o.address) === "managed") counts.destroyed++;
   }
   const diags = result.outcomes.flatMap((o) => o.diagnostics);
   const doc = {
@@ -258,10 +269,11 @@ export const run: CommandRun = async (ctx, opts, args) => {
     const head = result.interrupted
       ? ctx.style.bold(ctx.style.yellow(`Apply interrupted (${result.interrupted}).`))
       : result.ok
-      ? ctx.style.bold(ctx.style.green("Apply complete!"))
+      ? ctx.style.bold(ctx.style.green(destroying ? "Destroy complete!" : "Apply complete!"))
       : ctx.style.bold(ctx.style.red("Apply failed."));
-    let text =
-      `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
+    let text = destroying && result.ok
+      ? `${head} Resources: ${counts.destroyed} destroyed.`
+      : `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
     if (result.interrupted) {
       text += ` ${counts.failed} failed, ${counts.cancelled} cancelled, ` +
         `${counts.not_started} not started.`;

@@ -110,7 +110,12 @@ export function renderPlan(doc: Doc, style: Style): string {
   const reads = doc.nodes.filter((n) => n.action === "read" && n.after_unknown.length > 0);
   const out: string[] = [];
   if (changes.length === 0 && reads.length === 0) {
-    out.push(style.bold(style.green("No changes.")) + " The state matches the configuration.");
+    out.push(
+      style.bold(style.green("No changes.")) +
+        (doc.destroy
+          ? " No objects need to be destroyed: the state holds none."
+          : " The state matches the configuration."),
+    );
   } else {
     out.push("pravo will perform the following actions:", "");
     for (const n of [...reads, ...changes]) out.push(...nodeBlock(n, style), "");
