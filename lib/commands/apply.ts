@@ -27,6 +27,7 @@ import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
 import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
+import { resolveOnly } from "../apply/only.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -100,6 +101,13 @@ async function judgeOrRefuse(
 
 export const run: CommandRun = async (ctx, opts, args) => {
   const only = parseOnly(opts.only);
+  const withDependencies = Boolean(opts["with-dependencies"]);
+  if (withDependencies && !only) {
+    throw new UsageError(
+      "--with-dependencies goes with --only: pravo apply PLANFILE --only A,B --with-dependencies",
+      "apply",
+    );
+  }
   const parallelism = opts.parallelism === undefined ? 10 : Number(opts.parallelism);
   if (!Number.isInteger(parallelism) || parallelism < 1) {
     throw new UsageError(
@@ -212,10 +220,17 @@ export const run: CommandRun = async (ctx, opts, args) => {
           ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
         }
       }
+      const chosen = only && resolveOnly(plan, only, withDependencies);
+      const added = (chosen ?? []).filter((a) => !only!.includes(a));
+      if (added.length && !ctx.json) {
+        ctx.streams.stderr(
+          `--with-dependencies adds the changes they depend on: ${added.sort().join(", ")}\n`,
+        );
+      }
       result = await applyPlan(plan, store, {
         actor: ctx.actor,
         reason: ctx.reason,
-        only,
+        only: chosen,
         parallelism,
         heldLock: lock,
         planPath,

@@ -156,6 +156,11 @@ export const COMMANDS: CommandSpec[] = [
         valueName: "A,B",
         description: "Apply only these nodes of the plan",
       },
+      "with-dependencies": {
+        type: "boolean",
+        description:
+          "With --only: also apply the changes those nodes depend on, as Terraform's -target does",
+      },
       "auto-approve": {
         type: "boolean",
         description: "Without a plan file: apply without asking (also -auto-approve)",
