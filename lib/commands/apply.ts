@@ -275,6 +275,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     ...(judged ? { policies: judged.policies } : {}),
     summary: { ...counts, planned: summarize(plan.nodes) },
     nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
+    ...(result.moved?.length ? { moved: result.moved } : {}),
     serial: result.serial,
     ok: result.ok,
     ...(result.interrupted ? { interrupted: result.interrupted } : {}),
@@ -289,6 +290,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
     let text = destroying && result.ok
       ? `${head} Resources: ${counts.destroyed} destroyed.`
       : `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
+    if (result.moved?.length) {
+      text = result.moved.map((m) => `${m.from}: moved to ${m.to}\n`).join("") + text;
+    }
     if (result.interrupted) {
       text += ` ${counts.failed} failed, ${counts.cancelled} cancelled, ` +
         `${counts.not_started} not started.`;

@@ -39,6 +39,7 @@ import {
 import { type EvalResult, evaluate, rootCache } from "./engine.ts";
 import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
 import { taint } from "./taint.ts";
+import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import {
   explains,
@@ -164,6 +165,8 @@ export interface Spec {
   configDigest: string;
   /** What each sentinel in the nodes' templates stands for, by index. */
   sentinels: SentinelRef[];
+  /** The renamed nodes the root declares (`moved`, see moved.ts). */
+  moved: MovedEntry[];
 }
 
 export type Result<T> = { ok: true; value: T; diagnostics: Diagnostic[] } | {
@@ -805,6 +808,10 @@ export async function evaluateRoot(
     );
   }
 
+  // Renamed nodes (moved.ts): checked against the nodes declared.
+  const movedRead = readMoved(tree[MOVED], nodes, index);
+  diags.push(...movedRead.diagnostics);
+
   const outputsValue = tree["outputs"];
   const outputs: Record<string, Value> = isObject(outputsValue)
     ? markUnknown(outputsValue, traced ? traced["outputs"] : undefined) as Record<string, Value>
@@ -838,6 +845,7 @@ export async function evaluateRoot(
       ).sort(),
       configDigest,
       sentinels,
+      moved: movedRead.moved,
     },
     diagnostics: [],
   };

@@ -18,6 +18,7 @@ import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import type { StateRecord, StateStore } from "../state/store.ts";
 import { reservationError } from "./reservation.ts";
+import { plannedMoves, withMoves } from "./moved.ts";
 
 export { reservationError };
 import { findProvider } from "../providers/registry.ts";
@@ -123,6 +124,11 @@ export async function makePlan(
   const diags: Diagnostic[] = [];
   const identity = await store.identity();
   const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
+  // Renamed nodes (`moved`): their records are planned at the new address.
+  const moves = opts.destroy
+    ? new Map<string, string>()
+    : await plannedMoves(sources, records, opts.tags);
+  withMoves(records, moves);
   const refresh = opts.refresh ?? "age";
 
   // Refresh: read the real world for the records that are due.
@@ -261,6 +267,7 @@ export async function makePlan(
     newlyLost.forEach((p) => lostKnown.add(p.address));
   }
   if (!spec) throw new Error("bug: no evaluation");
+  for (const p of planned) if (moves.has(p.address)) p.movedFrom = moves.get(p.address);
 
   // Records with no node in the configuration are deleted.
   const declared = new Set(spec.nodes.map((n) => n.address));
@@ -326,7 +333,14 @@ export async function makePlan(
   for (const p of planned) {
     const rec = records.get(p.address);
     p.reasons = reasonsFor(p, rec, refreshed.get(p.address), opts, spec.sentinels, plannedBy);
-    const skippable = !opts.full && !opts.destroy && p.action === "no-op" && p.mode === "managed" &&
+    if (p.movedFrom) {
+      p.reasons.unshift({
+        kind: "moved",
+        detail: `its object moves from ${p.movedFrom}, as a moved entry of the configuration says`,
+      });
+    }
+    const skippable = !opts.full && !opts.destroy && p.action === "no-op" && !p.movedFrom &&
+      p.mode === "managed" &&
       rec !== undefined && rec.configDigest === p.configDigest && !refreshed.has(p.address);
     if (skippable) {
       skipped.push({
@@ -341,7 +355,8 @@ export async function makePlan(
   const skippedSet = new Set(skipped.map((s) => s.address));
 
   // A plan may not change what someone else reserved.
-  const changing = planned.filter((p) => CHANGES.has(p.action)).map((p) => p.address);
+  const changing = planned.filter((p) => CHANGES.has(p.action) || p.movedFrom)
+    .flatMap((p) => p.movedFrom ? [p.address, p.movedFrom] : [p.address]);
   const conflicts = await store.findReservationConflicts(changing, { actor: opts.actor });
   if (conflicts.length && !opts.explainReservations) {
     throw new DiagnosticsError(
