@@ -19,6 +19,7 @@ import { UNKNOWN, type Value } from "../cue/program.ts";
 import type { StateRecord, StateStore } from "../state/store.ts";
 import { reservationError } from "./reservation.ts";
 import { plannedMoves, withMoves } from "./moved.ts";
+import { validateNodes } from "./validate_nodes.ts";
 
 export { reservationError };
 import { findProvider } from "../providers/registry.ts";
@@ -253,7 +254,6 @@ export async function makePlan(
           prior.get(n.address) ?? null,
           dataRead,
           opts,
-          diags,
         ),
       );
     }
@@ -267,6 +267,12 @@ export async function makePlan(
     newlyLost.forEach((p) => lostKnown.add(p.address));
   }
   if (!spec) throw new Error("bug: no evaluation");
+  // The providers' checks of the values, once, as validate makes them (exit 3).
+  const checked = validateNodes(spec, opts.root);
+  if (checked.some((d) => d.severity === "error")) {
+    throw new DiagnosticsError(checked, Exit.INVALID);
+  }
+  diags.push(...checked);
   for (const p of planned) if (moves.has(p.address)) p.movedFrom = moves.get(p.address);
 
   // Records with no node in the configuration are deleted.
@@ -592,7 +598,6 @@ function planNode(
   prior: Attrs | null,
   dataRead: Map<string, Attrs>,
   opts: PlanOptions,
-  diags: Diagnostic[],
 ): PlannedNode {
   const type = n.schema;
   const inputs = inputsOf(n);
@@ -625,24 +630,6 @@ function planNode(
     providerConfig: providerConfigOf(spec, n),
   };
   const handler = handlerFor(n.provider, n.mode, n.type);
-  if (handler?.validate) {
-    const found = handler.validate({
-      type,
-      address: n.address,
-      root: opts.root,
-      providerConfig: base.providerConfig,
-      config,
-      unknown: unknownInputs,
-      ranges: n.attributeRanges,
-    });
-    diags.push(
-      ...scrubDiagnostics(found, base.sensitive.map((k) => config[k])).map((d) => ({
-        ...d,
-        address: d.address ?? n.address,
-        range: d.range ?? n.range,
-      })),
-    );
-  }
   const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
 
   if (n.mode === "ephemeral") {
