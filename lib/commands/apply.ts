@@ -28,6 +28,7 @@ import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/m
 import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
 import { resolveOnly } from "../apply/only.ts";
+import { savedPlanTags } from "./_saved_plan.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -133,6 +134,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
         "apply",
       );
     }
+    // The plan holds the tags it was made with; others would be silently ignored.
+    if (opts.t !== undefined) throw savedPlanTags(planPath, "apply");
   }
   const expected = opts["expect-digest"] as string | undefined;
   if (expected !== undefined && !planPath) {

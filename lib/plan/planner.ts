@@ -600,7 +600,11 @@ function planNode(
   opts: PlanOptions,
 ): PlannedNode {
   const type = n.schema;
-  const inputs = inputsOf(n);
+  // lifecycle.ignore_changes: an object in the state keeps the values it has
+  // for those inputs, whatever the configuration says now (as Terraform).
+  const inputs = n.mode === "managed" && rec && prior
+    ? keepIgnored(inputsOf(n), n.lifecycle.ignore_changes ?? [], prior)
+    : inputsOf(n);
   const config = withoutUnknown(inputs);
   const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort();
   const base: PlannedNode = {
@@ -709,6 +713,21 @@ function planNode(
     );
   }
   return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
+}
+
+/** The inputs, with those that ignore_changes names as the prior state has them. */
+function keepIgnored(
+  inputs: Record<string, Value>,
+  ignore: readonly string[],
+  prior: Attrs,
+): Record<string, Value> {
+  const out = { ...inputs };
+  for (const k of ignore) {
+    if (!(k in out)) continue;
+    if (prior[k] === undefined || prior[k] === null) delete out[k];
+    else out[k] = prior[k] as Value;
+  }
+  return out;
 }
 
 function pick(o: Attrs, keys: Set<string>): Attrs {
