@@ -40,6 +40,7 @@ import { type EvalResult, evaluate, rootCache } from "./engine.ts";
 import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
 import { taint } from "./taint.ts";
 import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
+import { selfReferences } from "./scoping.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import {
   explains,
@@ -604,6 +605,9 @@ export async function evaluateRoot(
 
   const res = await run(knownDecls);
   if (!res.ok) {
+    // A field that names itself fails whatever CUE says about it: say so.
+    const traps = selfReferences(sources.files.map((f) => f.parsed));
+    if (traps.length) return { ok: false, diagnostics: traps };
     if (!knownSecrets) {
       return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
     }
