@@ -430,11 +430,27 @@ export function parseSources(
         const typeName = r.selectors[i + 1];
         for (const p of PROVIDERS) {
           const t = p.types.find((t) => t.name === typeName && t.mode === MODES[r.selectors[i]]);
-          if (t) return { type: t.name, names: [...Object.keys(t.attributes), LIFECYCLE] };
+          if (t) {
+            return {
+              type: t.name,
+              names: [...Object.keys(t.attributes), LIFECYCLE],
+              attributes: t.attributes,
+              mode: t.mode,
+            };
+          }
         }
       }
     }
     return undefined;
+  };
+  index.typesOf = (def) => {
+    const mode = ({
+      "#Resource": "managed",
+      "#Data": "data",
+      "#Ephemeral": "ephemeral",
+      "#Call": "call",
+    } as Record<string, Mode>)[def];
+    return PROVIDERS.flatMap((p) => p.types).filter((t) => t.mode === mode).map((t) => t.name);
   };
   const digest = sourcesDigest(files);
   return {

@@ -79,6 +79,8 @@ export interface Site {
   keyOf?: Ref;
   /** The label is a quoted string: the field exists, but its name is not bound for references. */
   quoted?: boolean;
+  /** The value as written, when it is one literal (`"yes"`, `3`, `true`): for messages. */
+  valueText?: string;
 }
 
 /**
@@ -425,7 +427,15 @@ class Parser {
       s = { parent: s, sites: new Map(), path, nonRegular };
     }
     const leaf = site!;
+    const start = this.#i;
     this.#withSite(leaf, () => this.#expr(s.parent!, false, s));
+    // A value that is one literal, for messages that quote it.
+    const only = this.#toks[start];
+    if (
+      this.#i === start + 1 && !only.interpolations?.length &&
+      (only.kind === "string" || only.kind === "number" ||
+        (only.kind === "ident" && (only.text === "true" || only.text === "false")))
+    ) leaf.valueText = only.text;
     while (this.#cur().kind === "attr") leaf.attrs.push(this.#next());
     return true;
   }

@@ -12,7 +12,7 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
@@ -301,10 +301,13 @@ export async function makePlan(
 
   for (const r of opts.replace ?? []) {
     if (!planned.some((p) => p.address === r && p.mode === "managed")) {
+      const hint = didYouMean(r, planned.filter((p) => p.mode === "managed").map((p) => p.address));
       diags.push(
         error(
           `Cannot replace "${r}"`,
-          `--replace names "${r}", which is not a managed node of this root. Give the address of a resource, as \`pravo state show\` or the plan lists them.`,
+          `--replace names "${r}", which is not a managed node of this root${
+            hint ? ` (${hint})` : ""
+          }. Give the address of a resource, as \`pravo state list\` or the plan lists them.`,
         ),
       );
     }
