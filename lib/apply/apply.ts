@@ -22,6 +22,7 @@ import { nodeDigest, reservationError } from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
 import { applyMoves } from "./moved.ts";
+import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
 
 export interface ApplyOptions {
@@ -336,11 +337,7 @@ async function reevaluate(
   for (const [addr, attrs] of values) {
     const pn = kinds.get(addr);
     if (!pn || pn.mode === "ephemeral") continue;
-    const t = typeOf(pn);
-    const computed: Attrs = {};
-    for (const [k, a] of Object.entries(t.attributes)) {
-      if (!a.required && !a.optional && attrs[k] !== undefined) computed[k] = attrs[k];
-    }
+    const computed = knownValuesOf({ ...pn, attributes: attrs });
     known.set(addr, computed);
     const paths = "sensitive" in pn
       ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) })

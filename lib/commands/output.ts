@@ -21,7 +21,7 @@ import { standInTags, tagFlags } from "../cue/missing_tags.ts";
 import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { redactOutputs } from "../plan/document.ts";
-import { findProvider } from "../providers/registry.ts";
+import { knownValuesOf } from "../plan/known.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
 import {
@@ -43,17 +43,8 @@ function hasUnknown(v: Value): boolean {
   return false;
 }
 
-/** The computed attributes of a record: what the configuration cannot say itself. */
-function computedOf(rec: StateRecord): Record<string, unknown> {
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
-  const out: Record<string, unknown> = {};
-  for (const [k, a] of Object.entries(type?.attributes ?? {})) {
-    if (!a.required && !a.optional && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
-  }
-  return out;
-}
+/** The values of a record that the configuration cannot say itself (lib/plan/known.ts). */
+const computedOf = (rec: StateRecord) => knownValuesOf(rec);
 
 /** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
 async function evaluateWithState(

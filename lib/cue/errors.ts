@@ -303,9 +303,17 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     );
   }
   if (/^\d+ errors? in empty disjunction:?$/.test(msg)) {
-    // An attribute with a default: `*true | bool` given a value of another type.
-    const typed = wrongType(index, path, literalAt(index, path), range, "");
-    if (typed) return typed;
+    // An attribute with a default (`*true | bool`) given a literal of another type.
+    const at = nodeAttribute(index, path);
+    const lit = literalAt(index, path);
+    const want = at && typeof at.schema.type === "string" ? at.schema.type : undefined;
+    if (
+      at?.schema.default !== undefined && at.rest.length === 0 && want && lit &&
+      lit.kind !== want && !(lit.kind === "int" && want === "number")
+    ) {
+      const typed = wrongType(index, path, lit, range, "");
+      if (typed) return typed;
+    }
     // cue-wasm gives no detail here, and its "more errors" are the alternatives.
     return error(
       "No alternative matches",

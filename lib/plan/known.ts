@@ -17,6 +17,7 @@ import type { Attribute, TypeSchema } from "../providers/schema.ts";
 import type { StateRecord } from "../state/store.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
+import { isOptionalComputed, KNOWN_FIELD } from "../cue/provider_cue.ts";
 
 type Attrs = Record<string, unknown>;
 
@@ -34,7 +35,9 @@ export function typeSchemaOf(
 
 /**
  * The values of a record that an evaluation is given: its computed
- * attributes (those the configuration cannot set).
+ * attributes (those the configuration cannot set), and under
+ * `KNOWN_FIELD` those it may set and the provider computes when it does not
+ * (lib/cue/provider_cue.ts), so that references to them see the state's.
  */
 export function knownValuesOf(
   rec: { type: string; mode: string; provider: string; attributes: Attrs },
@@ -42,9 +45,13 @@ export function knownValuesOf(
   const type = typeSchemaOf(rec);
   if (!type) return {};
   const out: Attrs = {};
+  const optional: Attrs = {};
   for (const [k, a] of Object.entries(type.attributes)) {
-    if (!isInput(a) && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
+    if (rec.attributes[k] === undefined || rec.attributes[k] === null) continue;
+    if (!isInput(a)) out[k] = rec.attributes[k];
+    else if (isOptionalComputed(a) && a.default === undefined) optional[k] = rec.attributes[k];
   }
+  if (Object.keys(optional).length) out[KNOWN_FIELD] = optional;
   return out;
 }
 

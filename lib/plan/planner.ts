@@ -20,6 +20,7 @@ import type { StateRecord, StateStore } from "../state/store.ts";
 import { reservationError } from "./reservation.ts";
 import { plannedMoves, withMoves } from "./moved.ts";
 import { validateNodes } from "./validate_nodes.ts";
+import { knownValuesOf } from "./known.ts";
 
 export { reservationError };
 import { findProvider } from "../providers/registry.ts";
@@ -69,20 +70,8 @@ function hasUnknown(v: Value | undefined): boolean {
   return false;
 }
 
-/** The computed attributes of a record, to unify into the configuration. */
-function computedOf(
-  rec: StateRecord | { type: string; mode: string; provider: string; attributes: Attrs },
-): Attrs {
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
-  if (!type) return {};
-  const out: Attrs = {};
-  for (const [k, a] of Object.entries(type.attributes)) {
-    if (!isInput(a) && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
-  }
-  return out;
-}
+/** The values of a record to unify into the configuration (lib/plan/known.ts). */
+const computedOf = knownValuesOf;
 
 /**
  * The digest of a node's configuration: its inputs (keys sorted; unknowns
