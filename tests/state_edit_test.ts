@@ -215,7 +215,7 @@ $time: tm.#Provider
   );
   const plan = await pravo(dir, ["plan"]);
   assert.equal(plan.code, 2);
-  assert.match(plan.stdout, /# waits\.short will be updated in place\n  # \(moved from nap\)/);
+  assert.match(plan.stdout, /# waits\.short will be updated in place\n {2}# \(moved from nap\)/);
   assert.match(plan.stdout, /1 to change, 0 to replace, 0 to destroy, 1 to move\./);
   const apply = await pravo(dir, ["apply", "-auto-approve"]);
   assert.equal(apply.code, 0, apply.stderr);
