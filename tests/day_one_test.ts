@@ -306,3 +306,21 @@ Deno.test("an attribute in ignore_changes keeps its prior value on an update, as
   assert.equal(s.destroy_duration, "2ms");
   assert.equal((await pravo(dir, ["plan"])).code, 0);
 });
+
+Deno.test("a plan that evaluates again (a replacement reaching dependents) reports a provider's diagnostic once", async () => {
+  const body = (length: number, max: number) => `
+pw: $random.#Resource.random_password & {length: ${length}}
+rd: $local.#Data.local_file & {filename: "main.cue"}
+n: $random.#Resource.random_integer & {min: 1, max: ${max}}
+m: $random.#Resource.random_integer & {min: 1, max: n.result + 10}
+o: $random.#Resource.random_integer & {min: 1, max: m.result + 10}
+uses: $null.#Resource.null_resource & {triggers: {a: "\\(o.result)", b: rd.content}}
+`;
+  const dir = await root(body(4, 9));
+  assert.equal((await pravo(dir, ["apply", "-auto-approve"])).code, 0);
+  const text = await Deno.readTextFile(`${dir}/main.cue`);
+  await Deno.writeTextFile(`${dir}/main.cue`, text.replace(body(4, 9), body(0, 8)));
+  const plan = await pravo(dir, ["plan"]);
+  assert.equal(plan.code, 3);
+  assert.equal([...plan.stderr.matchAll(/Error: Invalid length 0/g)].length, 1, plan.stderr);
+});
