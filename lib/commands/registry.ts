@@ -256,29 +256,6 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./state_list.ts"),
   },
   {
-    name: "state mv",
-    summary: "Move a record, or the records under an address, to another address",
-    args: "FROM TO",
-    minArgs: 2,
-    maxArgs: 2,
-    options: {},
-    load: () => import("./state_mv.ts"),
-  },
-  {
-    name: "state rm",
-    summary: "Forget records without destroying their objects",
-    args: "ADDR...",
-    minArgs: 1,
-    maxArgs: Infinity,
-    options: {
-      "dry-run": {
-        type: "boolean",
-        description: "List what would be removed, and remove nothing (also -dry-run)",
-      },
-    },
-    load: () => import("./state_rm.ts"),
-  },
-  {
     name: "state show",
     summary: "Show one record of the state",
     args: "ADDR",
@@ -345,6 +322,29 @@ export const COMMANDS: CommandSpec[] = [
     maxArgs: 0,
     options: {},
     load: () => import("./state_locks.ts"),
+  },
+  {
+    name: "state mv",
+    summary: "Move a record, or the records under an address, to another address",
+    args: "FROM TO",
+    minArgs: 2,
+    maxArgs: 2,
+    options: {},
+    load: () => import("./state_mv.ts"),
+  },
+  {
+    name: "state rm",
+    summary: "Forget records without destroying their objects",
+    args: "ADDR...",
+    minArgs: 1,
+    maxArgs: Infinity,
+    options: {
+      "dry-run": {
+        type: "boolean",
+        description: "List what would be removed, and remove nothing (also -dry-run)",
+      },
+    },
+    load: () => import("./state_rm.ts"),
   },
   {
     name: "state release",

@@ -165,8 +165,11 @@ export async function importNode(
       id,
       config,
     });
-    // The ID of a secret (a password's value) is itself a secret.
-    const secrets: unknown[] = [id, ...sensitive.map((k) => config[k])];
+    // The ID of a type with secrets (a password's value) may be one itself.
+    const secrets: unknown[] = [
+      ...(sensitive.length ? [id] : []),
+      ...sensitive.map((k) => config[k]),
+    ];
     const diagnostics = scrubDiagnostics(res.diagnostics, secrets).map((d) => ({
       ...d,
       address: d.address ?? address,
