@@ -143,6 +143,8 @@ Deno.test("pravo import refuses twice, undeclared, unimportable and malformed, a
   const bad = await pravo(dir, ["import", "st", "yesterday"]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /Invalid import ID for time_static/);
+  // The ID of a type without secrets is quoted back.
+  assert.match(bad.stderr, /"yesterday" is not an RFC 3339 timestamp/);
   assert.match(bad.stderr, /pravo import st 2020-02-12T06:36:13Z/);
 
   const usage = await pravo(dir, ["import", "int"]);
