@@ -153,25 +153,44 @@ Deno.test("pravo import refuses twice, undeclared, unimportable and malformed, a
   assert.equal((await records(dir)).get("int")!.attributes.result, 7);
 });
 
-Deno.test("pravo import is refused while another process holds the state lock", async () => {
-  const dir = await root();
-  const store = await openStore({ root: dir, state: undefined });
-  const lock = await store.acquireLock({
-    actor: "bob",
-    reason: "long apply",
-    command: "apply",
-    timeoutMs: 0,
+const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
+
+for (const backend of ["sqlite", ...(PG ? ["postgres"] : [])]) {
+  Deno.test({
+    name:
+      `pravo import on ${backend}: the record, then refused while another process holds the lock`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const flags = backend === "sqlite"
+        ? []
+        : ["--state", `${PG}${PG.includes("?") ? "&" : "?"}root=import/${crypto.randomUUID()}`];
+      const dir = await makeRoot({ "main.cue": ALL });
+      assert.equal((await pravo(dir, ["init", ...flags])).code, 0);
+      const ok = await pravo(dir, ["import", "uuid", IDS[4][1], ...flags]);
+      assert.equal(ok.code, 0, ok.stderr);
+      const store = await openStore({ root: dir, state: flags[1] });
+      const lock = await store.acquireLock({
+        actor: "bob",
+        reason: "long apply",
+        command: "apply",
+        timeoutMs: 0,
+      });
+      try {
+        const r = await pravo(dir, ["import", "int", "7,1,50000", ...flags]);
+        assert.equal(r.code, 4, r.stderr);
+        assert.match(r.stderr, /"bob"/);
+      } finally {
+        await store.releaseLock(lock);
+      }
+      try {
+        assert.deepEqual(await store.listAddresses(), ["uuid"]);
+      } finally {
+        await store.close();
+      }
+    },
   });
-  try {
-    const r = await pravo(dir, ["import", "int", "7,1,50000"]);
-    assert.equal(r.code, 4, r.stderr);
-    assert.match(r.stderr, /"bob"/);
-  } finally {
-    await store.releaseLock(lock);
-    await store.close();
-  }
-  assert.equal((await records(dir)).size, 0);
-});
+}
 
 Deno.test("a plan after an import shows what the configuration does not agree with", async () => {
   const dir = await root();
