@@ -263,7 +263,7 @@ named: $random.#Resource.random_pet & {prefix: env}
 outputs: {number: base.result, where: "at-\\(env)"}
 `);
   assert.equal((await pravo(dir, ["plan", "-t", "env=dev", "--out", "p.plan"])).code, 2);
-  for (const cmd of [["apply", "p.plan"], ["show", "p.plan"]]) {
+  for (const cmd of [["apply", "p.plan"], ["show", "p.plan"], ["approve", "p.plan"]]) {
     const r = await pravo(dir, [...cmd, "-t", "env=prod"]);
     assert.equal(r.code, 64, cmd.join(" "));
     assert.match(r.stderr, /-t cannot go with the saved plan "p\.plan": the plan holds the tags/);
