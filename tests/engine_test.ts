@@ -325,11 +325,19 @@ size: $random.#Resource.random_integer & {min: base.result + 10, max: 100}
   await Deno.writeTextFile(`${root}/main.cue`, cue.replace("max: 9", "max: 5"));
   assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
   const before = (await records(root)).get("size")!.attributes;
+  // Refused before anything is applied, with the way to take base along.
   const r = await pravo(root, ["apply", "--only", "size", "x.plan"]);
-  assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stderr, /Cannot resolve size\.min/);
-  assert.match(r.stderr, /depends on base, which was not applied/);
+  assert.equal(r.code, 64, r.stdout + r.stderr);
+  assert.match(r.stderr, /size needs nodes that --only leaves out/);
+  assert.match(r.stderr, /depends on base \(the plan replaces it\)/);
   assert.deepEqual((await records(root)).get("size")!.attributes, before, "size is as it was");
+  const both = await pravo(root, ["apply", "--only", "size", "--with-dependencies", "x.plan"]);
+  assert.equal(both.code, 0, both.stderr);
+  const after = await records(root);
+  assert.ok(
+    (after.get("size")!.attributes.min as number) ===
+      (after.get("base")!.attributes.result as number) + 10,
+  );
   // Flags that would make another plan are refused with a saved plan.
   const flags = await pravo(root, ["apply", "--destroy", "x.plan"]);
   assert.equal(flags.code, 64);

@@ -131,17 +131,17 @@ Deno.test("validate counts nodes of two files: nested, a computed reference, dat
 Deno.test("validate reports a type error at its file, line and column", async () => {
   const [human, json] = await both("type_error");
   const detail =
-    'base.max cannot be both int and "nine" (an int and a string). Change one of the declarations so that they agree.';
+    'random_integer.max is an int, and base.max is "nine" (a string). Give a whole number such as 3.';
   assert.equal(
     invalid(human),
-    rendered("Conflicting values", "on main.cue line 9, column 2, in base.max", detail),
+    rendered("Wrong type for max", "on main.cue line 9, column 2, in base.max", detail),
   );
   assert.deepEqual(invalidJson(json), [{
     address: "base.max",
     detail,
     range: { column: 2, file: "main.cue", line: 9 },
     severity: "error",
-    summary: "Conflicting values",
+    summary: "Wrong type for max",
   }]);
 });
 
@@ -307,19 +307,19 @@ Deno.test("validate reports a syntax error at its line and column", async () => 
 const THIRD = {
   address: "c.max",
   detail:
-    'c.max cannot be both int and "nine" (an int and a string). Change one of the declarations so that they agree.',
+    'random_integer.max is an int, and c.max is "nine" (a string). Give a whole number such as 3.',
   range: { column: 2, file: "c.cue", line: 5 },
   severity: "error",
-  summary: "Conflicting values",
+  summary: "Wrong type for max",
 };
 
 const SECOND = {
   address: "b.max",
   detail:
-    "b.max cannot be both int and true (an int and a bool). Change one of the declarations so that they agree.",
+    "random_integer.max is an int, and b.max is true (a bool). Give a whole number such as 3.",
   range: { column: 2, file: "b.cue", line: 6 },
   severity: "error",
-  summary: "Conflicting values",
+  summary: "Wrong type for max",
 };
 
 Deno.test("validate reports an error in the third of three files at c.cue line 5, column 2", async () => {

@@ -21,6 +21,9 @@ import { scrubDiagnostics } from "../plan/document.ts";
 import { nodeDigest, reservationError } from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
+import { applyMoves } from "./moved.ts";
+import { knownValuesOf } from "../plan/known.ts";
+import type { Move } from "../state/edit.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -79,6 +82,8 @@ export interface ApplyResult {
   interrupted?: string;
   /** True when the interrupt came before any node started: the plan is untouched. */
   nothingStarted?: boolean;
+  /** The records moved to their new addresses (`moved`), before the nodes were applied. */
+  moved?: Move[];
 }
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
@@ -144,7 +149,9 @@ export async function applyPlan(
     if (conflicts.length) {
       throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "apply")), Exit.LOCKED);
     }
-    const result = await walk(plan, store, opts);
+    // Renamed nodes (`moved`) first: what follows reads their records at the new address.
+    const moved = await applyMoves(plan, store, planMeta(plan, opts), opts.only);
+    const result = { ...await walk(plan, store, opts), moved };
     // Applying the plan that reserved nodes releases them; so does an apply
     // of it that was interrupted after it started (the plan is stale then).
     // Interrupted before any node started, the plan and its reservations
@@ -330,11 +337,7 @@ async function reevaluate(
   for (const [addr, attrs] of values) {
     const pn = kinds.get(addr);
     if (!pn || pn.mode === "ephemeral") continue;
-    const t = typeOf(pn);
-    const computed: Attrs = {};
-    for (const [k, a] of Object.entries(t.attributes)) {
-      if (!a.required && !a.optional && attrs[k] !== undefined) computed[k] = attrs[k];
-    }
+    const computed = knownValuesOf({ ...pn, attributes: attrs });
     known.set(addr, computed);
     const paths = "sensitive" in pn
       ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) })

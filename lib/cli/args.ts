@@ -69,6 +69,10 @@ export function parse(argv: string[]): Parsed {
   let name = argv[words[0]];
   if (groups().has(name)) {
     if (words.length < 2) {
+      // `pravo state --help` is `pravo help state`: the group's commands, exit 0.
+      if (argv.some((a) => a === "--help" || a === "-h")) {
+        return { command: findCommand("help")!, options: {}, args: [name] };
+      }
       const subs = COMMANDS.filter((c) => c.name.startsWith(name + " ")).map((c) => c.name);
       throw new UsageError(`"${name}" needs a subcommand: ${subs.join(", ")}`, name);
     }

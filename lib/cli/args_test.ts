@@ -112,3 +112,12 @@ Deno.test("parse() never reads the value of -t as a flag: a tag cannot smuggle -
     assert.throws(() => parse(["-t", v, "plan"]), UsageError);
   }
 });
+
+Deno.test("parse() reads `state --help` as `help state`, and `state` alone as a mistake", () => {
+  for (const flag of ["--help", "-h"]) {
+    const p = parse(["state", flag]);
+    assert.equal(p.command?.name, "help");
+    assert.deepEqual(p.args, ["state"]);
+  }
+  assert.throws(() => parse(["state"]), (e: UsageError) => /needs a subcommand/.test(e.message));
+});

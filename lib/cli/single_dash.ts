@@ -31,7 +31,7 @@ export const TERRAFORM_FLAGS: Record<string, Rule> = {
     refuse: (v) =>
       `pravo has no -target: apply only some nodes of a saved plan with --only ${
         v ?? "ADDR"
-      } (pravo apply PLANFILE --only A,B)`,
+      } --with-dependencies (pravo apply PLANFILE --only A,B --with-dependencies; --only alone applies exactly the nodes named)`,
   },
   var: {
     refuse: (v) =>

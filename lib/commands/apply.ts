@@ -27,6 +27,8 @@ import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
 import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
+import { resolveOnly } from "../apply/only.ts";
+import { savedPlanTags } from "./_saved_plan.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -41,9 +43,13 @@ function parseOnly(v: unknown): string[] | undefined {
 }
 
 /** Asks on the terminal; an interrupt while it waits is a no. */
-async function confirm(ctx: Context): Promise<boolean> {
+async function confirm(ctx: Context, destroying = false): Promise<boolean> {
   ctx.streams.stdout(
-    "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
+    destroying
+      ? "\nDo you really want to destroy all resources?\n  pravo will destroy all the objects " +
+        "the state holds, as shown above. There is no undo.\n  Only 'yes' will be accepted to " +
+        "confirm.\n\n  Enter a value: "
+      : "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
   );
   const buf = new Uint8Array(1024);
   const signal = interrupts.signal;
@@ -96,6 +102,13 @@ async function judgeOrRefuse(
 
 export const run: CommandRun = async (ctx, opts, args) => {
   const only = parseOnly(opts.only);
+  const withDependencies = Boolean(opts["with-dependencies"]);
+  if (withDependencies && !only) {
+    throw new UsageError(
+      "--with-dependencies goes with --only: pravo apply PLANFILE --only A,B --with-dependencies",
+      "apply",
+    );
+  }
   const parallelism = opts.parallelism === undefined ? 10 : Number(opts.parallelism);
   if (!Number.isInteger(parallelism) || parallelism < 1) {
     throw new UsageError(
@@ -106,6 +119,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // Policies are read and checked before anything runs.
   const policies = await loadPolicies(policyPaths(opts.policy));
   const planPath = args[0];
+  /** `pravo destroy`, or `apply --destroy`: Terraform's words for a destroy. */
+  const destroying = !planPath && Boolean(opts.destroy);
   if (planPath) {
     // A saved plan is applied as it was reviewed: flags that would make another plan are refused.
     const planning = ["destroy", "replace", "refresh"].filter((f) => opts[f] !== undefined);
@@ -119,6 +134,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
         "apply",
       );
     }
+    // The plan holds the tags it was made with; others would be silently ignored.
+    if (opts.t !== undefined) throw savedPlanTags(planPath, "apply");
   }
   const expected = opts["expect-digest"] as string | undefined;
   if (expected !== undefined && !planPath) {
@@ -186,13 +203,16 @@ export const run: CommandRun = async (ctx, opts, args) => {
           if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
             throw new DiagnosticsError([
               error(
-                "Apply needs approval",
-                "There is no terminal to ask on, and -auto-approve was not given. Save a plan with `pravo plan --out FILE`, review it, and run `pravo apply FILE`; or pass -auto-approve.",
+                destroying ? "Destroy needs approval" : "Apply needs approval",
+                "There is no terminal to ask on, and -auto-approve was not given. Save a plan " +
+                  `with \`pravo plan${
+                    destroying ? " --destroy" : ""
+                  } --out FILE\`, review it, and run \`pravo apply FILE\`; or pass -auto-approve.`,
               ),
             ], Exit.USAGE);
           }
           ctx.streams.stdout(renderPlan(doc, ctx.style));
-          if (!(await confirm(ctx))) {
+          if (!(await confirm(ctx, destroying))) {
             interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
             ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
             return Exit.ERROR;
@@ -203,10 +223,17 @@ export const run: CommandRun = async (ctx, opts, args) => {
           ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
         }
       }
+      const chosen = only && resolveOnly(plan, only, withDependencies);
+      const added = (chosen ?? []).filter((a) => !only!.includes(a));
+      if (added.length && !ctx.json) {
+        ctx.streams.stderr(
+          `--with-dependencies adds the changes they depend on: ${added.sort().join(", ")}\n`,
+        );
+      }
       result = await applyPlan(plan, store, {
         actor: ctx.actor,
         reason: ctx.reason,
-        only,
+        only: chosen,
         parallelism,
         heldLock: lock,
         planPath,
@@ -232,6 +259,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
     cancelled: 0,
     not_started: 0,
   };
+  // A data source read and dropped is not a resource destroyed (the plan does not count it).
+  const modes = new Map(plan.nodes.map((n) => [n.address, n.mode]));
   for (const o of result.outcomes) {
     if (o.status === "failed") counts.failed++;
     else if (o.status === "skipped") counts.skipped++;
@@ -240,7 +269,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     else if (o.action === "create") counts.added++;
     else if (o.action === "update") counts.changed++;
     else if (o.action === "replace") counts.replaced++;
-    else if (o.action === "delete") counts.destroyed++;
+    else if (o.action === "delete" && modes.get(o.address) === "managed") counts.destroyed++;
   }
   const diags = result.outcomes.flatMap((o) => o.diagnostics);
   const doc = {
@@ -249,6 +278,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     ...(judged ? { policies: judged.policies } : {}),
     summary: { ...counts, planned: summarize(plan.nodes) },
     nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
+    ...(result.moved?.length ? { moved: result.moved } : {}),
     serial: result.serial,
     ok: result.ok,
     ...(result.interrupted ? { interrupted: result.interrupted } : {}),
@@ -258,10 +288,14 @@ export const run: CommandRun = async (ctx, opts, args) => {
     const head = result.interrupted
       ? ctx.style.bold(ctx.style.yellow(`Apply interrupted (${result.interrupted}).`))
       : result.ok
-      ? ctx.style.bold(ctx.style.green("Apply complete!"))
+      ? ctx.style.bold(ctx.style.green(destroying ? "Destroy complete!" : "Apply complete!"))
       : ctx.style.bold(ctx.style.red("Apply failed."));
-    let text =
-      `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
+    let text = destroying && result.ok
+      ? `${head} Resources: ${counts.destroyed} destroyed.`
+      : `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
+    if (result.moved?.length) {
+      text = result.moved.map((m) => `${m.from}: moved to ${m.to}\n`).join("") + text;
+    }
     if (result.interrupted) {
       text += ` ${counts.failed} failed, ${counts.cancelled} cancelled, ` +
         `${counts.not_started} not started.`;

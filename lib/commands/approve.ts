@@ -11,6 +11,7 @@
  * @module
  */
 
+import { savedPlanTags } from "./_saved_plan.ts";
 import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -48,6 +49,8 @@ function env(name: string): string | undefined {
 }
 
 export const run: CommandRun = async (ctx, opts, args) => {
+  // The plan holds the tags it was made with; -t would be silently ignored.
+  if (opts.t !== undefined) throw savedPlanTags(args[0], "approve");
   const given = (opts.key as string | undefined) ?? env("PRAVO_APPROVER_KEY");
   if (given === undefined || given === "") {
     throw new UsageError(

@@ -16,10 +16,12 @@ import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { stableJson } from "../cli/output.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import { evaluateRoot, readRoot, type Spec } from "../cue/loader.ts";
+import { evaluateRoot, readRoot, type Sources, type Spec } from "../cue/loader.ts";
+import { standInTags, tagFlags } from "../cue/missing_tags.ts";
+import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { redactOutputs } from "../plan/document.ts";
-import { findProvider } from "../providers/registry.ts";
+import { knownValuesOf } from "../plan/known.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
 import {
@@ -41,25 +43,15 @@ function hasUnknown(v: Value): boolean {
   return false;
 }
 
-/** The computed attributes of a record: what the configuration cannot say itself. */
-function computedOf(rec: StateRecord): Record<string, unknown> {
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
-  const out: Record<string, unknown> = {};
-  for (const [k, a] of Object.entries(type?.attributes ?? {})) {
-    if (!a.required && !a.optional && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
-  }
-  return out;
-}
+/** The values of a record that the configuration cannot say itself (lib/plan/known.ts). */
+const computedOf = (rec: StateRecord) => knownValuesOf(rec);
 
 /** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
 async function evaluateWithState(
-  ctx: Parameters<CommandRun>[0],
+  sources: { value: Sources },
+  tags: Record<string, string>,
   records: StateRecord[],
 ): Promise<Spec> {
-  const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
   const secrets = new Map<string, AttrPath[]>();
   for (const rec of records) {
@@ -68,13 +60,13 @@ async function evaluateWithState(
     known.set(rec.address, computed);
     secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
   }
-  let res = await evaluateRoot(sources.value, { tags: ctx.tags, known, secrets });
+  let res = await evaluateRoot(sources.value, { tags, known, secrets });
   if (!res.ok && known.size) {
-    const bare = await evaluateRoot(sources.value, { tags: ctx.tags });
+    const bare = await evaluateRoot(sources.value, { tags });
     if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
     const declared = new Set(bare.value.nodes.map((n) => n.address));
     res = await evaluateRoot(sources.value, {
-      tags: ctx.tags,
+      tags,
       known: new Map([...known].filter(([a]) => declared.has(a))),
       secrets,
     });
@@ -98,11 +90,34 @@ export const run: CommandRun = async (ctx, opts, args) => {
   } finally {
     await store.close();
   }
-  const spec = await evaluateWithState(ctx, records);
+  const sources = readRoot(ctx.root);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  // Tags left out are needed only by the outputs that depend on them.
+  let spec: Spec;
+  const needsTags = new Set<string>();
+  let missing: string[] = [];
+  try {
+    spec = await evaluateWithState(sources, ctx.tags, records);
+  } catch (e) {
+    const stand = standInTags(sources.value, ctx.tags);
+    if (!(e instanceof DiagnosticsError) || stand.missing.length === 0) throw e;
+    let b: Spec;
+    try {
+      spec = await evaluateWithState(sources, stand.a, records);
+      b = await evaluateWithState(sources, stand.b, records);
+    } catch {
+      throw e; // the stand-ins do not fit: the tags are needed after all
+    }
+    missing = stand.missing;
+    for (const k of Object.keys(spec.outputs)) {
+      if (!isDeepStrictEqual(spec.outputs[k], b.outputs[k])) needsTags.add(k);
+    }
+  }
 
   const values: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [k, v] of Object.entries(spec.outputs)) {
+    if (needsTags.has(k)) continue;
     if (hasUnknown(v)) unknown.push(k);
     else values[k] = v;
   }
@@ -113,7 +128,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     redacted[k] === REDACTED && values[k] !== REDACTED
   ).sort();
   const shown = reveal ? values : redacted;
-  const all = [...Object.keys(values), ...unknown].sort();
+  const all = [...Object.keys(values), ...unknown, ...needsTags].sort();
 
   if (name !== undefined && !all.includes(name)) {
     const hint = didYouMean(name, all);
@@ -133,9 +148,21 @@ export const run: CommandRun = async (ctx, opts, args) => {
     outputs: Object.fromEntries(Object.entries(shown).filter(([k]) => pick(k))),
     unknown: unknown.filter(pick).sort(),
     sensitive: sensitive.filter(pick),
+    ...(needsTags.size
+      ? { needs_tags: { outputs: [...needsTags].filter(pick).sort(), tags: missing } }
+      : {}),
   };
 
   if (name !== undefined && !ctx.json) {
+    if (needsTags.has(name)) {
+      throw new DiagnosticsError([
+        error(
+          `Output "${name}" needs a tag`,
+          `The value of "${name}" depends on a tag that was not given (${missing.join(", ")}). ` +
+            `Pass ${tagFlags(missing)}.`,
+        ),
+      ], Exit.INVALID);
+    }
     if (unknown.includes(name)) {
       throw new DiagnosticsError([
         error(
@@ -163,7 +190,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
     if (all.length === 0) return "The root declares no outputs.";
     const width = Math.max(...all.map((k) => k.length));
     return all.map((k) => {
-      const v = k in doc.outputs ? renderValue(doc.outputs[k]) : ctx.style.dim(UNKNOWN_TEXT);
+      const v = k in doc.outputs
+        ? renderValue(doc.outputs[k])
+        : ctx.style.dim(needsTags.has(k) ? `(needs ${tagFlags(missing)})` : UNKNOWN_TEXT);
       return `${k.padEnd(width)} = ${v === REDACTED ? ctx.style.dim(REDACTED) : v}`;
     }).join("\n");
   });

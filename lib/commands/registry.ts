@@ -156,6 +156,11 @@ export const COMMANDS: CommandSpec[] = [
         valueName: "A,B",
         description: "Apply only these nodes of the plan",
       },
+      "with-dependencies": {
+        type: "boolean",
+        description:
+          "With --only: also apply the changes those nodes depend on, as Terraform's -target does",
+      },
       "auto-approve": {
         type: "boolean",
         description: "Without a plan file: apply without asking (also -auto-approve)",
@@ -193,6 +198,62 @@ export const COMMANDS: CommandSpec[] = [
       },
     },
     load: () => import("./apply.ts"),
+  },
+  {
+    name: "destroy",
+    summary: "Destroy every node in the state: plan --destroy, then apply (asks first)",
+    args: "",
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      "auto-approve": {
+        type: "boolean",
+        description: "Destroy without asking (also -auto-approve)",
+      },
+      refresh: {
+        type: "string",
+        valueName: "MODE",
+        choices: ["age", "expired", "false", "all"],
+        description: "What to read from the real world first, as plan --refresh",
+      },
+      parallelism: {
+        type: "string",
+        valueName: "N",
+        description: "How many nodes to destroy at once (default 10)",
+      },
+      policy: {
+        type: "string",
+        multiple: true,
+        valueName: "FILE",
+        description:
+          "A CUE policy the plan must satisfy, judged before anything is destroyed; repeatable",
+      },
+    },
+    load: () => import("./destroy.ts"),
+  },
+  {
+    name: "import",
+    summary: "Bring an existing object into the state at a node the root declares",
+    args: "ADDR ID",
+    minArgs: 2,
+    maxArgs: 2,
+    options: {},
+    load: () => import("./import.ts"),
+  },
+  {
+    name: "state list",
+    summary: "List the addresses in the state, or those under the addresses given",
+    args: "[ADDR...]",
+    minArgs: 0,
+    maxArgs: Infinity,
+    options: {
+      id: {
+        type: "string",
+        valueName: "ID",
+        description: "Only the records whose id attribute is ID (also -id=ID)",
+      },
+    },
+    load: () => import("./state_list.ts"),
   },
   {
     name: "state show",
@@ -261,6 +322,29 @@ export const COMMANDS: CommandSpec[] = [
     maxArgs: 0,
     options: {},
     load: () => import("./state_locks.ts"),
+  },
+  {
+    name: "state mv",
+    summary: "Move a record, or the records under an address, to another address",
+    args: "FROM TO",
+    minArgs: 2,
+    maxArgs: 2,
+    options: {},
+    load: () => import("./state_mv.ts"),
+  },
+  {
+    name: "state rm",
+    summary: "Forget records without destroying their objects",
+    args: "ADDR...",
+    minArgs: 1,
+    maxArgs: Infinity,
+    options: {
+      "dry-run": {
+        type: "boolean",
+        description: "List what would be removed, and remove nothing (also -dry-run)",
+      },
+    },
+    load: () => import("./state_rm.ts"),
   },
   {
     name: "state release",

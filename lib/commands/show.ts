@@ -13,8 +13,11 @@ import { readPlanFile } from "../plan/planfile.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { resolve } from "node:path";
+import { savedPlanTags } from "./_saved_plan.ts";
 
-export const run: CommandRun = (ctx, _opts, args) => {
+export const run: CommandRun = (ctx, opts, args) => {
+  // The plan holds the tags it was made with; -t would be silently ignored.
+  if (opts.t !== undefined) throw savedPlanTags(args[0], "show");
   const key = loadKey({ root: ctx.root, create: false });
   const { plan } = readPlanFile(resolve(ctx.root, args[0]), key);
   const doc = planDocument(plan);

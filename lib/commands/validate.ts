@@ -4,7 +4,9 @@
  * @module
  */
 
-import { type CommandRun, emit } from "../cli/command.ts";
+import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
+import { hasErrors } from "../diag/diag.ts";
+import { validateNodes } from "../plan/validate_nodes.ts";
 import { Exit } from "../cli/exit.ts";
 import { diagnosticsJson, renderDiagnostics, stableJson } from "../cli/output.ts";
 import { loadRoot, type Spec } from "../cue/loader.ts";
@@ -29,17 +31,22 @@ function plural(n: number, one: string, many = one + "s"): string {
 
 export const run: CommandRun = async (ctx) => {
   const res = await loadRoot(ctx.root, { tags: ctx.tags, trace: false });
-  if (!res.ok) {
+  // The providers' checks of the values belong to the specification too.
+  const checked = res.ok ? validateNodes(res.value, ctx.root) : [];
+  const diagnostics = res.ok ? checked : res.diagnostics;
+  if (!res.ok || hasErrors(checked)) {
     if (ctx.json) {
       ctx.streams.stdout(
-        stableJson({ diagnostics: diagnosticsJson(res.diagnostics), valid: false }) + "\n",
+        stableJson({ diagnostics: diagnosticsJson(diagnostics), valid: false }) + "\n",
       );
     } else {
-      ctx.streams.stderr(renderDiagnostics(res.diagnostics, ctx.style));
+      ctx.streams.stderr(renderDiagnostics(diagnostics, ctx.style));
     }
     return Exit.INVALID;
   }
-  const doc = counts(res.value);
+  const warnings = checked.length ? { diagnostics: diagnosticsJson(checked) } : {};
+  emitWarnings(ctx, checked);
+  const doc = { ...counts(res.value), ...warnings };
   emit(ctx, doc, () =>
     ctx.style.green("The specification is valid: ") +
     [

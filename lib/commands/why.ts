@@ -7,21 +7,66 @@
  * @module
  */
 
-import { type CommandRun, emit } from "../cli/command.ts";
+import { type CommandRun, type Context, emit, type OptionValues } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { openStore } from "../state/open.ts";
-import type { Reason } from "../plan/types.ts";
+import type { Plan, Reason } from "../plan/types.ts";
+import type { StateStore } from "../state/store.ts";
+import { evaluateRoot, readRoot } from "../cue/loader.ts";
+import { standInTags } from "../cue/missing_tags.ts";
+import { isDeepStrictEqual } from "node:util";
 import { planFromFlags } from "./plan.ts";
+
+/**
+ * The plan `why` explains. Tags left out are needed only for the nodes whose
+ * configuration depends on them (and the nodes that depend on those): when
+ * the nodes asked about are not among them, the plan is made with a
+ * stand-in for each missing tag; else the plan's own error stands.
+ */
+async function planWithoutTags(
+  ctx: Context,
+  opts: OptionValues,
+  store: StateStore,
+  asked: string[],
+): Promise<Plan> {
+  const flags = { ...opts, full: false, "explain-reservations": true };
+  try {
+    return await planFromFlags(ctx, flags, store);
+  } catch (e) {
+    const sources = readRoot(ctx.root);
+    if (!(e instanceof DiagnosticsError) || e.exitCode !== Exit.INVALID || !sources.ok) throw e;
+    const stand = standInTags(sources.value, ctx.tags);
+    if (stand.missing.length === 0) throw e;
+    const [a, b] = await Promise.all([
+      evaluateRoot(sources.value, { tags: stand.a, trace: false }),
+      evaluateRoot(sources.value, { tags: stand.b, trace: false }),
+    ]);
+    if (!a.ok || !b.ok) throw e;
+    const other = new Map(b.value.nodes.map((n) => [n.address, n]));
+    const affected = new Set(
+      a.value.nodes.filter((n) => !isDeepStrictEqual(n.config, other.get(n.address)?.config))
+        .map((n) => n.address),
+    );
+    // And the nodes that depend on those, transitively.
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const n of a.value.nodes) {
+        if (!affected.has(n.address) && n.dependencies.some((d) => affected.has(d))) {
+          affected.add(n.address);
+          grew = true;
+        }
+      }
+    }
+    if (asked.some((x) => affected.has(x))) throw e;
+    return await planFromFlags({ ...ctx, tags: stand.a }, flags, store);
+  }
+}
 
 export const run: CommandRun = async (ctx, opts, args) => {
   const store = await openStore(ctx, { readOnly: true });
   try {
-    const plan = await planFromFlags(
-      ctx,
-      { ...opts, full: false, "explain-reservations": true },
-      store,
-    );
+    const plan = await planWithoutTags(ctx, opts, store, args);
     const reservations = await store.listReservations();
     const known = [...plan.nodes.map((n) => n.address), ...plan.skipped.map((s) => s.address)];
     const missing = args.filter((a) => !known.includes(a));

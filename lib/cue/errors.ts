@@ -9,7 +9,8 @@
  */
 
 import { type Diagnostic, error, nearest, type SourcePos } from "../diag/diag.ts";
-import type { Site } from "./parser.ts";
+import { resolve, type Site } from "./parser.ts";
+import { type Attribute, typeString } from "../providers/schema.ts";
 import { WRAP } from "./program.ts";
 import { NODE_MARKER } from "./provider_cue.ts";
 
@@ -22,7 +23,13 @@ export interface SourceIndex {
   /** `let` declarations by name. */
   lets: Map<string, SourcePos[]>;
   /** The attribute names of a node's type, by node path, when known. */
-  attributesOf?: (path: string[]) => { type: string; names: string[] } | undefined;
+  attributesOf?: (
+    path: string[],
+  ) =>
+    | { type: string; names: string[]; attributes?: Record<string, Attribute>; mode?: string }
+    | undefined;
+  /** The types of each mode, for did-you-mean on a misspelt type: by `#Resource` and so on. */
+  typesOf?: (def: string) => string[];
 }
 
 export function pathKey(path: readonly string[]): string {
@@ -75,6 +82,153 @@ function article(word: string): string {
   return (/^[aeiou]/i.test(word) ? "an " : "a ") + word;
 }
 
+/**
+ * The node attribute a path lies in: the node's path, what the index knows
+ * of its type, the attribute and the rest of the path inside it.
+ */
+function nodeAttribute(index: SourceIndex, path: string[]) {
+  for (let k = path.length - 1; k >= 1; k--) {
+    const info = index.attributesOf?.(path.slice(0, k));
+    if (!info) continue;
+    const attr = path[k];
+    const schema = info.attributes?.[attr];
+    return schema
+      ? { node: path.slice(0, k), info, attr, rest: path.slice(k + 1), schema }
+      : undefined;
+  }
+  return undefined;
+}
+
+const TYPE_WORD = /^(string|int|bool|number|float|bytes|null|\[\.\.\.\w+\]|\{\.\.\.\})$/;
+
+/** What a value of a type looks like, for "give ..." sentences. */
+function exampleOf(t: string): string {
+  if (t === "bool") return "true or false";
+  if (t === "int") return "a whole number such as 3";
+  if (t === "number") return "a number such as 1.5";
+  if (t === "string") return 'a string in quotes such as "x"';
+  if (t.startsWith("list") || t.startsWith("set")) return 'a list such as ["a", "b"]';
+  if (t.startsWith("map")) return 'a struct such as {key: "value"}';
+  return `a value of type ${t}`;
+}
+
+/** The diagnostic for a value of the wrong type in a node's attribute, when the path is one. */
+function wrongType(
+  index: SourceIndex,
+  path: string[],
+  given: { value: string; kind: string } | undefined,
+  range: SourcePos | undefined,
+  more: string,
+): Diagnostic | undefined {
+  const at = nodeAttribute(index, path);
+  if (!at) return undefined;
+  const full = typeString(at.schema.type);
+  // Inside a map, list or set: the element's type.
+  let want = full;
+  let t = at.schema.type;
+  for (let i = 0; i < at.rest.length && typeof t !== "string"; i++) {
+    t = "map" in t ? t.map : "list" in t ? t.list : t.set;
+    want = typeString(t);
+  }
+  if (at.rest.length && typeof at.schema.type === "string") return undefined;
+  const where = formatPath(path);
+  const def = at.schema.default !== undefined
+    ? ` (default ${JSON.stringify(at.schema.default)})`
+    : "";
+  const of = at.rest.length
+    ? `, so each of its ${"map" in (at.schema.type as object) ? "values" : "elements"} is ${
+      article(want)
+    }`
+    : "";
+  let fix = `Give ${exampleOf(want)}`;
+  if (given && want === "string" && /^-?[\d.]+$|^true$|^false$/.test(given.value)) {
+    fix = `Write it as a string: "${given.value}"`;
+  } else if (
+    given && (want === "int" || want === "number") && /^"-?\d+(\.\d+)?"$/.test(given.value)
+  ) {
+    fix = `Write it without quotes: ${given.value.slice(1, -1)}`;
+  } else if (given && want === "bool" && /^"(true|false)"$/.test(given.value)) {
+    fix = `Write it without quotes: ${given.value.slice(1, -1)}`;
+  }
+  return error(
+    `Wrong type for ${[at.attr, ...at.rest].join(".")}`,
+    `${at.info.type}.${at.attr} is ${article(full)}${def}${of}, and ${where} is ${
+      given ? `${given.value}${given.kind ? ` (${article(given.kind)})` : ""}` : "not"
+    }.${more} ${fix}.`,
+    { address: where, range },
+  );
+}
+
+/** The value written at a path, when the sources hold it as one literal token. */
+function literalAt(
+  index: SourceIndex,
+  path: string[],
+): { value: string; kind: string } | undefined {
+  const site = index.sites.get(pathKey(path))?.at(-1);
+  const text = site?.valueText;
+  if (text === undefined) return undefined;
+  const kind = /^"/.test(text)
+    ? "string"
+    : /^-?\d+$/.test(text)
+    ? "int"
+    : /^-?\d*\.\d+$/.test(text)
+    ? "number"
+    : /^(true|false)$/.test(text)
+    ? "bool"
+    : "";
+  return kind ? { value: text, kind } : undefined;
+}
+
+/**
+ * For `undefined field X` at `path`: a misspelt type after `#Resource` and
+ * the like, or an attribute a node's type does not have.
+ */
+function undefinedField(
+  index: SourceIndex,
+  path: string[],
+  field: string,
+  range: SourcePos | undefined,
+  more: string,
+): Diagnostic | undefined {
+  for (const site of index.sites.get(pathKey(path)) ?? []) {
+    for (const r of site.refs) {
+      const i = r.selectors.indexOf(field);
+      if (i < 0) continue;
+      const pos = { file: site.file, line: r.line, column: r.column };
+      if (i > 0 && index.typesOf && /^#(Resource|Data|Ephemeral|Call)$/.test(r.selectors[i - 1])) {
+        const types = index.typesOf(r.selectors[i - 1]);
+        const hint = nearest(field, types);
+        return error(
+          `Unknown type "${field}"`,
+          `${[r.name, ...r.selectors.slice(0, i)].join(".")} has no type "${field}"${
+            hint ? `; did you mean "${hint}"?` : "."
+          }${more} Correct the name; \`pravo providers\` lists the types of each provider, and ` +
+            `\`pravo schema ${hint ?? "TYPE"}\` the attributes of one.`,
+          { address: formatPath(path), range: pos },
+        );
+      }
+      for (const d of resolve(r) ?? []) {
+        if (!d.path) continue;
+        const owner = [...d.path, ...r.selectors.slice(0, i)];
+        const info = index.attributesOf?.(owner);
+        if (!info) continue;
+        const names = info.names.filter((n) => n !== "lifecycle" && n !== NODE_MARKER);
+        const hint = nearest(field, names);
+        return error(
+          `${info.type} has no attribute "${field}"`,
+          `${[r.name, ...r.selectors.slice(0, i + 1)].join(".")} refers to "${field}" of ` +
+            `${formatPath(owner)}, a ${info.type}, which has no such attribute${
+              hint ? `; did you mean "${hint}"?` : `: its attributes are ${names.join(", ")}.`
+            }${more} Correct the reference; \`pravo schema ${info.type}\` describes each attribute.`,
+          { address: formatPath(path), range: pos },
+        );
+      }
+    }
+  }
+  void range;
+  return undefined;
+}
+
 /** The diagnostic for one error that cue-wasm reported. */
 export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnostic {
   let msg = message.replace(/^cue: marshal error: /, "");
@@ -107,6 +261,16 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
       msg,
     ))
   ) {
+    // A value against a type: in a node's attribute, say which attribute wants what.
+    if (r[3] && (TYPE_WORD.test(r[1]) !== TYPE_WORD.test(r[2]))) {
+      const valueFirst = TYPE_WORD.test(r[2]);
+      const given = {
+        value: valueFirst ? r[1] : r[2],
+        kind: valueFirst ? r[3] : r[4],
+      };
+      const typed = wrongType(index, path, given, range, more);
+      if (typed) return typed;
+    }
     return error(
       "Conflicting values",
       `${where || "A value"} cannot be both ${r[1]} and ${r[2]}${
@@ -139,6 +303,17 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     );
   }
   if (/^\d+ errors? in empty disjunction:?$/.test(msg)) {
+    // An attribute with a default (`*true | bool`) given a literal of another type.
+    const at = nodeAttribute(index, path);
+    const lit = literalAt(index, path);
+    const want = at && typeof at.schema.type === "string" ? at.schema.type : undefined;
+    if (
+      at?.schema.default !== undefined && at.rest.length === 0 && want && lit &&
+      lit.kind !== want && !(lit.kind === "int" && want === "number")
+    ) {
+      const typed = wrongType(index, path, lit, range, "");
+      if (typed) return typed;
+    }
     // cue-wasm gives no detail here, and its "more errors" are the alternatives.
     return error(
       "No alternative matches",
@@ -174,6 +349,8 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     );
   }
   if ((r = /^undefined field:? (\S+)$/.exec(msg))) {
+    const known = undefinedField(index, path, r[1].replace(/^"|"$/g, ""), range, more);
+    if (known) return known;
     return error(
       "Reference to an undefined field",
       `${where || "A value"} refers to "${

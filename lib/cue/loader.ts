@@ -27,7 +27,14 @@ import {
   SyntaxError,
 } from "./parser.ts";
 import { buildProgram, UNKNOWN, type Value, WRAP } from "./program.ts";
-import { LIFECYCLE, NODE_MARKER, PROVIDER_MARKER, providerPackage } from "./provider_cue.ts";
+import {
+  isOptionalComputed,
+  KNOWN_FIELD,
+  LIFECYCLE,
+  NODE_MARKER,
+  PROVIDER_MARKER,
+  providerPackage,
+} from "./provider_cue.ts";
 import {
   cueErrorDiagnostic,
   formatPath,
@@ -39,6 +46,8 @@ import {
 import { type EvalResult, evaluate, rootCache } from "./engine.ts";
 import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
 import { taint } from "./taint.ts";
+import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
+import { selfReferences } from "./scoping.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import {
   explains,
@@ -164,6 +173,8 @@ export interface Spec {
   configDigest: string;
   /** What each sentinel in the nodes' templates stands for, by index. */
   sentinels: SentinelRef[];
+  /** The renamed nodes the root declares (`moved`, see moved.ts). */
+  moved: MovedEntry[];
 }
 
 export type Result<T> = { ok: true; value: T; diagnostics: Diagnostic[] } | {
@@ -426,11 +437,27 @@ export function parseSources(
         const typeName = r.selectors[i + 1];
         for (const p of PROVIDERS) {
           const t = p.types.find((t) => t.name === typeName && t.mode === MODES[r.selectors[i]]);
-          if (t) return { type: t.name, names: [...Object.keys(t.attributes), LIFECYCLE] };
+          if (t) {
+            return {
+              type: t.name,
+              names: [...Object.keys(t.attributes), LIFECYCLE],
+              attributes: t.attributes,
+              mode: t.mode,
+            };
+          }
         }
       }
     }
     return undefined;
+  };
+  index.typesOf = (def) => {
+    const mode = ({
+      "#Resource": "managed",
+      "#Data": "data",
+      "#Ephemeral": "ephemeral",
+      "#Call": "call",
+    } as Record<string, Mode>)[def];
+    return PROVIDERS.flatMap((p) => p.types).filter((t) => t.mode === mode).map((t) => t.name);
   };
   const digest = sourcesDigest(files);
   return {
@@ -581,11 +608,27 @@ export async function evaluateRoot(
       const paths = secrets.get(address) ?? [];
       const given = f && paths.length ? replaceAt(attrs, paths, f) : attrs;
       const path = addressPath(address);
-      for (const [k, v] of Object.entries(given)) out.push(nested([...path, k], JSON.stringify(v)));
+      for (const [k, v] of Object.entries(given)) {
+        if (k === KNOWN_FIELD && isObject(v as Value)) {
+          // Optional and computed attributes: into the node's hidden field.
+          for (const [name, x] of Object.entries(v as Record<string, unknown>)) {
+            out.push(
+              `${nested(path, "")}${KNOWN_FIELD}: ${JSON.stringify(name)}: ${JSON.stringify(x)}`,
+            );
+          }
+          continue;
+        }
+        out.push(nested([...path, k], JSON.stringify(v)));
+      }
     }
     return out;
   };
   const knownDecls = knownDeclarations();
+  /** The state's value of an optional and computed attribute of a node, when known. */
+  const knownOptional = (address: string, name: string): unknown => {
+    const hidden = known.get(address)?.[KNOWN_FIELD];
+    return isObject(hidden as Value) ? (hidden as Record<string, unknown>)[name] : undefined;
+  };
   const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
   const index: SourceIndex = { ...sources.index };
   const cache = rootCache(sources.root);
@@ -601,6 +644,9 @@ export async function evaluateRoot(
 
   const res = await run(knownDecls);
   if (!res.ok) {
+    // A field that names itself fails whatever CUE says about it: say so.
+    const traps = selfReferences(sources.files.map((f) => f.parsed));
+    if (traps.length) return { ok: false, diagnostics: traps };
     if (!knownSecrets) {
       return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
     }
@@ -650,6 +696,18 @@ export async function evaluateRoot(
       const { type } = schemaOf(n.value);
       const addr = formatPath(n.path);
       for (const [name, a] of Object.entries(type.attributes)) {
+        if (isOptionalComputed(a)) {
+          // Unset in the configuration and not known yet: a sentinel in its hidden field.
+          if (knownOptional(addr, name) !== undefined) continue;
+          holders.push(
+            `${nested(n.path, "")}${KNOWN_FIELD}: ${JSON.stringify(name)}: ${
+              sentinelFor(a.type, sentinels.length)
+            }`,
+          );
+          standInHolders.push(holders[holders.length - 1]);
+          sentinels.push({ address: addr, attr: name });
+          continue;
+        }
         if (a.required || a.optional) continue;
         if (known.get(addr)?.[name] !== undefined) continue;
         const sentinel = sentinelFor(a.type, sentinels.length);
@@ -704,6 +762,15 @@ export async function evaluateRoot(
     for (const [k, v] of Object.entries(n.value)) {
       if (k === NODE_MARKER || k === LIFECYCLE) continue;
       const uv = isObject(u) ? u[k] : undefined;
+      // An optional and computed attribute that holds what its hidden field
+      // gives (the state's value, or unknown) is unset in the configuration.
+      const oc = type.attributes[k];
+      if (oc && isOptionalComputed(oc)) {
+        const state = knownOptional(address, k);
+        if (
+          isUnknownDefault(v, oc.type) || (state !== undefined && isDeepStrictEqual(v, state))
+        ) continue;
+      }
       const marked = markUnknown(v, traced ? uv : undefined);
       config[k] = marked;
       const a = type.attributes[k];
@@ -805,6 +872,10 @@ export async function evaluateRoot(
     );
   }
 
+  // Renamed nodes (moved.ts): checked against the nodes declared.
+  const movedRead = readMoved(tree[MOVED], nodes, index);
+  diags.push(...movedRead.diagnostics);
+
   const outputsValue = tree["outputs"];
   const outputs: Record<string, Value> = isObject(outputsValue)
     ? markUnknown(outputsValue, traced ? traced["outputs"] : undefined) as Record<string, Value>
@@ -838,6 +909,7 @@ export async function evaluateRoot(
       ).sort(),
       configDigest,
       sentinels,
+      moved: movedRead.moved,
     },
     diagnostics: [],
   };

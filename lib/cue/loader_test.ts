@@ -274,9 +274,9 @@ Deno.test("loadRoot() reports a type error at the attribute's file, line and col
   });
   assert.deepEqual(diags, [{
     severity: "error",
-    summary: "Conflicting values",
+    summary: "Wrong type for max",
     detail:
-      'c.max cannot be both int and "nine" (an int and a string). Change one of the declarations so that they agree.',
+      'random_integer.max is an int, and c.max is "nine" (a string). Give a whole number such as 3.',
     address: "c.max",
     range: { file: "c.cue", line: 5, column: 2 },
   }]);

@@ -77,6 +77,10 @@ export interface Site {
    * reference. The keys of a struct of nodes are in the sources.
    */
   keyOf?: Ref;
+  /** The label is a quoted string: the field exists, but its name is not bound for references. */
+  quoted?: boolean;
+  /** The value as written, when it is one literal (`"yes"`, `3`, `true`): for messages. */
+  valueText?: string;
 }
 
 /**
@@ -317,9 +321,8 @@ class Parser {
       const t = this.#cur();
       if (end === "eof" && t.kind === "eof") return;
       if (end === "}" && this.#is("}")) return;
-      if (t.kind === "eof") {
-        this.#fail("a { has no closing }: expected } before the end of the file");
-      }
+      // The struct that is not closed says where it opens (#structLiteral).
+      if (t.kind === "eof") return;
       if (end === "eof" && this.#is("}")) this.#fail("unexpected }: there is no { to close");
       this.#decl(scope);
       const after = this.#cur();
@@ -405,6 +408,9 @@ class Parser {
         ? [...s.path, l.text]
         : null;
       site = this.#newSite(s, l.text, kind, path, l.tok, l.optional, nonRegular);
+      // A quoted label declares the field but no name: `"pause": pause.id`
+      // refers to the pause outside (as CUE resolves it).
+      if (l.tok.kind === "string") site.quoted = true;
       if (l.alias) this.#newSite(s, l.alias, "alias", path, l.tok, false, nonRegular);
       if (l.refsFrom) {
         // A dynamic or pattern label: its expression's references count for the value.
@@ -421,7 +427,15 @@ class Parser {
       s = { parent: s, sites: new Map(), path, nonRegular };
     }
     const leaf = site!;
+    const start = this.#i;
     this.#withSite(leaf, () => this.#expr(s.parent!, false, s));
+    // A value that is one literal, for messages that quote it.
+    const only = this.#toks[start];
+    if (
+      this.#i === start + 1 && !only.interpolations?.length &&
+      (only.kind === "string" || only.kind === "number" ||
+        (only.kind === "ident" && (only.text === "true" || only.text === "false")))
+    ) leaf.valueText = only.text;
     while (this.#cur().kind === "attr") leaf.attrs.push(this.#next());
     return true;
   }
@@ -699,7 +713,9 @@ class Parser {
     const scope: Scope = own ??
       { parent, sites: new Map(), path: parent.path, nonRegular: parent.nonRegular };
     this.#decls(scope, "}");
-    if (!this.#is("}")) this.#fail("a { has no closing }", open);
+    if (!this.#is("}")) {
+      this.#fail("a { has no closing }: the file ends before it is closed", open);
+    }
     this.#next();
   }
 
@@ -884,8 +900,8 @@ class Parser {
  */
 export function resolve(ref: Ref): Site[] | undefined {
   for (let s: Scope | null = ref.scope; s; s = s.parent) {
-    const found = s.sites.get(ref.name);
-    if (found) return found;
+    const found = s.sites.get(ref.name)?.filter((x) => !x.quoted);
+    if (found?.length) return found;
   }
   return undefined;
 }

@@ -251,12 +251,15 @@ Deno.test("parseFile() reports a missing comma with the line and column of what 
   assert.match(inList.message, /missing ','/);
 });
 
-Deno.test("parseFile() reports an unclosed brace at the end of the file, and a stray one", () => {
+Deno.test("parseFile() reports an unclosed brace where it opens, and a stray one", () => {
   const unclosed = syntaxError("a: {\n\tb: 1\n");
-  assert.deepEqual([unclosed.line, unclosed.column], [3, 1]);
-  assert.match(unclosed.message, /a \{ has no closing \}/);
+  assert.deepEqual([unclosed.line, unclosed.column], [1, 4]);
+  assert.match(unclosed.message, /a \{ has no closing \}: the file ends before it is closed/);
   const noNewline = syntaxError("x: 1\na: {\n\tb: {c: 1}");
-  assert.deepEqual([noNewline.line, noNewline.column], [3, 11]);
+  assert.deepEqual([noNewline.line, noNewline.column], [2, 4]);
+  // The issue's case: a node's struct left open, and more fields after it.
+  const node = syntaxError('x: {triggers: {n: "a"}\ny: 1\n');
+  assert.deepEqual([node.line, node.column], [1, 4]);
   const stray = syntaxError("a: 1\n}\n");
   assert.deepEqual([stray.line, stray.column], [2, 1]);
   assert.match(stray.message, /unexpected \}/);

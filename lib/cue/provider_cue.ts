@@ -19,6 +19,19 @@ export const NODE_MARKER = "@pravo";
 export const PROVIDER_MARKER = "@pravo_provider";
 /** Per-node settings that every type accepts, besides its attributes. */
 export const LIFECYCLE = "lifecycle";
+/**
+ * The hidden field of a node that holds the values of its optional and
+ * computed attributes (time_rotating's rfc3339) when the configuration
+ * leaves them unset: known from the state, else standing for unknown. The
+ * attribute defaults to it, so that it can be referenced like a computed
+ * one (an optional field could not: "cannot reference optional field").
+ */
+export const KNOWN_FIELD = "_pravo_known";
+
+/** True for an attribute the configuration may set and the provider computes when it does not. */
+export function isOptionalComputed(a: Attribute): boolean {
+  return Boolean(a.optional && a.computed && !a.required);
+}
 
 const MODE_DEF: Record<Mode, string> = {
   managed: "#Resource",
@@ -41,6 +54,12 @@ function field(name: string, a: Attribute): string {
     // that stands for "unknown" (see unknowns.ts), so that the package
     // evaluates to concrete values and references to it can be traced.
     return `${label}: *${unknownDefault(a.type)} | ${cueType(a.type)}`;
+  }
+  if (isOptionalComputed(a) && a.default === undefined) {
+    const t = cueType(a.type);
+    return `${label}: *${KNOWN_FIELD}.${label} | ${t}\n\t\t\t${KNOWN_FIELD}: ${label}: *${
+      unknownDefault(a.type)
+    } | ${t}`;
   }
   return inputField(label, a);
 }

@@ -99,6 +99,15 @@ function checkNode(plan: Plan, n: PlannedNode, bad: (what: string) => void): voi
     bad(`A ${n.mode} node cannot have the action "${n.action}"`);
     return;
   }
+  if (n.movedFrom !== undefined) {
+    // A move keeps an object: a managed node that has one, at another address.
+    if (n.mode !== "managed" || n.before === null || n.action === "create") {
+      bad("It moves from another address, yet it has no object in the state to move");
+    }
+    if (n.movedFrom === n.address || plan.nodes.some((o) => o.address === n.movedFrom)) {
+      bad(`It moves from ${n.movedFrom}, which the plan holds as a node of its own`);
+    }
+  }
   const config = n.config ?? {};
   const templates = n.templates ?? {};
   const needs = n.needsEvaluation ?? [];

@@ -35,6 +35,7 @@ export function nodeDocument(n: PlannedNode) {
     changed: n.changed,
     replace_because: n.replaceBecause.length ? n.replaceBecause : undefined,
     delete_because: n.deleteBecause,
+    moved_from: n.movedFrom,
     dependencies: n.dependencies,
     sensitive: n.sensitive,
     // What apply uses besides the values: shown when set, so that what is

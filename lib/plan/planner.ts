@@ -12,11 +12,17 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
-import type { ReservationConflict, StateRecord, StateStore } from "../state/store.ts";
+import type { StateRecord, StateStore } from "../state/store.ts";
+import { reservationError } from "./reservation.ts";
+import { plannedMoves, withMoves } from "./moved.ts";
+import { validateNodes } from "./validate_nodes.ts";
+import { knownValuesOf } from "./known.ts";
+
+export { reservationError };
 import { findProvider } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { handlerFor } from "../providers/runtimes.ts";
@@ -64,20 +70,8 @@ function hasUnknown(v: Value | undefined): boolean {
   return false;
 }
 
-/** The computed attributes of a record, to unify into the configuration. */
-function computedOf(
-  rec: StateRecord | { type: string; mode: string; provider: string; attributes: Attrs },
-): Attrs {
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
-  if (!type) return {};
-  const out: Attrs = {};
-  for (const [k, a] of Object.entries(type.attributes)) {
-    if (!isInput(a) && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
-  }
-  return out;
-}
+/** The values of a record to unify into the configuration (lib/plan/known.ts). */
+const computedOf = knownValuesOf;
 
 /**
  * The digest of a node's configuration: its inputs (keys sorted; unknowns
@@ -120,6 +114,11 @@ export async function makePlan(
   const diags: Diagnostic[] = [];
   const identity = await store.identity();
   const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
+  // Renamed nodes (`moved`): their records are planned at the new address.
+  const moves = opts.destroy
+    ? new Map<string, string>()
+    : await plannedMoves(sources, records, opts.tags);
+  withMoves(records, moves);
   const refresh = opts.refresh ?? "age";
 
   // Refresh: read the real world for the records that are due.
@@ -244,7 +243,6 @@ export async function makePlan(
           prior.get(n.address) ?? null,
           dataRead,
           opts,
-          diags,
         ),
       );
     }
@@ -258,6 +256,13 @@ export async function makePlan(
     newlyLost.forEach((p) => lostKnown.add(p.address));
   }
   if (!spec) throw new Error("bug: no evaluation");
+  // The providers' checks of the values, once, as validate makes them (exit 3).
+  const checked = validateNodes(spec, opts.root);
+  if (checked.some((d) => d.severity === "error")) {
+    throw new DiagnosticsError(checked, Exit.INVALID);
+  }
+  diags.push(...checked);
+  for (const p of planned) if (moves.has(p.address)) p.movedFrom = moves.get(p.address);
 
   // Records with no node in the configuration are deleted.
   const declared = new Set(spec.nodes.map((n) => n.address));
@@ -285,10 +290,13 @@ export async function makePlan(
 
   for (const r of opts.replace ?? []) {
     if (!planned.some((p) => p.address === r && p.mode === "managed")) {
+      const hint = didYouMean(r, planned.filter((p) => p.mode === "managed").map((p) => p.address));
       diags.push(
         error(
           `Cannot replace "${r}"`,
-          `--replace names "${r}", which is not a managed node of this root. Give the address of a resource, as \`pravo state show\` or the plan lists them.`,
+          `--replace names "${r}", which is not a managed node of this root${
+            hint ? ` (${hint})` : ""
+          }. Give the address of a resource, as \`pravo state list\` or the plan lists them.`,
         ),
       );
     }
@@ -323,7 +331,14 @@ export async function makePlan(
   for (const p of planned) {
     const rec = records.get(p.address);
     p.reasons = reasonsFor(p, rec, refreshed.get(p.address), opts, spec.sentinels, plannedBy);
-    const skippable = !opts.full && !opts.destroy && p.action === "no-op" && p.mode === "managed" &&
+    if (p.movedFrom) {
+      p.reasons.unshift({
+        kind: "moved",
+        detail: `its object moves from ${p.movedFrom}, as a moved entry of the configuration says`,
+      });
+    }
+    const skippable = !opts.full && !opts.destroy && p.action === "no-op" && !p.movedFrom &&
+      p.mode === "managed" &&
       rec !== undefined && rec.configDigest === p.configDigest && !refreshed.has(p.address);
     if (skippable) {
       skipped.push({
@@ -338,7 +353,8 @@ export async function makePlan(
   const skippedSet = new Set(skipped.map((s) => s.address));
 
   // A plan may not change what someone else reserved.
-  const changing = planned.filter((p) => CHANGES.has(p.action)).map((p) => p.address);
+  const changing = planned.filter((p) => CHANGES.has(p.action) || p.movedFrom)
+    .flatMap((p) => p.movedFrom ? [p.address, p.movedFrom] : [p.address]);
   const conflicts = await store.findReservationConflicts(changing, { actor: opts.actor });
   if (conflicts.length && !opts.explainReservations) {
     throw new DiagnosticsError(
@@ -384,20 +400,6 @@ export async function makePlan(
 }
 
 const CHANGES = new Set(["create", "update", "replace", "delete"]);
-
-/** The refusal of a change to nodes that someone else reserved. */
-export function reservationError(c: ReservationConflict, what: "plan" | "apply"): Diagnostic {
-  const r = c.reservation;
-  return error(
-    `Reserved by ${r.actor}`,
-    `The ${what} would change ${
-      c.addresses.join(", ")
-    }, which ${r.actor} reserved for plan ${r.planId} (reservation ${r.id}${
-      r.reason ? `: "${r.reason}"` : ""
-    }) until ${r.expires}. A reservation is the operators' decision: wait until it is applied or expires, or ask an operator to release it with \`pravo state release ${r.id}\`.`,
-    { address: c.addresses[0] },
-  );
-}
 
 function skipReason(rec: StateRecord): string {
   const ms = rec.refreshAge === null ? undefined : parseDuration(rec.refreshAge);
@@ -588,10 +590,13 @@ function planNode(
   prior: Attrs | null,
   dataRead: Map<string, Attrs>,
   opts: PlanOptions,
-  diags: Diagnostic[],
 ): PlannedNode {
   const type = n.schema;
-  const inputs = inputsOf(n);
+  // lifecycle.ignore_changes: an object in the state keeps the values it has
+  // for those inputs, whatever the configuration says now (as Terraform).
+  const inputs = n.mode === "managed" && rec && prior
+    ? keepIgnored(inputsOf(n), n.lifecycle.ignore_changes ?? [], prior)
+    : inputsOf(n);
   const config = withoutUnknown(inputs);
   const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort();
   const base: PlannedNode = {
@@ -621,24 +626,6 @@ function planNode(
     providerConfig: providerConfigOf(spec, n),
   };
   const handler = handlerFor(n.provider, n.mode, n.type);
-  if (handler?.validate) {
-    const found = handler.validate({
-      type,
-      address: n.address,
-      root: opts.root,
-      providerConfig: base.providerConfig,
-      config,
-      unknown: unknownInputs,
-      ranges: n.attributeRanges,
-    });
-    diags.push(
-      ...scrubDiagnostics(found, base.sensitive.map((k) => config[k])).map((d) => ({
-        ...d,
-        address: d.address ?? n.address,
-        range: d.range ?? n.range,
-      })),
-    );
-  }
   const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
 
   if (n.mode === "ephemeral") {
@@ -718,6 +705,21 @@ function planNode(
     );
   }
   return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
+}
+
+/** The inputs, with those that ignore_changes names as the prior state has them. */
+function keepIgnored(
+  inputs: Record<string, Value>,
+  ignore: readonly string[],
+  prior: Attrs,
+): Record<string, Value> {
+  const out = { ...inputs };
+  for (const k of ignore) {
+    if (!(k in out)) continue;
+    if (prior[k] === undefined || prior[k] === null) delete out[k];
+    else out[k] = prior[k] as Value;
+  }
+  return out;
 }
 
 function pick(o: Attrs, keys: Set<string>): Attrs {

@@ -57,9 +57,24 @@ function heading(n: NodeDoc): string {
 function nodeBlock(n: NodeDoc, style: Style): string[] {
   const sym = SYMBOL[n.action] ?? " ";
   const c = colorFor(style, n.action);
-  const lines = [`  ${style.bold(heading(n))}`, `  ${c(sym)} ${n.address}: ${n.type} {`];
   const before = (n.before ?? {}) as Record<string, unknown>;
   const after = (n.after ?? {}) as Record<string, unknown>;
+  if (n.moved_from && n.action === "no-op") {
+    // A move alone, as Terraform shows it: the object, its values unchanged.
+    const hidden = Object.keys(before).filter((k) => k !== "id").length;
+    return [
+      `  ${style.bold(`# ${n.moved_from} has moved to ${n.address}`)}`,
+      `    ${n.address}: ${n.type} {`,
+      ...("id" in before ? [`        id = ${value(before.id)}`] : []),
+      ...(hidden ? [style.dim(`        # (${hidden} unchanged attributes hidden)`)] : []),
+      "    }",
+    ];
+  }
+  const lines = [
+    `  ${style.bold(heading(n))}`,
+    ...(n.moved_from ? [`  ${style.bold(`# (moved from ${n.moved_from})`)}`] : []),
+    `  ${c(sym)} ${n.address}: ${n.type} {`,
+  ];
   const keys = new Set([...Object.keys(before), ...Object.keys(after), ...n.after_unknown]);
   const names = [...keys].sort();
   const width = Math.max(0, ...names.map((k) => k.length));
@@ -80,7 +95,13 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     } else {
       const b = before[k];
       const a = unknown ? undefined : after[k];
-      if (!unknown && JSON.stringify(a) === JSON.stringify(b)) continue;
+      if (!unknown && JSON.stringify(a) === JSON.stringify(b)) {
+        // A sensitive value that changes looks the same redacted: say that it changes.
+        if (n.changed.includes(k) && a === "(sensitive)") {
+          lines.push(`      ${style.yellow("~")} ${pad} = (sensitive value)${forces}`);
+        }
+        continue;
+      }
       if (b === undefined) {
         lines.push(
           `      ${style.green("+")} ${pad} = ${
@@ -105,19 +126,26 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
 /** The human view of a plan document. */
 export function renderPlan(doc: Doc, style: Style): string {
   const changes = doc.nodes.filter((n) =>
-    ["create", "update", "replace", "delete"].includes(n.action)
+    ["create", "update", "replace", "delete"].includes(n.action) || n.moved_from
   );
   const reads = doc.nodes.filter((n) => n.action === "read" && n.after_unknown.length > 0);
   const out: string[] = [];
   if (changes.length === 0 && reads.length === 0) {
-    out.push(style.bold(style.green("No changes.")) + " The state matches the configuration.");
+    out.push(
+      style.bold(style.green("No changes.")) +
+        (doc.destroy
+          ? " No objects need to be destroyed: the state holds none."
+          : " The state matches the configuration."),
+    );
   } else {
     out.push("pravo will perform the following actions:", "");
     for (const n of [...reads, ...changes]) out.push(...nodeBlock(n, style), "");
     const s = doc.summary;
+    const moves = doc.nodes.filter((n) => n.moved_from).length;
     out.push(
       style.bold("Plan:") +
-        ` ${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`,
+        ` ${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy` +
+        (moves ? `, ${moves} to move.` : "."),
     );
   }
   const outs = Object.keys(doc.outputs).concat(doc.outputs_unknown).sort();

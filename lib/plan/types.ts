@@ -35,7 +35,8 @@ export interface Reason {
     | "ephemeral"
     | "unchanged"
     | "skipped"
-    | "reservation";
+    | "reservation"
+    | "moved";
   detail: string;
   attributes?: string[];
   dependencies?: string[];
@@ -86,6 +87,8 @@ export interface PlannedNode {
   providerConfig: Attrs;
   /** Why the node has its action. */
   reasons?: Reason[];
+  /** The address its record had, when a `moved` entry gives it this one. */
+  movedFrom?: string;
 }
 
 export interface Plan {
@@ -147,6 +150,6 @@ export function summarize(nodes: readonly PlannedNode[], skipped = 0): Summary {
 export function hasChanges(plan: Plan): boolean {
   return plan.nodes.some((n) =>
     n.action === "create" || n.action === "update" || n.action === "replace" ||
-    n.action === "delete"
+    n.action === "delete" || n.movedFrom !== undefined
   );
 }

@@ -86,6 +86,18 @@ export interface OpenRequest extends RequestBase {
   config: Attrs;
 }
 
+/** What `pravo import ADDR ID` asks of a managed type. */
+export interface ImportRequest extends RequestBase {
+  /** The ID given on the command line, in the type's own format (Terraform's for built-ins). */
+  id: string;
+  /**
+   * The node's configuration as the root declares it, values known now with
+   * the schema's defaults: the inputs that the ID does not carry come from
+   * it, so that a plan after the import is a no-op when the two agree.
+   */
+  config: Attrs;
+}
+
 /**
  * The handler of one type. Managed types implement create, delete and, where
  * some attribute can change in place, update; read where the real world can
@@ -112,6 +124,14 @@ export interface TypeHandler {
   read?(req: ReadRequest): Promise<Response<Attrs | null>>;
   readData?(req: ReadDataRequest): Promise<Response<Attrs>>;
   open?(req: OpenRequest): Promise<Response<Attrs>>;
+  /**
+   * Reads an existing object by the ID that `pravo import` was given: its
+   * attributes as a create would have stored them, or null when there is no
+   * such object. A type without it cannot be imported.
+   */
+  import?(req: ImportRequest): Promise<Response<Attrs | null>>;
+  /** The format of the ID that import takes, for messages: `RESULT,MIN,MAX[,SEED]`. */
+  importFormat?: string;
   /**
    * When a value expires by itself (time_rotating, certificates): the ISO
    * time after which `plan --refresh expired` reads it and plans a replace.

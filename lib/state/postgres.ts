@@ -1101,7 +1101,7 @@ class PostgresTx implements StateTx {
       VALUES (${this.#rootId}, ${r.address}, ${r.mode}, ${r.type}, ${r.provider},
         ${canonicalJson(sealAttributes(this.#sealer, this.#lineage, r))},
         ${JSON.stringify(r.sensitivePaths)},
-        ${JSON.stringify(r.dependencies)}, ${r.configDigest}, ${now}, ${now},
+        ${JSON.stringify(r.dependencies)}, ${r.configDigest}, ${r.createdAt ?? now}, ${now},
         ${r.refreshedAt ?? now}, ${r.refreshAge})
       ON CONFLICT (root_id, address) DO UPDATE SET mode = excluded.mode, type = excluded.type,
         provider = excluded.provider, attributes = excluded.attributes,

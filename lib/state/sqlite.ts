@@ -931,7 +931,7 @@ class SqliteTx implements StateTx {
       JSON.stringify(r.sensitivePaths),
       JSON.stringify(r.dependencies),
       r.configDigest,
-      now,
+      r.createdAt ?? now,
       now,
       r.refreshedAt ?? now,
       r.refreshAge,

@@ -75,6 +75,12 @@ export interface RecordInput {
   refreshAge: string | null;
   /** When the real world was last read; default: now. */
   refreshedAt?: string;
+  /**
+   * When the record was first written, for a record that moves to another
+   * address (`state mv`, `moved`); default: now. A record that exists keeps
+   * its own.
+   */
+  createdAt?: string;
 }
 
 /** A node's record as stored. Times are ISO 8601 strings (UTC). */
@@ -94,7 +100,16 @@ export type ChangeAction =
   | "delete"
   | "read"
   | "refresh"
+  /** A record removed from the state, its object left as it is (`pravo state rm`). */
   | "forget"
+  /** An existing object brought into the state (`pravo import`); after: its attributes. */
+  | "import"
+  /**
+   * A record moved to another address (`pravo state mv`, a `moved` entry):
+   * one change at the old address (after: `{moved_to}`) and one at the new
+   * (before: `{moved_from}`).
+   */
+  | "move"
   | "failed"
   /** A node an interrupted apply cancelled or did not start (after: what and why). */
   | "interrupted"

@@ -396,6 +396,8 @@ const SIGN: Record<string, string> = {
   read: "<=",
   refresh: "<=",
   forget: "-",
+  import: "<=",
+  move: "->",
   failed: "!",
   interrupted: "x",
   unlock: "*",
@@ -411,6 +413,13 @@ function actionNote(c: LogEntryDocument["changes"][number]): string {
     return `: ${after.planned_action} ${after.status} on ${after.signal}`;
   }
   const before = c.before as Record<string, unknown> | null;
+  if (c.action === "move" && after && typeof after.moved_to === "string") {
+    return ` to ${after.moved_to}`;
+  }
+  if (c.action === "move" && before && typeof before.moved_from === "string") {
+    return ` from ${before.moved_from}`;
+  }
+  if (c.action === "forget") return ": the object left as it is";
   if (c.action === "unlock" && before) {
     return `: lock ${before.id} of "${before.actor}" (command "${before.command}", process ` +
       `${before.pid} on ${JSON.stringify(before.hostname)})`;

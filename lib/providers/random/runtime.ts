@@ -32,6 +32,18 @@ import {
 } from "../_util.ts";
 import type { Attrs, ProviderRuntime, TypeHandler, ValidateRequest } from "../runtime.ts";
 import type { TypeSchema } from "../schema.ts";
+import {
+  BYTES_FORMAT,
+  ID_FORMAT,
+  importBytes,
+  importId,
+  importInteger,
+  importString,
+  importUuid,
+  INTEGER_FORMAT,
+  STRING_FORMAT,
+  UUID_FORMAT,
+} from "./import.ts";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -151,6 +163,8 @@ function stringHandler(password: boolean): TypeHandler {
       return Promise.resolve(ok(stateOf(req.type, req.config, computed)));
     },
     delete: () => Promise.resolve(ok(undefined)),
+    import: importString(password ? (v) => bcrypt(v, BCRYPT_COST, cryptoBytes(16)) : undefined),
+    importFormat: STRING_FORMAT,
   };
 }
 
@@ -192,6 +206,8 @@ const randomInteger: TypeHandler = {
     return Promise.resolve(ok(stateOf(req.type, req.config, { result, id: String(result) })));
   },
   delete: () => Promise.resolve(ok(undefined)),
+  import: importInteger,
+  importFormat: INTEGER_FORMAT,
 };
 
 const randomId: TypeHandler = {
@@ -211,6 +227,8 @@ const randomId: TypeHandler = {
     })));
   },
   delete: () => Promise.resolve(ok(undefined)),
+  import: importId,
+  importFormat: ID_FORMAT,
 };
 
 const randomUuid: TypeHandler = {
@@ -219,6 +237,8 @@ const randomUuid: TypeHandler = {
     return Promise.resolve(ok(stateOf(req.type, req.config, { result, id: result })));
   },
   delete: () => Promise.resolve(ok(undefined)),
+  import: importUuid,
+  importFormat: UUID_FORMAT,
 };
 
 const randomBytes: TypeHandler = {
@@ -232,6 +252,8 @@ const randomBytes: TypeHandler = {
     })));
   },
   delete: () => Promise.resolve(ok(undefined)),
+  import: importBytes,
+  importFormat: BYTES_FORMAT,
 };
 
 const randomShuffle: TypeHandler = {

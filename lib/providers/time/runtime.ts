@@ -38,6 +38,16 @@ import type {
   ValidateRequest,
 } from "../runtime.ts";
 import type { TypeSchema } from "../schema.ts";
+import {
+  importOffset,
+  importRotating,
+  importSleep,
+  importStatic,
+  OFFSET_FORMAT,
+  ROTATING_FORMAT,
+  SLEEP_FORMAT,
+  STATIC_FORMAT,
+} from "./import.ts";
 
 const PARTS = ["year", "month", "day", "hour", "minute", "second", "unix"];
 const OFFSETS = ["years", "months", "days", "hours", "minutes", "seconds"];
@@ -135,6 +145,8 @@ const timeStatic: TypeHandler = {
     return Promise.resolve(ok(stateOf(req.type, req.config, staticAttrs(rfc3339))));
   },
   delete: noop,
+  import: importStatic(staticAttrs),
+  importFormat: STATIC_FORMAT,
 };
 
 // ---------------------------------------------------------------------------
@@ -182,6 +194,8 @@ const timeOffset: TypeHandler = {
   create: (req) => applyOffset(req, offsetBase(req.config, null) ?? formatRfc3339(now())),
   update: (req) => applyOffset(req, offsetBase(req.config, req.prior) ?? formatRfc3339(now())),
   delete: noop,
+  import: importOffset(offsetAttrs),
+  importFormat: OFFSET_FORMAT,
 };
 
 // ---------------------------------------------------------------------------
@@ -236,6 +250,18 @@ const timeRotating: TypeHandler = {
       ...atLeastOne(req, ROTATION_INPUTS),
     ];
     const units = ROTATION_INPUTS.slice(0, -1).filter((n) => isSet(req.config, n));
+    // As Terraform's provider: a rotation unit is at least 1 (AtLeast(1)).
+    for (const n of units) {
+      if (req.unknown.includes(n)) continue;
+      const v = Number(req.config[n]);
+      if (v >= 1) continue;
+      diags.push(error(
+        `Invalid ${n} ${v}`,
+        `${n} is how many ${n.slice("rotation_".length)} after the base timestamp the ` +
+          `resource rotates, at least 1. Set ${n} to 1 or more, or leave it out.`,
+        { address: req.address, attribute: [{ name: n }] },
+      ));
+    }
     if (isSet(req.config, "rotation_rfc3339") && units.length > 0) {
       diags.push(warning(
         `rotation_rfc3339 is set together with ${units.join(", ")}`,
@@ -263,6 +289,8 @@ const timeRotating: TypeHandler = {
     return Promise.resolve(ok(at && Date.now() > at.ms ? null : req.prior));
   },
   delete: noop,
+  import: importRotating(rotatingAttrs),
+  importFormat: ROTATING_FORMAT,
   expiresAt(prior) {
     const at = timestampOf(prior, "rotation_rfc3339");
     return at ? new Date(at.ms).toISOString() : undefined;
@@ -341,6 +369,8 @@ const timeSleep: TypeHandler = {
     );
     return diags.length > 0 ? { diagnostics: diags } : ok(undefined);
   },
+  import: importSleep,
+  importFormat: SLEEP_FORMAT,
 };
 
 export const TIME_RUNTIME: ProviderRuntime = {

@@ -148,7 +148,8 @@ const timeRotating: TypeSchema = {
       computed: true,
     },
     triggers: triggers("so save a new base timestamp"),
-    ...parts("base timestamp"),
+    // As Terraform's provider computes them: the parts of the rotation time.
+    ...parts("rotation time"),
     id: {
       type: "string",
       description: "The base timestamp in RFC 3339 form.",

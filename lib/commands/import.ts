@@ -1,0 +1,76 @@
+/**
+ * `pravo import ADDR ID`: brings an existing object into the state at a node
+ * the root declares, as `terraform import` does (lib/import/import.ts). The
+ * record and an `import` entry in the log, with the actor and the reason,
+ * are written in one transaction under the state lock. There is no MCP tool
+ * for it: no tool edits the state.
+ *
+ * @module
+ */
+
+import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
+import { Exit } from "../cli/exit.ts";
+import { DiagnosticsError } from "../diag/diag.ts";
+import { readRoot } from "../cue/loader.ts";
+import { openStore } from "../state/open.ts";
+import { importNode } from "../import/import.ts";
+import { interrupts } from "../cli/interrupt.ts";
+import { tookOverWarning } from "../state/lock_message.ts";
+import { diagnosticsJson } from "../cli/output.ts";
+import { REDACTED, STATE_FORMAT_VERSION } from "../state/view.ts";
+
+export const run: CommandRun = async (ctx, _opts, args) => {
+  const [address, id] = args;
+  const sources = readRoot(ctx.root);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  const store = await openStore(ctx);
+  try {
+    const done = await importNode(sources.value, store, address, id, {
+      root: ctx.root,
+      tags: ctx.tags,
+      actor: ctx.actor,
+      reason: ctx.reason,
+      signal: interrupts.signal,
+      onLocked: (l) => {
+        if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
+      },
+    });
+    emitWarnings(ctx, done.diagnostics);
+    // The ID of a secret (a password's value) is not printed.
+    const secret = done.sensitive.some((k) => {
+      const v = done.attributes[k];
+      return typeof v === "string" && id !== "" && v.includes(id);
+    });
+    const shownId = secret ? REDACTED : id;
+    const doc = {
+      format_version: STATE_FORMAT_VERSION,
+      imported: {
+        address: done.address,
+        mode: done.mode,
+        type: done.type,
+        provider: done.provider,
+        id: shownId,
+      },
+      actor: ctx.actor,
+      reason: ctx.reason,
+      serial: done.serial,
+      diagnostics: diagnosticsJson(done.diagnostics),
+    };
+    emit(
+      ctx,
+      doc,
+      () =>
+        `${done.address}: imported ${done.type} from ID ${
+          secret ? `${REDACTED}` : JSON.stringify(id)
+        }.\n\n` +
+        ctx.style.bold(ctx.style.green("Import successful!")) +
+        ` ${done.address} is in the state and managed by pravo from now on; recorded in the log ` +
+        `(serial ${done.serial}) as done by ${JSON.stringify(ctx.actor)}` +
+        (ctx.reason ? `: ${ctx.reason}.` : ".") +
+        "\nRun `pravo plan` to compare it with the configuration.",
+    );
+    return Exit.OK;
+  } finally {
+    await store.close();
+  }
+};

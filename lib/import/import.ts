@@ -1,0 +1,260 @@
+/**
+ * Importing an existing object into the state (`pravo import ADDR ID`), as
+ * `terraform import` does: the node must be declared in the root, the
+ * provider reads the object by its ID (`TypeHandler.import`, an operation of
+ * the provider interface, so that plugin providers take part in the same
+ * way), and the record is written in one transaction with an `import`
+ * change in the log, under the state lock.
+ *
+ * The record holds what the provider read and the node's configuration for
+ * the inputs the ID does not carry, with the dependencies, lifecycle and
+ * configuration digest a create would have recorded: a plan made after it
+ * is a no-op when the configuration agrees with the imported object.
+ *
+ * @module
+ */
+
+import { type Diagnostic, DiagnosticsError, didYouMean, error, hasErrors } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import type { Node, Sources } from "../cue/loader.ts";
+import { UNKNOWN, type Value } from "../cue/program.ts";
+import { handlerFor } from "../providers/runtimes.ts";
+import type { AcquiredLock, StateStore } from "../state/store.ts";
+import { nodeDigest } from "../plan/planner.ts";
+import { reservationError } from "../plan/reservation.ts";
+import { scrubDiagnostics } from "../plan/document.ts";
+import { isInput, mustEvaluateWithState } from "../plan/known.ts";
+
+type Attrs = Record<string, unknown>;
+
+export interface ImportOptions {
+  root: string;
+  tags: Record<string, string>;
+  actor: string;
+  reason: string;
+  /** How long to wait for the state lock (default 0: refused at once, as Terraform). */
+  lockTimeoutMs?: number;
+  /** Told when the state lock is taken, to warn of a lock taken over from a dead holder. */
+  onLocked?: (lock: AcquiredLock) => void;
+  signal?: AbortSignal;
+}
+
+export interface Imported {
+  address: string;
+  mode: Node["mode"];
+  type: string;
+  provider: string;
+  /** The attributes recorded. */
+  attributes: Attrs;
+  /** The paths of the attributes whose values are sensitive. */
+  sensitive: string[];
+  /** The serial the state reached. */
+  serial: number;
+  /** Warnings of the provider. */
+  diagnostics: Diagnostic[];
+}
+
+function hasUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+/** The node's inputs as the configuration gives them (unknowns marked). */
+function inputsOf(n: Node): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, a] of Object.entries(n.schema.attributes)) {
+    if (isInput(a) && n.config[k] !== undefined) out[k] = n.config[k];
+  }
+  return out;
+}
+
+/** The error for an address that names no managed node of the root. */
+function notDeclared(address: string, nodes: readonly Node[]): DiagnosticsError {
+  const managed = nodes.filter((n) => n.mode === "managed");
+  const same = nodes.find((n) => n.address === address);
+  if (same) {
+    return new DiagnosticsError([
+      error(
+        `Cannot import into ${address}`,
+        `${address} is a ${same.mode === "data" ? "data source" : `${same.mode} node`} ` +
+          `(${same.type}), and only resources are imported: a ${same.mode} node is not kept ` +
+          "as an object in the state. Give the address of a resource.",
+        { address, range: same.range },
+      ),
+    ], Exit.ERROR);
+  }
+  const hint = didYouMean(address, managed.map((n) => n.address));
+  return new DiagnosticsError([
+    error(
+      `${address} is not declared in the root`,
+      `The root declares no resource at ${address}${hint ? ` (${hint})` : ""}. As with ` +
+        "`terraform import`, the node must be declared before an object is imported into it: " +
+        `add it to a .cue file, such as \`${address.split(".").pop()}: ` +
+        "$random.#Resource.random_integer & {min: 1, max: 9}`, then import again.",
+      { address },
+    ),
+  ], Exit.ERROR);
+}
+
+/**
+ * Imports the object `id` into the node at `address`. Throws a
+ * DiagnosticsError when the root is invalid (3), the node is not declared,
+ * the type cannot be imported, the ID is refused or the address already has
+ * a record (1), or the state is locked or the address reserved by someone
+ * else (4).
+ */
+export async function importNode(
+  sources: Sources,
+  store: StateStore,
+  address: string,
+  id: string,
+  opts: ImportOptions,
+): Promise<Imported> {
+  const existing = await store.getRecord(address);
+  if (existing) throw alreadyManaged(address, existing.type);
+  const spec = await mustEvaluateWithState(sources, await store.listRecords(), opts.tags);
+  const node = spec.nodes.find((n) => n.address === address && n.mode === "managed");
+  if (!node) throw notDeclared(address, spec.nodes);
+  const handler = handlerFor(node.provider, node.mode, node.type);
+  if (!handler?.import) {
+    throw new DiagnosticsError([
+      error(
+        `${node.type} cannot be imported`,
+        `The ${node.provider} provider does not import ${node.type}, as Terraform's does not: ` +
+          `${notImportableWhy(node.type)} Let pravo create it with \`pravo apply\`.`,
+        { address, range: node.range },
+      ),
+    ], Exit.ERROR);
+  }
+  const inputs = inputsOf(node);
+  const config: Attrs = {};
+  for (const [k, v] of Object.entries(inputs)) if (!hasUnknown(v)) config[k] = v;
+  const instance = spec.providers.find((p) => p.address === node.providerInstance);
+  const providerConfig: Attrs = {};
+  for (const [k, v] of Object.entries(instance?.config ?? {})) {
+    if (!hasUnknown(v)) providerConfig[k] = v;
+  }
+  const sensitive = [
+    ...new Set([
+      ...Object.entries(node.schema.attributes).filter(([, a]) => a.sensitive).map(([k]) => k),
+      ...node.sensitiveInputs,
+    ]),
+  ].sort();
+
+  const lock = await store.acquireLock({
+    actor: opts.actor,
+    reason: opts.reason,
+    command: "import",
+    timeoutMs: opts.lockTimeoutMs ?? 0,
+  });
+  try {
+    opts.onLocked?.(lock);
+    const conflicts = await store.findReservationConflicts([address], { actor: opts.actor });
+    if (conflicts.length) {
+      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), Exit.LOCKED);
+    }
+    const res = await handler.import({
+      type: node.schema,
+      address,
+      root: opts.root,
+      providerConfig,
+      signal: opts.signal,
+      ranges: node.attributeRanges,
+      id,
+      config,
+    });
+    // The ID of a type with secrets (a password's value) may be one itself.
+    const secrets: unknown[] = [
+      ...(sensitive.length ? [id] : []),
+      ...sensitive.map((k) => config[k]),
+    ];
+    const diagnostics = scrubDiagnostics(res.diagnostics, secrets).map((d) => ({
+      ...d,
+      address: d.address ?? address,
+      range: d.range ?? node.range,
+    }));
+    if (hasErrors(diagnostics)) throw new DiagnosticsError(diagnostics, Exit.ERROR);
+    if (res.value === null || res.value === undefined) {
+      throw new DiagnosticsError([
+        error(
+          "Cannot import a missing object",
+          `The ${node.provider} provider found no ${node.type} with the ID given. Nothing was ` +
+            "imported. Check the ID, in the type's format: " +
+            `${handler.importFormat ?? "see the provider's documentation"}.`,
+          { address, range: node.range },
+        ),
+      ], Exit.ERROR);
+    }
+    const attributes = res.value;
+    await store.transaction(
+      { actor: opts.actor, reason: opts.reason, command: "import" },
+      async (tx) => {
+        const now = await tx.getRecord(address);
+        if (now) throw alreadyManaged(address, now.type);
+        const sensitivePaths = sensitive.map((k) => [k]);
+        await tx.putRecord({
+          address,
+          mode: node.mode,
+          type: node.type,
+          provider: node.provider,
+          attributes,
+          sensitivePaths,
+          dependencies: node.dependencies,
+          configDigest: nodeDigest(inputs, node.lifecycle),
+          refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
+        });
+        await tx.logChange({
+          address,
+          action: "import",
+          before: null,
+          after: attributes,
+          sensitivePaths,
+        });
+      },
+    );
+    return {
+      address,
+      mode: node.mode,
+      type: node.type,
+      provider: node.provider,
+      attributes,
+      sensitive,
+      serial: (await store.identity()).serial,
+      diagnostics,
+    };
+  } finally {
+    await store.releaseLock(lock);
+  }
+}
+
+function alreadyManaged(address: string, type: string): DiagnosticsError {
+  return new DiagnosticsError([
+    error(
+      `${address} is already in the state`,
+      `The state holds a ${type} at ${address}, and an address holds one object. Nothing was ` +
+        "imported. To import another object there, first forget the one it holds with " +
+        `\`pravo state rm ${address}\` (the object itself is left as it is).`,
+      { address },
+    ),
+  ], Exit.ERROR);
+}
+
+/** Why a built-in type cannot be imported, for the message. */
+function notImportableWhy(type: string): string {
+  switch (type) {
+    case "random_pet":
+    case "random_shuffle":
+      return "its value is made by pravo and lives only in the state, and nothing outside it " +
+        "can be read back.";
+    case "null_resource":
+      return "it stands for nothing outside the state.";
+    case "local_file":
+    case "local_sensitive_file":
+      return "a file is written from its configuration, so there is nothing to read back that " +
+        "a create would not write again.";
+    default:
+      return "the provider has no import operation for it.";
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * What the state tells an evaluation: the values of a record that are
+ * unified back into the configuration so that references to them are
+ * concrete, and an evaluation of a root with them.
+ *
+ * The planner, apply and the commands that read a root against its state
+ * (`import`) share these, so that they agree on what a reference sees.
+ *
+ * @module
+ */
+
+import { DiagnosticsError } from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import { evaluateRoot, type Result, type Sources, type Spec } from "../cue/loader.ts";
+import { findProvider } from "../providers/registry.ts";
+import type { Attribute, TypeSchema } from "../providers/schema.ts";
+import type { StateRecord } from "../state/store.ts";
+import type { AttrPath } from "../cue/secrets.ts";
+import { sensitivePathsOf } from "../state/view.ts";
+import { isOptionalComputed, KNOWN_FIELD } from "../cue/provider_cue.ts";
+
+type Attrs = Record<string, unknown>;
+
+/** True when the configuration may set the attribute. */
+export function isInput(a: Attribute): boolean {
+  return Boolean(a.required || a.optional);
+}
+
+/** The schema of a record's or a node's type, when pravo knows it. */
+export function typeSchemaOf(
+  rec: { provider: string; mode: string; type: string },
+): TypeSchema | undefined {
+  return findProvider(rec.provider)?.types.find((t) => t.name === rec.type && t.mode === rec.mode);
+}
+
+/**
+ * The values of a record that an evaluation is given: its computed
+ * attributes (those the configuration cannot set), and under
+ * `KNOWN_FIELD` those it may set and the provider computes when it does not
+ * (lib/cue/provider_cue.ts), so that references to them see the state's.
+ */
+export function knownValuesOf(
+  rec: { type: string; mode: string; provider: string; attributes: Attrs },
+): Attrs {
+  const type = typeSchemaOf(rec);
+  if (!type) return {};
+  const out: Attrs = {};
+  const optional: Attrs = {};
+  for (const [k, a] of Object.entries(type.attributes)) {
+    if (rec.attributes[k] === undefined || rec.attributes[k] === null) continue;
+    if (!isInput(a)) out[k] = rec.attributes[k];
+    else if (isOptionalComputed(a) && a.default === undefined) optional[k] = rec.attributes[k];
+  }
+  if (Object.keys(optional).length) out[KNOWN_FIELD] = optional;
+  return out;
+}
+
+/**
+ * Evaluates the root with the known values of the managed records of the
+ * state, as a plan does before anything changes. The values of records whose
+ * nodes are no longer declared are left out when they clash with the
+ * configuration.
+ */
+export async function evaluateWithState(
+  sources: Sources,
+  records: readonly StateRecord[],
+  tags: Record<string, string>,
+): Promise<Result<Spec>> {
+  const known = new Map<string, Attrs>();
+  const secrets = new Map<string, AttrPath[]>();
+  for (const rec of records) {
+    if (rec.mode !== "managed") continue;
+    const values = knownValuesOf(rec);
+    known.set(rec.address, values);
+    secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in values));
+  }
+  const res = await evaluateRoot(sources, { tags, known, secrets });
+  if (res.ok || known.size === 0) return res;
+  const bare = await evaluateRoot(sources, { tags, trace: false });
+  if (!bare.ok) return bare;
+  const declared = new Set(bare.value.nodes.map((n) => n.address));
+  return await evaluateRoot(sources, {
+    tags,
+    known: new Map([...known].filter(([a]) => declared.has(a))),
+    secrets,
+  });
+}
+
+/** {@linkcode evaluateWithState}, or a DiagnosticsError (exit 3) for an invalid root. */
+export async function mustEvaluateWithState(
+  sources: Sources,
+  records: readonly StateRecord[],
+  tags: Record<string, string>,
+): Promise<Spec> {
+  const res = await evaluateWithState(sources, records, tags);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  return res.value;
+}

@@ -1,0 +1,83 @@
+/**
+ * The providers' checks of the nodes' values (`TypeHandler.validate`:
+ * ranges, formats, exclusive options), beyond what the types in CUE say.
+ *
+ * They belong to the specification: `validate` runs them (exit 3), and
+ * `plan` runs them once on the configuration it plans (exit 3 too), each
+ * diagnostic once. A diagnostic that names an attribute points at its
+ * declaration.
+ *
+ * @module
+ */
+
+import type { Diagnostic } from "../diag/diag.ts";
+import type { Node, Spec } from "../cue/loader.ts";
+import { UNKNOWN, type Value } from "../cue/program.ts";
+import { handlerFor } from "../providers/runtimes.ts";
+import { scrubDiagnostics } from "./document.ts";
+import { isInput } from "./known.ts";
+
+type Attrs = Record<string, unknown>;
+
+function hasUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+function knownOnly(v: Record<string, Value>): Attrs {
+  const out: Attrs = {};
+  for (const [k, x] of Object.entries(v)) if (!hasUnknown(x)) out[k] = x;
+  return out;
+}
+
+/** The attribute a diagnostic is about: the one it names, else the one its summary quotes. */
+function attributeOf(d: Diagnostic, n: Node): string | undefined {
+  const step = d.attribute?.[0];
+  if (step && "name" in step) return step.name;
+  const m = /^Invalid ([a-z_0-9]+)\b/.exec(d.summary);
+  return m && m[1] in n.schema.attributes ? m[1] : undefined;
+}
+
+/** The providers' diagnostics for every node of the spec, each once, in node order. */
+export function validateNodes(spec: Spec, root: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const n of spec.nodes) {
+    const handler = handlerFor(n.provider, n.mode, n.type);
+    if (!handler?.validate) continue;
+    const inputs: Record<string, Value> = {};
+    for (const [k, a] of Object.entries(n.schema.attributes)) {
+      if (isInput(a) && n.config[k] !== undefined) inputs[k] = n.config[k];
+    }
+    const config = knownOnly(inputs);
+    const instance = spec.providers.find((p) => p.address === n.providerInstance);
+    const found = handler.validate({
+      type: n.schema,
+      address: n.address,
+      root,
+      providerConfig: instance ? knownOnly(instance.config) : {},
+      config,
+      unknown: Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort(),
+      ranges: n.attributeRanges,
+    });
+    const sensitive = [
+      ...n.sensitiveInputs,
+      ...Object.entries(n.schema.attributes).filter(([, a]) => a.sensitive).map(([k]) => k),
+    ];
+    for (const d of scrubDiagnostics(found, sensitive.map((k) => config[k]))) {
+      const attr = attributeOf(d, n);
+      const placed = {
+        ...d,
+        address: d.address ?? n.address,
+        range: d.range ?? (attr ? n.attributeRanges[attr] : undefined) ?? n.range,
+      };
+      const key = JSON.stringify([placed.severity, placed.summary, placed.detail, placed.address]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(placed);
+    }
+  }
+  return out;
+}
