@@ -8,7 +8,8 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { VERSION } from "../lib/version.ts";
-import { findApproval } from "../lib/plan/approval.ts";
+import { ApprovalsUnreadable, findApproval } from "../lib/plan/approval.ts";
+import { DiagnosticsError } from "../lib/diag/diag.ts";
 import { readPlanFileBytes } from "../lib/plan/planfile.ts";
 import type { ApproverPublicKey } from "../lib/keys/approver.ts";
 import { LineTransport } from "./transport.ts";
@@ -26,6 +27,7 @@ import { boundResult } from "./cut.ts";
 import { CallQueue, QueueFull } from "./queue.ts";
 import { Exit } from "../lib/cli/exit.ts";
 import { digestOf } from "../lib/cli/pinned.ts";
+import { readRegular, statRegular } from "../lib/files/regular.ts";
 
 export { bound } from "./cut.ts";
 
@@ -223,12 +225,30 @@ export async function callTool(
         // apply checks that the bytes it parses have the same digest.
         let digest: string | undefined;
         try {
+          // Read without blocking and bounded: a FIFO, a device or a huge
+          // file in its place must not stall the server for every client.
           digest = readPlanFileBytes(path).digest;
-        } catch {
+        } catch (e) {
+          if (!(e instanceof DiagnosticsError)) throw e;
+          const detail = e.diagnostics[0]?.detail ?? "";
+          if (!/^There is no such file/.test(detail)) {
+            throw new ArgumentRefusal(
+              `planfile ${shown(args.planfile)} cannot be read: ${
+                detail.replace(/\. Give the path.*$/, "").replace(/^./, (c) => c.toLowerCase())
+              }. Give a plan file that pravo_plan saved with out`,
+            );
+          }
           digest = undefined; // no such file: not approved
         }
-        if (digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])) {
-          approvedDigest = digest;
+        try {
+          if (
+            digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])
+          ) {
+            approvedDigest = digest;
+          }
+        } catch (e) {
+          if (e instanceof ApprovalsUnreadable) throw new ArgumentRefusal(e.message);
+          throw e;
         }
         if (!approvedDigest) {
           throw new ArgumentRefusal(
@@ -301,15 +321,21 @@ export async function callTool(
 
 /** Digests already reported, per file: a change is said once. */
 const reported = new Map<string, string>();
+/** The last look at each watched file: its stamp and digest, so that an unchanged file is not read again. */
+const lastSeen = new Map<string, { stamp: string; digest: string }>();
 
 /**
  * Tells the operator (stderr) when a file the server pinned at start has
- * changed since: the server goes on with what it read, and says so.
+ * changed since: the server goes on with what it read, and says so. A file
+ * is read only when its size, time or inode changed, never when it is not a
+ * regular file (a FIFO, a link to a device) and never beyond
+ * {@link MAX_WATCHED_BYTES}: an agent cannot make this stall or exhaust the
+ * server.
  */
 async function reportChanges(opts: ServerOptions): Promise<void> {
   if (!opts.watched?.length || !opts.log) return;
   for (const w of opts.watched) {
-    const now = await digestOf(w.file);
+    const now = await watchedDigest(w.file);
     if (now === w.digest || reported.get(w.file) === now) continue;
     reported.set(w.file, now);
     opts.log(
@@ -318,6 +344,30 @@ async function reportChanges(opts: ServerOptions): Promise<void> {
         `An agent can edit every file inside the root: keep policies outside it.\n`,
     );
   }
+}
+
+/** The most bytes of a watched file that the server reads to tell whether it changed. */
+export const MAX_WATCHED_BYTES = 16 * 1024 * 1024;
+
+/** The digest of a watched file now, as {@link digestOf} gives it, or a marker of what is there instead. */
+export async function watchedDigest(file: string): Promise<string> {
+  const st = statRegular(file);
+  if (st === undefined) return "";
+  if (!st.regular) return "(not a regular file)";
+  const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  const seen = lastSeen.get(file);
+  if (seen?.stamp === stamp) return seen.digest;
+  let digest: string;
+  if (st.size > MAX_WATCHED_BYTES) digest = `(${st.size} bytes)`;
+  else {
+    try {
+      digest = await digestOf(file, readRegular(file, { maxBytes: MAX_WATCHED_BYTES }));
+    } catch {
+      digest = "(unreadable)";
+    }
+  }
+  lastSeen.set(file, { stamp, digest });
+  return digest;
 }
 
 interface CallRequest {

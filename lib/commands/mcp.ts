@@ -19,7 +19,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
 import { readConfig } from "../state/config.ts";
-import { digestOf, LOCK_FILE, type Pinned, toBase64 } from "../cli/pinned.ts";
+import { digestOf, LOCK_FILE, type Pinned, readLockFileText, toBase64 } from "../cli/pinned.ts";
 import {
   checkAbsolutePolicyPath,
   compilePolicy,
@@ -185,13 +185,14 @@ export const run: CommandRun = async (ctx, opts) => {
 function readLockFile(root: string): string | undefined {
   const path = `${root}/${LOCK_FILE}`;
   try {
-    return Deno.readTextFileSync(path);
+    return readLockFileText(root);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
     throw new DiagnosticsError([
       error(
         `Cannot read "${path}"`,
-        `${(e as Error).message}. Make the file readable, or run \`pravo init\` to write it again.`,
+        `${
+          (e as Error).message.replace(/^./, (c) => c.toUpperCase())
+        }. Make it the plain file \`pravo init\` writes (run \`pravo init\` to write it again).`,
       ),
     ], Exit.ERROR);
   }

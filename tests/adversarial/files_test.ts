@@ -1,0 +1,156 @@
+/**
+ * Issue 10, beyond the list: files the agent puts where pravo reads or
+ * writes, tried as an agent would, through the real `pravo mcp` and edits
+ * in the root. The agent may have made symbolic links (and, through any
+ * program it reaches, FIFOs): a plan file, the approvals file, the settings
+ * the server watches, a `.cue` file, a cache entry or `.pravo` itself may be
+ * a FIFO, a link to `/dev/zero`, a link outside the root, or huge. Each test
+ * reproduces a hole found on main and asserts that it is closed.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import {
+  approverKey,
+  call,
+  connect,
+  pravo,
+  SEED,
+  seedRoot,
+  text,
+  type ToolResult,
+  waitFor,
+} from "../mcp/_client.ts";
+/** The bound on the approvals file (lib/plan/approval.ts). */
+const MAX_APPROVALS_BYTES = 16 * 1024 * 1024;
+
+const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
+
+/** Makes a FIFO: what an agent could leave where pravo reads a file. */
+async function mkfifo(path: string): Promise<void> {
+  const r = await new Deno.Command("mkfifo", { args: [path] }).output();
+  if (!r.success) throw new Error(`mkfifo ${path} failed`);
+}
+
+/** A refusal made before any process ran, whose text matches. */
+function assertRefused(r: ToolResult, re: RegExp): void {
+  assert.equal(r.isError, true, text(r));
+  assert.equal(r.structuredContent, undefined, text(r));
+  assert.match(text(r), re);
+}
+
+Deno.test("a FIFO or a link to /dev/zero as the plan file or the approvals file does not stall the server: refused at once, and the next call answered", async () => {
+  const root = await seedRoot();
+  const op = await approverKey();
+  assert.equal((await pravo(root, ["plan", "--out", "ok.plan"])).code, 2);
+  await mkfifo(join(root, "fifo.plan"));
+  const s = await connect(root, { args: ["--approver", op.pub] });
+  try {
+    // The server reads the plan file to look its approval up: a FIFO blocked
+    // it (and every other client) for good on main.
+    assertRefused(
+      await call(s, "pravo_apply_plan", { planfile: "fifo.plan" }),
+      /planfile "fifo\.plan" cannot be read: it is not a plan file: it is a FIFO/,
+    );
+    // The child that shows it is not stalled either.
+    const shown = await call(s, "pravo_show_plan", { planfile: "fifo.plan" });
+    assert.equal(exitCode(shown), 1, text(shown));
+    assert.match(text(shown), /It is not a plan file: it is a FIFO/);
+    // The approvals file as a FIFO, a link to /dev/zero, a link to a file elsewhere.
+    const approvals = join(root, ".pravo", "approvals.jsonl");
+    await mkfifo(approvals);
+    assertRefused(
+      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+      /the approvals file \.pravo\/approvals\.jsonl cannot be used: it is a FIFO/,
+    );
+    await Deno.remove(approvals);
+    await Deno.symlink("/dev/zero", approvals);
+    assertRefused(
+      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+      /cannot be used: it is a symbolic link/,
+    );
+    await Deno.remove(approvals);
+    // Still serving.
+    const v = await call(s, "pravo_validate", {});
+    assert.equal(exitCode(v), 0, text(v));
+    // An approval the operator makes now is found as before.
+    assert.equal((await pravo(root, ["approve", "ok.plan", "--key", op.key])).code, 0);
+    const applied = await call(s, "pravo_apply_plan", { planfile: "ok.plan" });
+    assert.equal(exitCode(applied), 0, text(applied));
+  } finally {
+    await s.close();
+    await Deno.remove(op.dir, { recursive: true });
+  }
+});
+
+Deno.test("an approvals file grown past its bound is refused with a message, not read whole", async () => {
+  const root = await seedRoot();
+  const op = await approverKey();
+  assert.equal((await pravo(root, ["plan", "--out", "ok.plan"])).code, 2);
+  assert.equal((await pravo(root, ["approve", "ok.plan", "--key", op.key])).code, 0);
+  const approvals = join(root, ".pravo", "approvals.jsonl");
+  const f = await Deno.open(approvals, { append: true });
+  await f.truncate(MAX_APPROVALS_BYTES + 1); // what an agent appends with its editor
+  f.close();
+  const s = await connect(root, { args: ["--approver", op.pub] });
+  try {
+    assertRefused(
+      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+      /approvals\.jsonl cannot be used: it is 16777217 bytes, more than the 16777216 pravo reads there/,
+    );
+  } finally {
+    await s.close();
+    await Deno.remove(op.dir, { recursive: true });
+  }
+});
+
+Deno.test("pravo.jsonc or a policy in the root turned into a FIFO or a link to /dev/zero mid-session: every call is answered, and the server warns", async () => {
+  const root = await seedRoot({ "pravo.jsonc": "{}\n" });
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  await Deno.mkdir(join(root, "policy"));
+  const policy = join(root, "policy", "keep.cue");
+  await Deno.writeTextFile(policy, "summary: destroy: 0\n");
+  const s = await connect(root, { args: ["--policy", policy] });
+  try {
+    assert.equal(exitCode(await call(s, "pravo_validate", {})), 0);
+    await Deno.remove(join(root, "pravo.jsonc"));
+    await Deno.symlink("/dev/zero", join(root, "pravo.jsonc"));
+    await Deno.remove(policy);
+    await mkfifo(policy);
+    // On main the server read both whole on every call: /dev/zero without
+    // end, and the FIFO blocked for good.
+    for (let i = 0; i < 2; i++) {
+      const r = await call(s, "pravo_plan", { destroy: true });
+      assert.equal(exitCode(r), 5, text(r)); // the pinned policy still judges
+    }
+    await waitFor(
+      () => /The policy .*keep\.cue changed since the server started/.test(s.stderr()),
+      5_000,
+      "the warning about the policy",
+    );
+    assert.match(s.stderr(), /pravo\.jsonc changed since the server started/);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("a FIFO or a link to /dev/zero at pravo.jsonc, pravo.lock.json or a policy when the server starts: a clear error, not a server that never answers", async () => {
+  for (const name of ["pravo.jsonc", "pravo.lock.json"]) {
+    const root = await seedRoot();
+    await Deno.remove(join(root, name)).catch(() => {});
+    await mkfifo(join(root, name));
+    const r = await pravo(root, ["mcp"], { stdin: "" });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`${name.replace(/\./g, "\\.")}"\n\nIt is a FIFO`), r.stderr);
+  }
+  const root = await seedRoot();
+  await Deno.symlink("/dev/zero", join(root, "p.cue.policy"));
+  const r = await pravo(root, ["mcp", "--policy", join(root, "p.cue.policy")], { stdin: "" });
+  assert.equal(r.code, 5, r.stderr);
+  assert.match(r.stderr, /it is a device/);
+  assert.ok(existsSync(join(root, "main.cue")));
+  assert.ok(SEED.length > 0);
+});
