@@ -151,6 +151,84 @@ Deno.test("a FIFO or a link to /dev/zero at pravo.jsonc, pravo.lock.json or a po
   const r = await pravo(root, ["mcp", "--policy", join(root, "p.cue.policy")], { stdin: "" });
   assert.equal(r.code, 5, r.stderr);
   assert.match(r.stderr, /it is a device/);
-  assert.ok(existsSync(join(root, "main.cue")));
-  assert.ok(SEED.length > 0);
+});
+
+Deno.test("a .cue file that is a link outside the root, or into .pravo/, is not read: a diagnostic, and nothing of what it leads to", async () => {
+  const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
+  // A file elsewhere that happens to be CUE of the same package: on main it
+  // was read as part of the specification, and its values came back.
+  await Deno.writeTextFile(
+    join(outside, "creds.txt"),
+    'package demo\n\noutside_password: "s3cret-from-outside"\n',
+  );
+  const root = await seedRoot({
+    "main.cue": SEED + "\noutputs: {leak: outside_password}\n",
+  });
+  await Deno.symlink(join(outside, "creds.txt"), join(root, "creds.cue"));
+  await Deno.symlink(".pravo/state.db", join(root, "state.cue"));
+  const s = await connect(root, { script: true });
+  try {
+    for (const tool of ["pravo_validate", "pravo_plan"]) {
+      const r = await call(s, tool, {});
+      assert.equal(exitCode(r), 3, text(r));
+      assert.doesNotMatch(text(r), /s3cret-from-outside/);
+      assert.match(
+        text(r),
+        /Cannot read creds\.cue: a symbolic link on the way leads outside the root/,
+      );
+      assert.match(
+        text(r),
+        /Cannot read state\.cue: it is in \.pravo\/, which holds pravo's own files/,
+      );
+    }
+  } finally {
+    await s.close();
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("a link as .pravo/cache (or .pravo itself) does not make pravo write outside the root; a FIFO or a link to /dev/zero as a cache entry does not stall it", async () => {
+  const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
+  const root = await seedRoot();
+  assert.equal((await pravo(root, ["validate"])).code, 0); // fills the cache
+  const cache = join(root, ".pravo", "cache");
+  const entries = [...Deno.readDirSync(cache)].map((e) => e.name);
+  assert.ok(entries.length > 0, "the cache has entries");
+  // Each entry the agent can see becomes a FIFO or a link to /dev/zero: the
+  // next evaluation of the same source reads it.
+  for (const [i, name] of entries.entries()) {
+    await Deno.remove(join(cache, name));
+    if (i % 2) await Deno.symlink("/dev/zero", join(cache, name));
+    else await mkfifo(join(cache, name));
+  }
+  const s = await connect(root, { script: true });
+  try {
+    const v = await call(s, "pravo_validate", {});
+    assert.equal(exitCode(v), 0, text(v));
+    // The cache folder as a link to a folder outside.
+    await Deno.remove(cache, { recursive: true });
+    await Deno.symlink(outside, cache);
+    await Deno.writeTextFile(join(root, "main.cue"), SEED + "\n// a new source: a new entry\n");
+    const again = await call(s, "pravo_validate", {});
+    assert.equal(exitCode(again), 0, text(again));
+    assert.deepEqual([...Deno.readDirSync(outside)], [], "nothing was written outside the root");
+  } finally {
+    await s.close();
+  }
+  // .pravo itself as a link (state and all): the operator's next command
+  // does not follow it to another root's state either.
+  const other = await seedRoot();
+  await Deno.remove(join(root, ".pravo"), { recursive: true });
+  await Deno.symlink(join(other, ".pravo"), join(root, ".pravo"));
+  const plan = await pravo(root, ["plan"]);
+  assert.equal(plan.code, 1, plan.stderr);
+  assert.match(plan.stderr, /leads outside the root/);
+  await Deno.writeTextFile(join(root, "main.cue"), SEED + "\n// once more\n");
+  assert.equal((await pravo(root, ["validate"])).code, 0);
+  assert.equal(
+    existsSync(join(other, ".pravo", "cache")),
+    false,
+    "no cache written through .pravo",
+  );
+  await Deno.remove(outside, { recursive: true });
 });
