@@ -132,6 +132,13 @@ export interface Runtime {
   self: Self;
   /** The bound on calls that run at once. */
   queue: CallQueue;
+  /**
+   * The digests of the approved plans this server has applied (or begun to
+   * apply): an approval is for one apply. A state the agent rolled back (it
+   * can copy `.pravo/state.db` with its editor) would make an applied plan
+   * current again.
+   */
+  applied: Set<string>;
   /** Aborted when the server is stopping: every child is stopped. */
   shutdown: AbortSignal;
 }
@@ -145,6 +152,7 @@ export function runtime(opts: ServerOptions, self?: Self): Runtime {
       memoryMiB: opts.callMemoryMiB,
     }),
     queue: new CallQueue(opts.maxCalls ?? 2, opts.maxWaiting ?? 64),
+    applied: new Set(),
     shutdown: new AbortController().signal,
   };
 }
@@ -212,11 +220,11 @@ export async function callTool(
 ): Promise<CallResult> {
   const run: Runtime = "queue" in rt ? rt : runtime(opts, rt);
   let argv: string[];
+  let approvedDigest: string | undefined;
   try {
     checkArguments(tool, args);
     checkTags(args, opts.operatorTags ?? {});
     if (typeof args.out === "string") insideRoot(opts.root, "out", args.out);
-    let approvedDigest: string | undefined;
     if (typeof args.planfile === "string") {
       const path = insideRoot(opts.root, "planfile", args.planfile);
       if (opts.requireApproval && tool.name === "pravo_apply_plan") {
@@ -250,6 +258,13 @@ export async function callTool(
           if (e instanceof ApprovalsUnreadable) throw new ArgumentRefusal(e.message);
           throw e;
         }
+        if (approvedDigest && run.applied.has(approvedDigest)) {
+          throw new ArgumentRefusal(
+            `planfile ${
+              shown(args.planfile)
+            } was applied already: an approval is for one apply, and this server applied that plan in this session. Make a new plan and ask the operator to approve it`,
+          );
+        }
         if (!approvedDigest) {
           throw new ArgumentRefusal(
             `planfile ${
@@ -262,7 +277,10 @@ export async function callTool(
     argv = tool.argv(args);
     // Bind the apply to the approved content: a file changed after the check
     // is refused by apply itself.
-    if (approvedDigest) argv.push(`--expect-digest=${approvedDigest}`);
+    if (approvedDigest) {
+      argv.push(`--expect-digest=${approvedDigest}`);
+      run.applied.add(approvedDigest); // taken now: a second call at once is refused too
+    }
   } catch (e) {
     if (e instanceof ArgumentRefusal) return refusal(e.message, opts.maxResultBytes, tool.name);
     throw e;
@@ -274,16 +292,22 @@ export async function callTool(
     ...(opts.reason !== undefined ? [`--reason=${opts.reason}`] : []),
   ];
   const policies = tool.policies ? opts.policies.map((p) => `--policy=${p}`) : [];
+  // An approved apply that does not run leaves its approval unused.
+  const unused = () => approvedDigest && run.applied.delete(approvedDigest);
   let release: () => void;
   try {
     release = await run.queue.acquire(extra.signal);
   } catch (e) {
+    unused();
     if (e instanceof QueueFull) return refusal(e.message, opts.maxResultBytes, tool.name);
     throw e; // cancelled while it waited: no answer is sent
   }
   let r: ChildResult;
   try {
-    if (run.shutdown.aborted) return refusal("the server is stopping: the call did not run");
+    if (run.shutdown.aborted) {
+      unused();
+      return refusal("the server is stopping: the call did not run");
+    }
     await reportChanges(opts);
     r = await runPravo([...who, ...argv, ...policies], {
       root: opts.root,
@@ -298,6 +322,9 @@ export async function callTool(
   } finally {
     release();
   }
+  // The approval is used up unless the apply refused before changing
+  // anything (a lock, a policy, a stale or unreadable plan, a flag).
+  if ([4, 5, 6, 7, 8, 9, 64].includes(r.code)) unused();
   const strip = (s: string) => s.replace(/\n$/, "");
   const note = childNote(r, opts);
   const stderr = r.code !== 0 && r.stderr.trim() ? strip(readableStderr(r.stderr)) : "";

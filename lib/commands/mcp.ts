@@ -134,6 +134,14 @@ export const run: CommandRun = async (ctx, opts) => {
       ], Exit.ERROR);
     }
     state = { ...state, path: real };
+    if (liesInside(ctx.root, real) && (requireApproval || Deno.stderr.isTerminal())) {
+      // What the approvals and the stale check rest on is in the agent's reach.
+      ctx.streams.stderr(
+        `Warning: the state ${real} lies inside the root, where an agent with an editor can ` +
+          `delete it, damage it or roll it back (and so make an approved plan apply again in a ` +
+          `later session). Keep it outside the root: --state /abs/path/state.db, or a PostgreSQL URL.\n`,
+      );
+    }
   }
   const lockFile = readLockFile(ctx.root);
   for (const [file, text] of [[config.path, undefined], [`${ctx.root}/${LOCK_FILE}`, lockFile]]) {
