@@ -10,7 +10,8 @@ import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { VERSION } from "../lib/version.ts";
 import { ApprovalsUnreadable, findApproval } from "../lib/plan/approval.ts";
 import { DiagnosticsError } from "../lib/diag/diag.ts";
-import { readPlanFileBytes } from "../lib/plan/planfile.ts";
+import { openPlanBytes, readPlanFileBytes } from "../lib/plan/planfile.ts";
+import { keyFromEncoded } from "../lib/keys/key.ts";
 import type { ApproverPublicKey } from "../lib/keys/approver.ts";
 import { LineTransport } from "./transport.ts";
 import { type ChildResult, GRACE_MS, runPravo, type Self, selfCommand } from "./child.ts";
@@ -127,6 +128,15 @@ export function insideRoot(root: string, name: string, value: string): string {
   return abs;
 }
 
+/** The real path of `p`, or `p` itself when it does not exist. */
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
 /** What calls share while the server runs. */
 export interface Runtime {
   self: Self;
@@ -239,10 +249,11 @@ export async function callTool(
         // that digest, signed by a key on the server's command line, and the
         // apply checks that the bytes it parses have the same digest.
         let digest: string | undefined;
+        let bytes: Uint8Array | undefined;
         try {
           // Read without blocking and bounded: a FIFO, a device or a huge
           // file in its place must not stall the server for every client.
-          digest = readPlanFileBytes(path).digest;
+          ({ bytes, digest } = readPlanFileBytes(path));
         } catch (e) {
           if (!(e instanceof DiagnosticsError)) throw e;
           const detail = e.diagnostics[0]?.detail ?? "";
@@ -264,6 +275,24 @@ export async function callTool(
         } catch (e) {
           if (e instanceof ApprovalsUnreadable) throw new ArgumentRefusal(e.message);
           throw e;
+        }
+        if (approvedDigest && bytes && opts.key !== undefined) {
+          // An approval is for the root its plan was made in: a plan and its
+          // approval copied from a twin root (a copy of this one, with the
+          // same state lineage) are not approved here.
+          let made: string | undefined;
+          try {
+            made = openPlanBytes(path, bytes, keyFromEncoded(opts.key)).root;
+          } catch {
+            made = undefined; // apply says what is wrong with the file
+          }
+          if (made !== undefined && realOrSelf(made) !== realOrSelf(opts.root)) {
+            throw new ArgumentRefusal(
+              `planfile ${
+                shown(args.planfile)
+              } was made in another root (${made}): an approval holds for the root its plan was made in. Make the plan here with pravo_plan and ask the operator to approve it`,
+            );
+          }
         }
         if (approvedDigest && run.applied.has(approvedDigest)) {
           throw new ArgumentRefusal(

@@ -143,6 +143,14 @@ function readBytes(path: string): Uint8Array {
  */
 export function readPlanFile(path: string, key: PravoKey): PlanFile {
   const { bytes, digest } = readPlanFileBytes(path);
+  return { plan: openPlanBytes(path, bytes, key), digest };
+}
+
+/**
+ * Opens the bytes of a plan file read before (see {@link readPlanFile}):
+ * the MCP server looks into exactly the bytes whose approval it checked.
+ */
+export function openPlanBytes(path: string, bytes: Uint8Array, key: PravoKey): Plan {
   // pravo writes plan files as UTF-8 JSON: a byte that is not UTF-8 was put there by something else.
   const read = decodeUtf8(bytes);
   if (!read.ok) {
@@ -212,7 +220,7 @@ export function readPlanFile(path: string, key: PravoKey): PlanFile {
   if (!plan || typeof plan !== "object" || !Array.isArray(plan.nodes)) {
     throw damaged(path, "Its sealed content is not a plan");
   }
-  return { plan, digest };
+  return plan;
 }
 
 /**

@@ -114,3 +114,45 @@ Deno.test("pravo_plan with reserve but without out is refused and reserves nothi
   // The operator's plan is not kept out.
   assert.equal((await pravo(root, ["--actor", "op", "plan", "--replace", "base"])).code, 2);
 });
+
+Deno.test("a plan and its approval copied from a twin root (a copy with the same state lineage) are not approved there", async () => {
+  const root = await seedRoot();
+  const op = await approverKey();
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  // The twin: the same root copied, state and all (staging made from production).
+  const twin = await Deno.makeTempDir({ prefix: "pravo-twin-" });
+  const cp = await new Deno.Command("cp", { args: ["-a", `${root}/.`, twin] }).output();
+  assert.ok(cp.success);
+  // In the first root the operator approves a plan that replaces base.
+  assert.equal((await pravo(root, ["plan", "--replace", "base", "--out", "r.plan"])).code, 2);
+  assert.equal((await pravo(root, ["approve", "r.plan", "--key", op.key])).code, 0);
+  // The agent, with an editor in both, carries the file and the approval over.
+  await Deno.copyFile(join(root, "r.plan"), join(twin, "r.plan"));
+  await Deno.copyFile(
+    join(root, ".pravo", "approvals.jsonl"),
+    join(twin, ".pravo", "approvals.jsonl"),
+  );
+  const before = (await log(twin)).length;
+  const s = await connect(twin, { args: ["--approver", op.pub] });
+  try {
+    const r = await call(s, "pravo_apply_plan", { planfile: "r.plan" });
+    assert.equal(r.isError, true, text(r));
+    assert.equal(r.structuredContent, undefined, text(r));
+    assert.match(
+      text(r),
+      /was made in another root .*: an approval holds for the root its plan was made in/,
+    );
+  } finally {
+    await s.close();
+  }
+  assert.equal((await log(twin)).length, before, "nothing was applied in the twin");
+  // In its own root the approval holds.
+  const s2 = await connect(root, { args: ["--approver", op.pub] });
+  try {
+    const ok = await call(s2, "pravo_apply_plan", { planfile: "r.plan" });
+    assert.equal(exitCode(ok), 0, text(ok));
+  } finally {
+    await s2.close();
+    await Deno.remove(op.dir, { recursive: true });
+  }
+});
