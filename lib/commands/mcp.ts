@@ -11,7 +11,7 @@
  */
 
 import { realpathSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { relative as relativePath, resolve, sep } from "node:path";
 import type { CommandRun } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
@@ -49,6 +49,15 @@ function wholeNumber(opts: Record<string, unknown>, flag: string, def: number, m
     );
   }
   return n;
+}
+
+/** The real path of `p`, or `p` made absolute when it does not exist. */
+function realOf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
 }
 
 /** True when `file` (absolute) lies inside `root`, links followed where they exist. */
@@ -137,7 +146,9 @@ export const run: CommandRun = async (ctx, opts) => {
     if (liesInside(ctx.root, real) && (requireApproval || Deno.stderr.isTerminal())) {
       // What the approvals and the stale check rest on is in the agent's reach.
       ctx.streams.stderr(
-        `Warning: the state ${real} lies inside the root, where an agent with an editor can ` +
+        `Warning: the state ${
+          relativePath(realOf(ctx.root), real)
+        } lies inside the root, where an agent with an editor can ` +
           `delete it, damage it or roll it back (and so make an approved plan apply again in a ` +
           `later session). Keep it outside the root: --state /abs/path/state.db, or a PostgreSQL URL.\n`,
       );

@@ -232,3 +232,57 @@ Deno.test("a link as .pravo/cache (or .pravo itself) does not make pravo write o
   );
   await Deno.remove(outside, { recursive: true });
 });
+
+/** Where the kernel writes a core dump: a file in the working directory, or elsewhere. */
+function coreInWorkingDirectory(): boolean {
+  try {
+    const pattern = Deno.readTextFileSync("/proc/sys/kernel/core_pattern").trim();
+    return !pattern.startsWith("|") && !pattern.includes("/");
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name:
+    "a call the agent makes run out of memory leaves no core dump in the root (it held pravo's key)",
+  ignore: !coreInWorkingDirectory(),
+  fn: async () => {
+    const root = await seedRoot();
+    // Enough fields that parsing them fills a 128 MiB JavaScript heap.
+    const big = ["package demo", ""];
+    for (let i = 0; i < 1_500_000; i++) big.push(`f${i}: [1, 2, 3]`);
+    await Deno.writeTextFile(join(root, "big.cue"), big.join("\n") + "\n");
+    const main = new URL("../../main.ts", import.meta.url).pathname;
+    // The operator's shell has core dumps on; the server and its children inherit that.
+    const server = new Deno.Command("bash", {
+      args: [
+        "-c",
+        `ulimit -c unlimited && exec "$0" run -A --quiet "$1" mcp --call-memory 256`,
+        Deno.execPath(),
+        main,
+      ],
+      cwd: root,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const w = server.stdin.getWriter();
+    await w.write(
+      new TextEncoder().encode(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "pravo_validate", arguments: {} },
+        }) + "\n",
+      ),
+    );
+    await w.close();
+    const out = new TextDecoder().decode((await server.output()).stdout);
+    assert.match(out, /\[died: the pravo process ran out of memory \(256 MiB/);
+    const cores = [...Deno.readDirSync(root)].filter((e) => /^core/.test(e.name));
+    for (const c of cores) await Deno.remove(join(root, c.name));
+    assert.deepEqual(cores.map((c) => c.name), [], "a core file was left in the root");
+  },
+});
