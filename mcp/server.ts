@@ -236,6 +236,13 @@ export async function callTool(
   extra: { signal?: AbortSignal; onProgress?: (seconds: number) => void } = {},
 ): Promise<CallResult> {
   const run: Runtime = "queue" in rt ? rt : runtime(opts, rt);
+  if (run.probed && EVALUATES.has(tool.name)) {
+    return refusal(
+      `${tool.name} is closed for the rest of this session: ${run.probed}. Whether a plan evaluates, or which of its values change, then depends on the secret, and each answer would tell part of it. Remove from the configuration what constrains the sensitive value, and ask the operator to look and restart the server`,
+      opts.maxResultBytes,
+      tool.name,
+    );
+  }
   let argv: string[];
   let approvedDigest: string | undefined;
   try {
@@ -320,13 +327,6 @@ export async function callTool(
   } catch (e) {
     if (e instanceof ArgumentRefusal) return refusal(e.message, opts.maxResultBytes, tool.name);
     throw e;
-  }
-  if (run.probed && EVALUATES.has(tool.name)) {
-    return refusal(
-      `${tool.name} is closed for the rest of this session: ${run.probed}. Whether a plan evaluates, or which of its values change, then depends on the secret, and each answer would tell part of it. Remove from the configuration what constrains the sensitive value, and ask the operator to look and restart the server`,
-      opts.maxResultBytes,
-      tool.name,
-    );
   }
   // Without a pinned document (tests that run pravo another way), the
   // actor and reason go on the command line as before.

@@ -18,7 +18,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import {
   closeSync,
-  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -74,9 +73,7 @@ export function rootCache(root: string): { dir: string; key: Uint8Array } | unde
   const pravo = join(root, ".pravo");
   if (!isPlainDir(pravo)) return undefined;
   const dir = join(pravo, "cache");
-  if (existsSync(dir) || lexists(dir)) {
-    if (!isPlainDir(dir)) return undefined;
-  }
+  if (lexists(dir) && !isPlainDir(dir)) return undefined;
   dropLegacy(dir);
   try {
     return { dir, key: loadKey({ root, create: false }).derive("cache") };

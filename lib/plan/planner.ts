@@ -124,14 +124,23 @@ export function nodeDigest(
 /** The key of the digests' HMAC: derived from pravo's key, outside the root. */
 function digestKey(): Uint8Array {
   try {
-    return createHash("sha256").update("pravo node digest v1\u0000").update(
-      loadKey({ create: false }).derive("state"),
-    ).digest();
+    const key = loadKey({ create: false });
+    if (digestKeyFor?.fingerprint !== key.fingerprint) {
+      digestKeyFor = {
+        fingerprint: key.fingerprint,
+        bytes: createHash("sha256").update("pravo node digest v1\u0000").update(
+          key.derive("state"),
+        ).digest(),
+      };
+    }
+    return digestKeyFor.bytes;
   } catch {
     // No key anywhere yet: nothing is sealed either, and the first apply makes one.
     return new Uint8Array(32);
   }
 }
+
+let digestKeyFor: { fingerprint: string; bytes: Uint8Array } | undefined;
 
 function sensitiveOf(type: TypeSchema): string[] {
   return Object.entries(type.attributes).filter(([, a]) => a.sensitive).map(([k]) => k).sort();
