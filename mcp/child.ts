@@ -46,6 +46,19 @@ export function memoryFlags(mib: number): string {
 }
 
 /**
+ * The V8 flag that makes a fatal error (running out of memory, mostly) end
+ * the process with `_exit(255)` instead of `abort()` or a trap. An aborting
+ * process dumps its core where the system says, by default a file `core` in
+ * its working directory, which is the root: with core dumps on (`ulimit -c
+ * unlimited`), a call an agent makes run out of memory left the child's
+ * memory, pravo's key and the state's password in it, in a file the agent
+ * reads (measured: a 700 MB `core` holding `PRAVO_KEY=...`). `--fuzzing`
+ * does that and nothing else that pravo uses (it only makes V8's internal
+ * test functions, which pravo does not enable, fail quietly).
+ */
+export const NO_CORE_DUMP = "--fuzzing";
+
+/**
  * How to run pravo again. A compiled pravo is its own executable; from the
  * source or the bundle, it is `deno run` with the narrow flags and the
  * program file. The permission flags name the root (and a SQLite state
@@ -54,11 +67,12 @@ export function memoryFlags(mib: number): string {
 export function selfCommand(root: string, opts: SelfOptions = {}): Self {
   const exec = Deno.execPath();
   const base = exec.split("/").pop() ?? "";
-  const v8 = opts.memoryMiB === undefined ? undefined : memoryFlags(opts.memoryMiB);
+  const v8 = [...(opts.memoryMiB === undefined ? [] : [memoryFlags(opts.memoryMiB)]), NO_CORE_DUMP]
+    .join(",");
   if (base !== "deno" && base !== "deno.exe") {
     // A compiled pravo carries its permissions; it runs itself. Its V8 flags
     // come from the environment.
-    return { command: exec, prefix: [], env: v8 ? { DENO_V8_FLAGS: v8 } : undefined };
+    return { command: exec, prefix: [], env: { DENO_V8_FLAGS: v8 } };
   }
   const main = fromFileUrl(Deno.mainModule);
   const projectDir = dirname(main);
@@ -79,7 +93,7 @@ export function selfCommand(root: string, opts: SelfOptions = {}): Self {
   const config = isBundle ? ["--no-config"] : ["--config", `${projectDir}/deno.json`];
   return {
     command: exec,
-    prefix: ["run", "--quiet", ...(v8 ? [`--v8-flags=${v8}`] : []), ...config, ...flags, main],
+    prefix: ["run", "--quiet", `--v8-flags=${v8}`, ...config, ...flags, main],
   };
 }
 

@@ -8,8 +8,10 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { VERSION } from "../lib/version.ts";
-import { findApproval } from "../lib/plan/approval.ts";
-import { readPlanFileBytes } from "../lib/plan/planfile.ts";
+import { ApprovalsUnreadable, findApproval } from "../lib/plan/approval.ts";
+import { DiagnosticsError } from "../lib/diag/diag.ts";
+import { openPlanBytes, readPlanFileBytes } from "../lib/plan/planfile.ts";
+import { keyFromEncoded } from "../lib/keys/key.ts";
 import type { ApproverPublicKey } from "../lib/keys/approver.ts";
 import { LineTransport } from "./transport.ts";
 import { type ChildResult, GRACE_MS, runPravo, type Self, selfCommand } from "./child.ts";
@@ -26,6 +28,7 @@ import { boundResult } from "./cut.ts";
 import { CallQueue, QueueFull } from "./queue.ts";
 import { Exit } from "../lib/cli/exit.ts";
 import { digestOf } from "../lib/cli/pinned.ts";
+import { readRegular, statRegular } from "../lib/files/regular.ts";
 
 export { bound } from "./cut.ts";
 
@@ -125,11 +128,34 @@ export function insideRoot(root: string, name: string, value: string): string {
   return abs;
 }
 
+/** The real path of `p`, or `p` itself when it does not exist. */
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
 /** What calls share while the server runs. */
 export interface Runtime {
   self: Self;
   /** The bound on calls that run at once. */
   queue: CallQueue;
+  /**
+   * The digests of the approved plans this server has applied (or begun to
+   * apply): an approval is for one apply. A state the agent rolled back (it
+   * can copy `.pravo/state.db` with its editor) would make an applied plan
+   * current again.
+   */
+  applied: Set<string>;
+  /**
+   * Set when a call's answer said that the configuration evaluates one way
+   * for some values of a secret and another way for others (see
+   * {@link SECRET_PROBE}): from then on the server evaluates nothing more
+   * against the state in this session.
+   */
+  probed?: string;
   /** Aborted when the server is stopping: every child is stopped. */
   shutdown: AbortSignal;
 }
@@ -143,6 +169,7 @@ export function runtime(opts: ServerOptions, self?: Self): Runtime {
       memoryMiB: opts.callMemoryMiB,
     }),
     queue: new CallQueue(opts.maxCalls ?? 2, opts.maxWaiting ?? 64),
+    applied: new Set(),
     shutdown: new AbortController().signal,
   };
 }
@@ -209,12 +236,19 @@ export async function callTool(
   extra: { signal?: AbortSignal; onProgress?: (seconds: number) => void } = {},
 ): Promise<CallResult> {
   const run: Runtime = "queue" in rt ? rt : runtime(opts, rt);
+  if (run.probed && EVALUATES.has(tool.name)) {
+    return refusal(
+      `${tool.name} is closed for the rest of this session: ${run.probed}. Whether a plan evaluates, or which of its values change, then depends on the secret, and each answer would tell part of it. Remove from the configuration what constrains the sensitive value, and ask the operator to look and restart the server`,
+      opts.maxResultBytes,
+      tool.name,
+    );
+  }
   let argv: string[];
+  let approvedDigest: string | undefined;
   try {
     checkArguments(tool, args);
     checkTags(args, opts.operatorTags ?? {});
     if (typeof args.out === "string") insideRoot(opts.root, "out", args.out);
-    let approvedDigest: string | undefined;
     if (typeof args.planfile === "string") {
       const path = insideRoot(opts.root, "planfile", args.planfile);
       if (opts.requireApproval && tool.name === "pravo_apply_plan") {
@@ -222,13 +256,57 @@ export async function callTool(
         // that digest, signed by a key on the server's command line, and the
         // apply checks that the bytes it parses have the same digest.
         let digest: string | undefined;
+        let bytes: Uint8Array | undefined;
         try {
-          digest = readPlanFileBytes(path).digest;
-        } catch {
+          // Read without blocking and bounded: a FIFO, a device or a huge
+          // file in its place must not stall the server for every client.
+          ({ bytes, digest } = readPlanFileBytes(path));
+        } catch (e) {
+          if (!(e instanceof DiagnosticsError)) throw e;
+          const detail = e.diagnostics[0]?.detail ?? "";
+          if (!/^There is no such file/.test(detail)) {
+            throw new ArgumentRefusal(
+              `planfile ${shown(args.planfile)} cannot be read: ${
+                detail.replace(/\. Give the path.*$/, "").replace(/^./, (c) => c.toLowerCase())
+              }. Give a plan file that pravo_plan saved with out`,
+            );
+          }
           digest = undefined; // no such file: not approved
         }
-        if (digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])) {
-          approvedDigest = digest;
+        try {
+          if (
+            digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])
+          ) {
+            approvedDigest = digest;
+          }
+        } catch (e) {
+          if (e instanceof ApprovalsUnreadable) throw new ArgumentRefusal(e.message);
+          throw e;
+        }
+        if (approvedDigest && bytes && opts.key !== undefined) {
+          // An approval is for the root its plan was made in: a plan and its
+          // approval copied from a twin root (a copy of this one, with the
+          // same state lineage) are not approved here.
+          let made: string | undefined;
+          try {
+            made = openPlanBytes(path, bytes, keyFromEncoded(opts.key)).root;
+          } catch {
+            made = undefined; // apply says what is wrong with the file
+          }
+          if (made !== undefined && realOrSelf(made) !== realOrSelf(opts.root)) {
+            throw new ArgumentRefusal(
+              `planfile ${
+                shown(args.planfile)
+              } was made in another root (${made}): an approval holds for the root its plan was made in. Make the plan here with pravo_plan and ask the operator to approve it`,
+            );
+          }
+        }
+        if (approvedDigest && run.applied.has(approvedDigest)) {
+          throw new ArgumentRefusal(
+            `planfile ${
+              shown(args.planfile)
+            } was applied already: an approval is for one apply, and this server applied that plan in this session. Make a new plan and ask the operator to approve it`,
+          );
         }
         if (!approvedDigest) {
           throw new ArgumentRefusal(
@@ -242,7 +320,10 @@ export async function callTool(
     argv = tool.argv(args);
     // Bind the apply to the approved content: a file changed after the check
     // is refused by apply itself.
-    if (approvedDigest) argv.push(`--expect-digest=${approvedDigest}`);
+    if (approvedDigest) {
+      argv.push(`--expect-digest=${approvedDigest}`);
+      run.applied.add(approvedDigest); // taken now: a second call at once is refused too
+    }
   } catch (e) {
     if (e instanceof ArgumentRefusal) return refusal(e.message, opts.maxResultBytes, tool.name);
     throw e;
@@ -254,16 +335,22 @@ export async function callTool(
     ...(opts.reason !== undefined ? [`--reason=${opts.reason}`] : []),
   ];
   const policies = tool.policies ? opts.policies.map((p) => `--policy=${p}`) : [];
+  // An approved apply that does not run leaves its approval unused.
+  const unused = () => approvedDigest && run.applied.delete(approvedDigest);
   let release: () => void;
   try {
     release = await run.queue.acquire(extra.signal);
   } catch (e) {
+    unused();
     if (e instanceof QueueFull) return refusal(e.message, opts.maxResultBytes, tool.name);
     throw e; // cancelled while it waited: no answer is sent
   }
   let r: ChildResult;
   try {
-    if (run.shutdown.aborted) return refusal("the server is stopping: the call did not run");
+    if (run.shutdown.aborted) {
+      unused();
+      return refusal("the server is stopping: the call did not run");
+    }
     await reportChanges(opts);
     r = await runPravo([...who, ...argv, ...policies], {
       root: opts.root,
@@ -277,6 +364,18 @@ export async function callTool(
     });
   } finally {
     release();
+  }
+  // The approval is used up unless the apply refused before changing
+  // anything (a lock, a policy, a stale or unreadable plan, a flag).
+  if ([4, 5, 6, 7, 8, 9, 64].includes(r.code)) unused();
+  if (EVALUATES.has(tool.name) && SECRET_PROBE.test(r.stdout + "\n" + r.stderr)) {
+    run.probed ??=
+      `a call of ${tool.name} found that the configuration does not evaluate, or has another shape, for some values of a secret`;
+    opts.log?.(
+      `Warning: ${run.probed}. That is how an agent would read a secret one bit per plan; ` +
+        `this server plans, explains, reads drift and applies no more until it is restarted. ` +
+        `Look at the root's .cue files before you restart it.\n`,
+    );
   }
   const strip = (s: string) => s.replace(/\n$/, "");
   const note = childNote(r, opts);
@@ -301,15 +400,21 @@ export async function callTool(
 
 /** Digests already reported, per file: a change is said once. */
 const reported = new Map<string, string>();
+/** The last look at each watched file: its stamp and digest, so that an unchanged file is not read again. */
+const lastSeen = new Map<string, { stamp: string; digest: string }>();
 
 /**
  * Tells the operator (stderr) when a file the server pinned at start has
- * changed since: the server goes on with what it read, and says so.
+ * changed since: the server goes on with what it read, and says so. A file
+ * is read only when its size, time or inode changed, never when it is not a
+ * regular file (a FIFO, a link to a device) and never beyond
+ * {@link MAX_WATCHED_BYTES}: an agent cannot make this stall or exhaust the
+ * server.
  */
 async function reportChanges(opts: ServerOptions): Promise<void> {
   if (!opts.watched?.length || !opts.log) return;
   for (const w of opts.watched) {
-    const now = await digestOf(w.file);
+    const now = await watchedDigest(w.file);
     if (now === w.digest || reported.get(w.file) === now) continue;
     reported.set(w.file, now);
     opts.log(
@@ -318,6 +423,30 @@ async function reportChanges(opts: ServerOptions): Promise<void> {
         `An agent can edit every file inside the root: keep policies outside it.\n`,
     );
   }
+}
+
+/** The most bytes of a watched file that the server reads to tell whether it changed. */
+export const MAX_WATCHED_BYTES = 16 * 1024 * 1024;
+
+/** The digest of a watched file now, as {@link digestOf} gives it, or a marker of what is there instead. */
+export async function watchedDigest(file: string): Promise<string> {
+  const st = statRegular(file);
+  if (st === undefined) return "";
+  if (!st.regular) return "(not a regular file)";
+  const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  const seen = lastSeen.get(file);
+  if (seen?.stamp === stamp) return seen.digest;
+  let digest: string;
+  if (st.size > MAX_WATCHED_BYTES) digest = `(${st.size} bytes)`;
+  else {
+    try {
+      digest = await digestOf(file, readRegular(file, { maxBytes: MAX_WATCHED_BYTES }));
+    } catch {
+      digest = "(unreadable)";
+    }
+  }
+  lastSeen.set(file, { stamp, digest });
+  return digest;
 }
 
 interface CallRequest {
@@ -445,6 +574,19 @@ export async function serve(opts: ServerOptions): Promise<number> {
   }
   return code;
 }
+
+/** The tools whose commands evaluate the configuration with the values of the state. */
+const EVALUATES = new Set(["pravo_plan", "pravo_apply_plan", "pravo_why", "pravo_drift"]);
+
+/**
+ * The diagnostics pravo gives when an evaluation with a secret's real value
+ * (or with the stand-in made from it) fails, or has another shape, where one
+ * with a neutral value does not (lib/cue/loader.ts): an answer that depends
+ * on the secret. Matched on pravo's own JSON, where a value an agent chose is
+ * always inside an escaped string.
+ */
+export const SECRET_PROBE =
+  /"summary": "(The configuration does not evaluate for some values of a secret|(Whether (?:[^"\\]|\\.)*|The lifecycle of (?:[^"\\]|\\.)*) depends on a sensitive value)"/;
 
 /** The reason of a call refused because the server is stopping. */
 const STOPPING = Symbol("stopping");

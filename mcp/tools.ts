@@ -187,7 +187,7 @@ export function tools(opts: { readOnly: boolean }): ToolSpec[] {
     reserve: {
       type: "boolean",
       description:
-        "Reserve the nodes this plan changes so that no one else changes them until it is applied; a reservation is the operators' decision",
+        "With out: reserve the nodes this plan changes so that no one else changes them until the saved plan is applied (or for 1 h); refused without out. A reservation is the operators' decision",
     },
     destroy: { type: "boolean", description: "Plan to destroy every node in the state" },
     replace: {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { FileRefusal, readRegular } from "../lib/files/regular.ts";
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, resolve } from "node:path";
 import { newTopScope, type ParsedFile, parseFile, SyntaxError } from "../lib/cue/parser.ts";
@@ -147,22 +148,27 @@ export async function loadPolicy(path: string, opts: { cwd?: string } = {}): Pro
 }
 
 /** The bytes of the policy file `file` (`path` as given, for messages); refuses with exit 5. */
-export async function readPolicyBytes(path: string, file: string): Promise<Uint8Array> {
+export function readPolicyBytes(path: string, file: string): Promise<Uint8Array> {
   try {
-    return await Deno.readFile(file);
+    // Never a FIFO or a device, which would stall the start; never more than a policy is.
+    return Promise.resolve(readRegular(file, { maxBytes: MAX_POLICY_BYTES }));
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
+    if (!(e instanceof FileRefusal)) throw e;
+    if (e.reason === "missing") {
       refuse(path, "the file does not exist", `There is no file at ${file}. Check the path.`);
     }
-    if (e instanceof Deno.errors.IsADirectory) {
+    if (e.message === "it is a directory") {
       refuse(path, "it is a directory", `${file} is a directory. Name a .cue file.`);
     }
-    if (e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotCapable) {
-      refuse(path, "the file cannot be read", `${(e as Error).message}. Check its permissions.`);
+    if (e.reason === "not-regular" || e.reason === "too-large") {
+      refuse(path, `${e.message}`, `${file} is not a policy file. Name a .cue file.`);
     }
-    refuse(path, "the file cannot be read", `${(e as Error).message}. Check the path.`);
+    refuse(path, "the file cannot be read", `${e.message}. Check its permissions.`);
   }
 }
+
+/** The most bytes of a policy file pravo reads. */
+export const MAX_POLICY_BYTES = 16 * 1024 * 1024;
 
 /** Digests and checks a policy from its bytes, read once; refuses with exit 5. */
 export async function compilePolicy(

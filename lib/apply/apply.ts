@@ -459,7 +459,11 @@ async function applyNode(
     attributes,
     sensitivePaths,
     dependencies: n.dependencies,
-    configDigest: nodeDigest(config, n.lifecycle),
+    configDigest: nodeDigest(
+      config,
+      n.lifecycle,
+      n.mode === "data" ? [] : sensitivePaths.map((p) => String(p[0])),
+    ),
     refreshAge: n.refreshAge,
   });
   /** Records the node as it now is, with its change, in one transaction. */

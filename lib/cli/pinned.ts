@@ -27,6 +27,7 @@
 import { join, resolve } from "node:path";
 import type { PravoConfig } from "../state/config.ts";
 import type { StateLocation } from "../state/open.ts";
+import { FileRefusal, readRegular } from "../files/regular.ts";
 
 /** The first argument of a child of `pravo mcp`: read the pinned document from stdin. */
 export const PINNED_FLAG = "--pinned-stdin";
@@ -148,10 +149,24 @@ export function toBase64(bytes: Uint8Array): string {
 export function lockFileText(root: string): string | undefined {
   const p = pinnedFor(root);
   if (p) return p.lockFile;
+  return readLockFileText(root);
+}
+
+/** The most bytes of `pravo.lock.json` pravo reads. */
+export const MAX_LOCK_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `ROOT/pravo.lock.json` read now (never a FIFO or a device, at most
+ * {@link MAX_LOCK_FILE_BYTES}); undefined when there is none. Throws a
+ * {@link FileRefusal} when it cannot be used.
+ */
+export function readLockFileText(root: string): string | undefined {
   try {
-    return Deno.readTextFileSync(join(root, LOCK_FILE));
+    return new TextDecoder().decode(
+      readRegular(join(root, LOCK_FILE), { maxBytes: MAX_LOCK_FILE_BYTES }),
+    );
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
+    if (e instanceof FileRefusal && e.reason === "missing") return undefined;
     throw e;
   }
 }
@@ -174,11 +189,17 @@ export function mergeTags(
   return { tags };
 }
 
-/** SHA-256 of a file's bytes (of `text` when given), hex; "" when it cannot be read. */
-export async function digestOf(file: string, text?: string): Promise<string> {
+/**
+ * SHA-256 of a file's bytes (of `content` when given), hex; "" when it cannot
+ * be read. The file is read as {@link readRegular} does: never a FIFO or a
+ * device, at most 16 MiB.
+ */
+export async function digestOf(file: string, content?: string | Uint8Array): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = text !== undefined ? new TextEncoder().encode(text) : await Deno.readFile(file);
+    bytes = typeof content === "string"
+      ? new TextEncoder().encode(content)
+      : content ?? readRegular(file, { maxBytes: 16 * 1024 * 1024 });
   } catch {
     return "";
   }

@@ -11,7 +11,7 @@
  */
 
 import { realpathSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { relative as relativePath, resolve, sep } from "node:path";
 import type { CommandRun } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
@@ -19,7 +19,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
 import { readConfig } from "../state/config.ts";
-import { digestOf, LOCK_FILE, type Pinned, toBase64 } from "../cli/pinned.ts";
+import { digestOf, LOCK_FILE, type Pinned, readLockFileText, toBase64 } from "../cli/pinned.ts";
 import {
   checkAbsolutePolicyPath,
   compilePolicy,
@@ -49,6 +49,15 @@ function wholeNumber(opts: Record<string, unknown>, flag: string, def: number, m
     );
   }
   return n;
+}
+
+/** The real path of `p`, or `p` made absolute when it does not exist. */
+function realOf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
 }
 
 /** True when `file` (absolute) lies inside `root`, links followed where they exist. */
@@ -134,6 +143,16 @@ export const run: CommandRun = async (ctx, opts) => {
       ], Exit.ERROR);
     }
     state = { ...state, path: real };
+    if (liesInside(ctx.root, real) && (requireApproval || Deno.stderr.isTerminal())) {
+      // What the approvals and the stale check rest on is in the agent's reach.
+      ctx.streams.stderr(
+        `Warning: the state ${
+          relativePath(realOf(ctx.root), real)
+        } lies inside the root, where an agent with an editor can ` +
+          `delete it, damage it or roll it back (and so make an approved plan apply again in a ` +
+          `later session). Keep it outside the root: --state /abs/path/state.db, or a PostgreSQL URL.\n`,
+      );
+    }
   }
   const lockFile = readLockFile(ctx.root);
   for (const [file, text] of [[config.path, undefined], [`${ctx.root}/${LOCK_FILE}`, lockFile]]) {
@@ -185,13 +204,14 @@ export const run: CommandRun = async (ctx, opts) => {
 function readLockFile(root: string): string | undefined {
   const path = `${root}/${LOCK_FILE}`;
   try {
-    return Deno.readTextFileSync(path);
+    return readLockFileText(root);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
     throw new DiagnosticsError([
       error(
         `Cannot read "${path}"`,
-        `${(e as Error).message}. Make the file readable, or run \`pravo init\` to write it again.`,
+        `${
+          (e as Error).message.replace(/^./, (c) => c.toUpperCase())
+        }. Make it the plain file \`pravo init\` writes (run \`pravo init\` to write it again).`,
       ),
     ], Exit.ERROR);
   }

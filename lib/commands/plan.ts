@@ -104,6 +104,15 @@ export const run: CommandRun = async (ctx, opts) => {
   // Policies are read and checked before anything runs.
   const policies = await loadPolicies(policyPaths(opts.policy));
   const out = opts.out as string | undefined;
+  // A reservation keeps nodes for a saved plan until it is applied: a plan
+  // that is not saved can never be applied, and its reservation would only
+  // keep everyone else out until it expired (an agent could renew it forever).
+  if (opts.reserve && out === undefined) {
+    throw new UsageError(
+      "--reserve needs --out FILE: a reservation keeps the nodes for the saved plan until it is applied, and a plan that is not saved is never applied",
+      "plan",
+    );
+  }
   // Where the plan file goes, and the key that seals it, are checked before
   // anything runs: a refused --out plans and reserves nothing.
   if (out !== undefined) checkPlanOut(ctx.root, out);

@@ -15,18 +15,19 @@
  * @module
  */
 
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import {
-  existsSync,
+  closeSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
-  readFileSync,
   renameSync,
-  statSync,
   unlinkSync,
-  writeFileSync,
+  writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readRegular } from "../files/regular.ts";
 import { loadKey } from "../keys/key.ts";
 import { sealText, unsealText } from "../keys/seal.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
@@ -63,20 +64,44 @@ const ENTRY = { prefix: "ev-", suffix: ".sealed" };
 /**
  * The cache of a root: its folder and the key that seals it, when the root
  * has a `.pravo/` folder and pravo's key can be loaded (it is not created
- * for the cache's sake).
+ * for the cache's sake). No cache when `.pravo` or `.pravo/cache` is a
+ * symbolic link, or not a folder: an agent can make such a link in the root,
+ * and Deno's permission to write the root does not look at where a link
+ * leads, so the cache would be written (and pruned) wherever it points.
  */
 export function rootCache(root: string): { dir: string; key: Uint8Array } | undefined {
-  if (!existsSync(join(root, ".pravo"))) return undefined;
-  dropLegacy(join(root, ".pravo", "cache"));
+  const pravo = join(root, ".pravo");
+  if (!isPlainDir(pravo)) return undefined;
+  const dir = join(pravo, "cache");
+  if (lexists(dir) && !isPlainDir(dir)) return undefined;
+  dropLegacy(dir);
   try {
-    return {
-      dir: join(root, ".pravo", "cache"),
-      key: loadKey({ root, create: false }).derive("cache"),
-    };
+    return { dir, key: loadKey({ root, create: false }).derive("cache") };
   } catch {
     return undefined;
   }
 }
+
+/** True when `path` is a folder itself, not a symbolic link to one. */
+function isPlainDir(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The most bytes of one cache entry read: a 10,000-node evaluation is a few megabytes. */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 
 /**
  * Evaluates one CUE source and exports it as JSON. With `cacheDir` and
@@ -94,7 +119,9 @@ export async function evaluate(
   const file = cached ? join(opts.cacheDir!, name) : "";
   if (file) {
     try {
-      const text = unsealText(opts.cacheKey!, readFileSync(file, "utf8"), name);
+      // Not through a link, never a FIFO or a device, never more than an entry is.
+      const bytes = readRegular(file, { maxBytes: MAX_ENTRY_BYTES, noFollow: true });
+      const text = unsealText(opts.cacheKey!, new TextDecoder().decode(bytes), name);
       if (text !== undefined) {
         const hit = JSON.parse(text) as EvalResult;
         stats.cached++;
@@ -170,15 +197,26 @@ function exhausted(message: string, written: string[]): DiagnosticsError {
 
 function store(dir: string, file: string, sealed: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${Deno.pid}.tmp`;
-    writeFileSync(tmp, sealed, { mode: 0o600 });
+    // .pravo was a folder when the cache was chosen; the cache folder is
+    // made here, never through a link.
+    if (!lexists(dir)) mkdirSync(dir, { mode: 0o700 });
+    if (!isPlainDir(dir) || !isPlainDir(dirname(dir))) return;
+    // A new file (O_EXCL: never over anything, a link included), then renamed into place.
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    const fd = openSync(tmp, "wx", 0o600);
+    try {
+      const bytes = new TextEncoder().encode(sealed);
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
     const entries = readdirSync(dir).filter((n) =>
       n.startsWith(ENTRY.prefix) && n.endsWith(ENTRY.suffix)
     );
     if (entries.length > CACHE_ENTRIES) {
-      const byAge = entries.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) =>
+      const byAge = entries.map((n) => ({ n, t: lstatSync(join(dir, n)).mtimeMs })).sort((a, b) =>
         a.t - b.t
       );
       for (const { n } of byAge.slice(0, entries.length - CACHE_ENTRIES)) unlinkSync(join(dir, n));

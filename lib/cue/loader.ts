@@ -10,7 +10,7 @@
  * @module
  */
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
@@ -49,6 +49,8 @@ import { taint } from "./taint.ts";
 import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
 import { selfReferences } from "./scoping.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
+import { FileRefusal, readRegular } from "../files/regular.ts";
+import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
 import {
   explains,
   hasUnknownDefault,
@@ -204,8 +206,12 @@ function pos(file: string, line: number, column: number): SourcePos {
 export function readRoot(root: string): Result<Sources> {
   let names: string[];
   try {
-    names = readdirSync(root).filter((n) => n.endsWith(".cue") && statSync(join(root, n)).isFile())
-      .sort();
+    // Links are looked at, not followed: where one leads is checked when it is read.
+    names = readdirSync(root).filter((n) => {
+      if (!n.endsWith(".cue")) return false;
+      const st = lstatSync(join(root, n));
+      return st.isFile() || st.isSymbolicLink();
+    }).sort();
   } catch (e) {
     return {
       ok: false,
@@ -235,12 +241,51 @@ export function readRoot(root: string): Result<Sources> {
   const given: { name: string; src: string }[] = [];
   const diags: Diagnostic[] = [];
   for (const name of names) {
-    const read = decodeUtf8(readFileSync(join(root, name)));
+    const bytes = readSource(root, name);
+    if (!(bytes instanceof Uint8Array)) {
+      diags.push(bytes);
+      continue;
+    }
+    const read = decodeUtf8(bytes);
     if (read.ok) given.push({ name, src: read.text });
     else diags.push(notUtf8(name, read.bad));
   }
   if (diags.length) return { ok: false, diagnostics: diags };
   return parseSources(root, given);
+}
+
+/** The most bytes of one `.cue` file pravo reads: a 10,000-node root is about 1 MB. */
+export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The bytes of the root's file `name`, read beneath the root: a symbolic link
+ * that leads outside it (or into `.pravo/`) is not followed, a FIFO or a
+ * device is not opened, a file larger than {@link MAX_SOURCE_BYTES} is not
+ * read. An agent with an editor can make such links, and the message of a
+ * syntax error would quote what pravo read.
+ */
+function readSource(root: string, name: string): Uint8Array | Diagnostic {
+  const refuse = (why: string, todo: string) =>
+    error(`Cannot read ${name}: ${why}`, todo, { range: pos(name, 1, 1) });
+  let real: string;
+  try {
+    real = realInsideRoot(root, name);
+  } catch (e) {
+    if (!(e instanceof ConfinementError)) throw e;
+    return refuse(
+      e.message,
+      "pravo reads the specification from the root's own files. Replace the symbolic link by the file itself, or remove it.",
+    );
+  }
+  try {
+    return readRegular(real, { maxBytes: MAX_SOURCE_BYTES });
+  } catch (e) {
+    if (!(e instanceof FileRefusal)) throw e;
+    return refuse(
+      e.message,
+      "A .cue file of the root is a plain text file: replace it by one, or remove it.",
+    );
+  }
 }
 
 /** The diagnostic for a .cue file that is not UTF-8. */

@@ -122,6 +122,13 @@ export function keyFromBytes(bytes: Uint8Array, source: string, created = false)
   };
 }
 
+/** A key from its text (what {@link PravoKey.encoded} gives); throws when it is not one. */
+export function keyFromEncoded(text: string, source = "$PRAVO_KEY"): PravoKey {
+  const bytes = fromBase64(text);
+  if (!bytes) throw new Error("bug: not an encoded pravo key");
+  return keyFromBytes(bytes, source);
+}
+
 /** The key as text: what `$PRAVO_KEY` and a key file hold. */
 export function encodeKey(bytes: Uint8Array): string {
   return toBase64(bytes);

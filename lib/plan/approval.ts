@@ -16,11 +16,20 @@
  * @module
  */
 
-import { appendFileSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  writeSync,
+} from "node:fs";
 import { join, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { sortKeys } from "../cli/output.ts";
+import { FileRefusal, readRegular } from "../files/regular.ts";
 import type { ApproverPrivateKey, ApproverPublicKey } from "../keys/approver.ts";
 
 /** What every approval statement says first: what the signature is for. */
@@ -142,13 +151,85 @@ function checkApprovalsPath(root: string): string {
 /** Appends an approval record to the root's approvals file. */
 export function recordApproval(root: string, record: ApprovalRecord): void {
   const file = checkApprovalsPath(root);
-  appendFileSync(file, JSON.stringify(record) + "\n", { mode: 0o600 });
+  // O_NOFOLLOW: a link made after the check is not followed; O_NONBLOCK: a FIFO does not block.
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW |
+      constants.O_NONBLOCK,
+    0o600,
+  );
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new DiagnosticsError([
+        error(
+          `Cannot record the approval in "${file}"`,
+          "It is not a plain file. Nothing was approved. Remove it, then approve again.",
+        ),
+      ], Exit.ERROR);
+    }
+    const bytes = new TextEncoder().encode(JSON.stringify(record) + "\n");
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The most bytes of the approvals file the MCP server reads: some 20,000
+ * approvals. An agent can grow the file; beyond this it is refused, not read.
+ */
+export const MAX_APPROVALS_BYTES = 16 * 1024 * 1024;
+
+/** The approvals file cannot be used: what an agent may have put in its place. */
+export class ApprovalsUnreadable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ApprovalsUnreadable";
+  }
+}
+
+/**
+ * The text of the root's approvals file, read as the MCP server may: `.pravo`
+ * a folder of the root and not a link, the file a regular file and not a
+ * link (never a FIFO, a device or another root's file), at most
+ * {@link MAX_APPROVALS_BYTES}. Undefined when there is none yet.
+ */
+export function readApprovals(root: string): string | undefined {
+  const dir = join(root, ".pravo");
+  const unusable = (why: string) =>
+    new ApprovalsUnreadable(
+      `the approvals file .pravo/approvals.jsonl cannot be used: ${why}. Ask the operator to look at it (an agent with an editor may have changed it): remove it, then approve the plan again`,
+    );
+  try {
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink()) throw unusable(".pravo is a symbolic link");
+    if (!st.isDirectory()) throw unusable(".pravo is not a folder");
+  } catch (e) {
+    if (e instanceof ApprovalsUnreadable) throw e;
+    return undefined; // no .pravo: nothing approved
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = readRegular(approvalsFile(root), { maxBytes: MAX_APPROVALS_BYTES, noFollow: true });
+  } catch (e) {
+    if (!(e instanceof FileRefusal)) throw e;
+    if (e.reason === "missing") return undefined;
+    if (e.reason === "too-large") {
+      throw unusable(
+        `${e.message} (approvals of plans already applied can go: keep the file small)`,
+      );
+    }
+    throw unusable(e.message);
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /**
  * The approval of the plan file whose bytes have this SHA-256, signed by a
  * trusted key; undefined when there is none. Lines that are not JSON, name
- * another digest or do not verify are skipped.
+ * another digest or do not verify are skipped. Throws
+ * {@link ApprovalsUnreadable} when the file is not one pravo can read.
  */
 export async function findApproval(
   root: string,
@@ -156,12 +237,8 @@ export async function findApproval(
   trusted: readonly ApproverPublicKey[],
 ): Promise<{ record: ApprovalRecord; by: ApproverPublicKey } | undefined> {
   if (trusted.length === 0) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(approvalsFile(root), "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = readApprovals(root);
+  if (text === undefined) return undefined;
   for (const line of text.split("\n")) {
     if (!line.includes(digest)) continue;
     let record: ApprovalRecord;

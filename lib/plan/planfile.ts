@@ -34,7 +34,6 @@ import {
   fsyncSync,
   lstatSync,
   openSync,
-  readFileSync,
   readSync,
   realpathSync,
   renameSync,
@@ -45,6 +44,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { diskFull, isDiskFull, isReadOnly, readOnlyFileSystem } from "../diag/io.ts";
 import { decodeUtf8 } from "../diag/text.ts";
+import { FileRefusal, readRegular } from "../files/regular.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import type { PravoKey } from "../keys/key.ts";
@@ -105,16 +105,26 @@ export function readPlanFileBytes(path: string): { bytes: Uint8Array; digest: st
   return { bytes, digest: sha256Hex(bytes) };
 }
 
+/**
+ * The most bytes of a plan file pravo reads. A plan of 10,000 nodes is a few
+ * megabytes; a larger file was not written by pravo, and reading it whole
+ * would only exhaust memory (in the MCP server, for every client).
+ */
+export const MAX_PLAN_FILE_BYTES = 256 * 1024 * 1024;
+
 function readBytes(path: string): Uint8Array {
   try {
-    return new Uint8Array(readFileSync(path));
+    // Never blocks on a FIFO or a device an agent put there, never reads more than a plan is.
+    return readRegular(path, { maxBytes: MAX_PLAN_FILE_BYTES });
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    const why = code === "ENOENT"
+    if (!(e instanceof FileRefusal)) throw e;
+    const why = e.reason === "missing"
       ? "There is no such file"
-      : code === "EISDIR"
-      ? "It is a directory"
-      : `Reading it failed: ${(e as Error).message}`;
+      : e.reason === "not-regular"
+      ? `It is not a plan file: ${e.message}`
+      : e.reason === "too-large"
+      ? `It is not a plan file: ${e.message}`
+      : `Reading it failed: ${e.message}`;
     throw new DiagnosticsError([
       error(
         `Cannot read plan "${path}"`,
@@ -133,6 +143,14 @@ function readBytes(path: string): Uint8Array {
  */
 export function readPlanFile(path: string, key: PravoKey): PlanFile {
   const { bytes, digest } = readPlanFileBytes(path);
+  return { plan: openPlanBytes(path, bytes, key), digest };
+}
+
+/**
+ * Opens the bytes of a plan file read before (see {@link readPlanFile}):
+ * the MCP server looks into exactly the bytes whose approval it checked.
+ */
+export function openPlanBytes(path: string, bytes: Uint8Array, key: PravoKey): Plan {
   // pravo writes plan files as UTF-8 JSON: a byte that is not UTF-8 was put there by something else.
   const read = decodeUtf8(bytes);
   if (!read.ok) {
@@ -202,7 +220,7 @@ export function readPlanFile(path: string, key: PravoKey): PlanFile {
   if (!plan || typeof plan !== "object" || !Array.isArray(plan.nodes)) {
     throw damaged(path, "Its sealed content is not a plan");
   }
-  return { plan, digest };
+  return plan;
 }
 
 /**

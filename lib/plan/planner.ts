@@ -10,7 +10,8 @@
  * @module
  */
 
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
+import { loadKey } from "../keys/key.ts";
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
@@ -77,15 +78,63 @@ const computedOf = knownValuesOf;
  * The digest of a node's configuration: its inputs (keys sorted; unknowns
  * marked) and its lifecycle settings. Apply records it with the inputs as
  * resolved, so that a later plan whose inputs are the same can skip the node.
+ *
+ * `sensitive` names the node's sensitive attributes. They are part of the
+ * digest, so that an input that becomes computed from a secret is not
+ * skipped as unchanged; and the value of a sensitive input enters it only as
+ * an HMAC under pravo's key: the digest is shown (`pravo state show`), and a
+ * plain hash of a value computed from a secret could be guessed offline
+ * (`seed: strings.HasPrefix(pw.result, "a")` has two possible digests).
  */
-export function nodeDigest(inputs: Record<string, unknown>, lifecycle: unknown): string {
+export function nodeDigest(
+  inputs: Record<string, unknown>,
+  lifecycle: unknown,
+  sensitive: readonly string[] = [],
+): string {
+  const marked = (_k: string, x: unknown) => (x === UNKNOWN ? { $unknown: true } : x);
+  let values = inputs;
+  const secret = sensitive.filter((k) => inputs[k] !== undefined && inputs[k] !== null);
+  if (secret.length) {
+    const key = digestKey();
+    values = { ...inputs };
+    for (const k of secret) {
+      values[k] = {
+        $hmac: createHmac("sha256", key).update(JSON.stringify(inputs[k], marked)).digest("hex"),
+      };
+    }
+  }
   return createHash("sha256").update(
     JSON.stringify(
-      sortKeys({ inputs, lifecycle }),
-      (_k, x) => (x === UNKNOWN ? { $unknown: true } : x),
+      sortKeys(
+        sensitive.length
+          ? { inputs: values, lifecycle, sensitive: [...new Set(sensitive)].sort() }
+          : { inputs: values, lifecycle },
+      ),
+      marked,
     ),
   ).digest("hex");
 }
+
+/** The key of the digests' HMAC: derived from pravo's key, outside the root. */
+function digestKey(): Uint8Array {
+  try {
+    const key = loadKey({ create: false });
+    if (digestKeyFor?.fingerprint !== key.fingerprint) {
+      digestKeyFor = {
+        fingerprint: key.fingerprint,
+        bytes: createHash("sha256").update("pravo node digest v1\u0000").update(
+          key.derive("state"),
+        ).digest(),
+      };
+    }
+    return digestKeyFor.bytes;
+  } catch {
+    // No key anywhere yet: nothing is sealed either, and the first apply makes one.
+    return new Uint8Array(32);
+  }
+}
+
+let digestKeyFor: { fingerprint: string; bytes: Uint8Array } | undefined;
 
 function sensitiveOf(type: TypeSchema): string[] {
   return Object.entries(type.attributes).filter(([, a]) => a.sensitive).map(([k]) => k).sort();
@@ -205,6 +254,10 @@ export async function makePlan(
       if (n.mode !== "data" || dataRead.has(n.address) || opts.destroy) continue;
       const inputs = inputsOf(n);
       if (hasUnknown(inputs as Value)) continue;
+      // Inputs computed from a secret: read at apply, not now. Whether the
+      // read succeeds (a file named after part of a password exists or not)
+      // would tell of the secret on every plan.
+      if (n.sensitiveInputs.length) continue;
       const handler = handlerFor(n.provider, n.mode, n.type);
       if (!handler?.readData) continue;
       const r = await handler.readData({
@@ -620,7 +673,11 @@ function planNode(
       Object.entries(n.templates).filter(([k]) => unknownInputs.includes(k)),
     ),
     needsEvaluation: n.needsEvaluation.filter((k) => unknownInputs.includes(k)),
-    configDigest: nodeDigest(inputs, n.lifecycle),
+    configDigest: nodeDigest(
+      inputs,
+      n.lifecycle,
+      n.mode === "data" ? [] : [...new Set([...sensitiveOf(type), ...n.sensitiveInputs])],
+    ),
     refreshAge: n.lifecycle.refresh_age ?? type.refreshAge ?? null,
     lifecycle: n.lifecycle,
     providerConfig: providerConfigOf(spec, n),
@@ -666,12 +723,24 @@ function planNode(
   }
   const changed: string[] = [];
   const replaceBecause: string[] = [];
+  // Inputs now computed from a secret whose recorded value was not: they
+  // change (the value is sealed from now on), whatever the secret holds. A
+  // comparison would tell whether the secret gives the recorded value back,
+  // one bit of it per plan (`seed: [if strings.HasPrefix(pw.result, "a")
+  // {"base"}, "x"][0]` is unchanged for some passwords only).
+  const recordedSecret = sensitivePathsOf(rec);
+  const becameSecret = new Set(
+    n.sensitiveInputs.filter((k) =>
+      !recordedSecret.some((p) => p.length === 0 || String(p[0]) === k)
+    ),
+  );
   for (const [k, a] of Object.entries(type.attributes)) {
     if (!isInput(a) || ignore.has(k)) continue;
     const cv = inputs[k];
     const pv = prior[k];
     if (cv === undefined && (a.computed || pv === undefined || pv === null)) continue;
-    const differs = hasUnknown(cv) || !isDeepStrictEqual(cv ?? null, pv ?? null);
+    const differs = hasUnknown(cv) || becameSecret.has(k) ||
+      !isDeepStrictEqual(cv ?? null, pv ?? null);
     if (!differs) continue;
     changed.push(k);
     if (a.forceNew) replaceBecause.push(k);

@@ -59,7 +59,15 @@ export function validateNodes(spec: Spec, root: string): Diagnostic[] {
       root,
       providerConfig: instance ? knownOnly(instance.config) : {},
       config,
-      unknown: Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort(),
+      // Inputs computed from a secret are checked at apply, as unknown ones
+      // are: whether a check fails (min above max, a path out of the root)
+      // would tell of the secret on every plan.
+      unknown: [
+        ...new Set([
+          ...Object.keys(inputs).filter((k) => hasUnknown(inputs[k])),
+          ...n.sensitiveInputs,
+        ]),
+      ].sort(),
       ranges: n.attributeRanges,
     });
     const sensitive = [

@@ -184,6 +184,18 @@ export function checkPath(root: string, f: FileAttr, verb: "read" | "write"): Di
 }
 
 /**
+ * The real path of `name` (relative to the root, or absolute inside it),
+ * resolved beneath the root; throws ConfinementError when it leads out of the
+ * root or to pravo's own files. For pravo's own reads of the root's files
+ * (the `.cue` files): a symbolic link there is an agent's to make.
+ */
+export function realInsideRoot(root: string, name: string): string {
+  const r = resolveBeneath(root, name);
+  refuseProtected(r.root, r.real);
+  return r.real;
+}
+
+/**
  * Reads a file inside the root. Throws ConfinementError when the path leads
  * out of the root or to pravo's files, Deno.errors.NotFound when it does not
  * exist, and what reading throws.
@@ -192,6 +204,8 @@ export async function readConfined(root: string, name: string): Promise<Uint8Arr
   const r = resolveBeneath(root, name);
   refuseProtected(r.root, r.real);
   if (r.missing.length) throw new Deno.errors.NotFound(`"${name}" does not exist`);
+  // Opening a FIFO blocks until a writer comes: only a regular file is opened.
+  if (!Deno.lstatSync(r.real).isFile) throw new Error(`"${name}" is not a regular file`);
   const file = await Deno.open(r.real, { read: true });
   try {
     // What was opened must be what was resolved: no link swapped in meanwhile.

@@ -48,6 +48,9 @@ export function takeBeacon(dbPath: string, id: string): Beacon | undefined {
   let file: Deno.FsFile;
   try {
     Deno.mkdirSync(beaconDir(dbPath), { recursive: true, mode: 0o700 });
+    // A link in its place (an agent can make one in the root) would put the
+    // beacon wherever it leads: no beacon then.
+    if (!plainDir(beaconDir(dbPath))) return undefined;
     file = Deno.openSync(path, { read: true, write: true, createNew: true, mode: 0o600 });
   } catch {
     return undefined;
@@ -84,6 +87,15 @@ export function takeBeacon(dbPath: string, id: string): Beacon | undefined {
 export function beaconState(dbPath: string, id: string): "held" | "free" | "missing" {
   const path = beaconPath(dbPath, id);
   if (path === undefined) return "missing";
+  // Only a regular file in the beacons' own folder: opening a FIFO an agent
+  // left there would block until a writer came, and a link may lead anywhere.
+  if (!plainDir(beaconDir(dbPath))) return "missing";
+  try {
+    const st = Deno.lstatSync(path);
+    if (!st.isFile) return "missing";
+  } catch {
+    return "missing";
+  }
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { read: true });
@@ -104,7 +116,16 @@ export function beaconState(dbPath: string, id: string): "held" | "free" | "miss
 /** Removes the beacon file of a lock that is gone (best effort). */
 export function removeBeacon(dbPath: string, id: string): void {
   const path = beaconPath(dbPath, id);
-  if (path !== undefined) removeQuietly(path);
+  if (path !== undefined && plainDir(beaconDir(dbPath))) removeQuietly(path);
+}
+
+/** True when `path` is a folder itself, not a symbolic link to one. */
+function plainDir(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function removeQuietly(path: string): void {

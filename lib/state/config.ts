@@ -25,6 +25,7 @@
  * @module
  */
 
+import { FileRefusal, readRegular } from "../files/regular.ts";
 import { stripComments } from "jsonc-parser";
 import { dirname, join, resolve } from "node:path";
 import { Exit } from "../cli/exit.ts";
@@ -44,6 +45,9 @@ import { decodeUtf8, jsonTooDeep, lineColumn } from "../diag/text.ts";
 
 /** The configuration file's name, in the root. */
 export const CONFIG_FILE = "pravo.jsonc";
+
+/** The most bytes of `pravo.jsonc` pravo reads. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 /** The `state` section of `pravo.jsonc`. */
 export interface StateConfig {
@@ -126,7 +130,8 @@ export function readConfig(root: string): LoadedConfig {
   const path = join(root, CONFIG_FILE);
   let text: string;
   try {
-    const read = decodeUtf8(Deno.readFileSync(path));
+    // Never a FIFO or a device (an agent can put one there), never more than a settings file is.
+    const read = decodeUtf8(readRegular(path, { maxBytes: MAX_CONFIG_BYTES }));
     if (!read.ok) {
       const b = read.bad;
       throw invalid(
@@ -138,11 +143,13 @@ export function readConfig(root: string): LoadedConfig {
     text = read.text;
   } catch (e) {
     if (e instanceof DiagnosticsError) throw e;
-    if (e instanceof Deno.errors.NotFound) return { config: {} };
+    if (e instanceof FileRefusal && e.reason === "missing") return { config: {} };
     throw new DiagnosticsError([
       error(
         `Cannot read "${path}"`,
-        `${(e as Error).message}. Make the file readable, or remove it to use the defaults.`,
+        `${
+          (e as Error).message.replace(/^./, (c) => c.toUpperCase())
+        }. Make it a plain file you can read, or remove it to use the defaults.`,
       ),
     ], Exit.ERROR);
   }

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import type { Context } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -306,6 +306,26 @@ export async function openLocation(
         }. Nothing was read or written. Remove the link; an agent with an editor may have made it.`,
       ),
     ], Exit.ERROR);
+  }
+  if (where.isDefault && opts.root !== undefined && !pinned()) {
+    // The default state is the root's own .pravo/state.db. A symbolic link
+    // there (.pravo itself, or the file) is an agent's to make, and would
+    // move every command to another root's state: refused, not followed.
+    const real = realStatePath(where.path);
+    let rootReal = resolve(opts.root);
+    try {
+      rootReal = realpathSync(opts.root);
+    } catch {
+      // a root that does not exist holds no link
+    }
+    if (real !== rootReal && !real.startsWith(rootReal + sep)) {
+      throw new DiagnosticsError([
+        error(
+          `The state file "${where.path}" leads outside the root, to ${real}`,
+          `${PRAVO_DIR}, or the file in it, is a symbolic link, and an agent with an editor in the root can make one: pravo does not follow it. Remove the link; to keep the state elsewhere, name it with --state or $PRAVO_STATE.`,
+        ),
+      ], Exit.ERROR);
+    }
   }
   if (!opts.create && !(await exists(where.path))) {
     const what = where.isDefault ? `no ${PRAVO_DIR}/state.db` : `no state store at "${where.path}"`;
