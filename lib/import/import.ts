@@ -202,7 +202,7 @@ export async function importNode(
           attributes,
           sensitivePaths,
           dependencies: node.dependencies,
-          configDigest: nodeDigest(inputs, node.lifecycle),
+          configDigest: nodeDigest(inputs, node.lifecycle, node.mode === "data" ? [] : sensitive),
           refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
         });
         await tx.logChange({
