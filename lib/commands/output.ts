@@ -19,7 +19,7 @@ import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { evaluateRoot, readRoot, type Spec } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { redactOutputs } from "../plan/document.ts";
-import { findProvider } from "../providers/registry.ts";
+import { computedOf } from "../plan/planner.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
 import {
@@ -41,17 +41,6 @@ function hasUnknown(v: Value): boolean {
   return false;
 }
 
-/** The computed attributes of a record: what the configuration cannot say itself. */
-function computedOf(rec: StateRecord): Record<string, unknown> {
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
-  const out: Record<string, unknown> = {};
-  for (const [k, a] of Object.entries(type?.attributes ?? {})) {
-    if (!a.required && !a.optional && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
-  }
-  return out;
-}
 
 /** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
 async function evaluateWithState(
@@ -68,7 +57,8 @@ async function evaluateWithState(
     known.set(rec.address, computed);
     secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
   }
-  let res = await evaluateRoot(sources.value, { tags: ctx.tags, known, secrets });
+  const knownKinds = new Map(records.map((r) => [r.address, r]));
+  let res = await evaluateRoot(sources.value, { tags: ctx.tags, known, secrets, knownKinds });
   if (!res.ok && known.size) {
     const bare = await evaluateRoot(sources.value, { tags: ctx.tags });
     if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
@@ -77,6 +67,7 @@ async function evaluateWithState(
       tags: ctx.tags,
       known: new Map([...known].filter(([a]) => declared.has(a))),
       secrets,
+      knownKinds,
     });
     if (!res.ok) res = bare; // values that no longer fit: show what the configuration knows
   }

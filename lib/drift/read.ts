@@ -8,9 +8,9 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, error } from "../diag/diag.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { Attrs } from "../providers/runtime.ts";
-import { handlerFor } from "../providers/runtimes.ts";
+import { ProviderSession } from "../providers/session.ts";
 import type { StateRecord, StateStore, TxMeta } from "../state/store.ts";
 
 /** How a record compares with the real world. */
@@ -64,35 +64,41 @@ export function changedBetween(before: Attrs, now: Attrs): string[] {
  */
 export async function readDrift(
   records: readonly StateRecord[],
-  opts: { root: string; signal?: AbortSignal },
+  opts: { root: string; signal?: AbortSignal; session?: ProviderSession },
 ): Promise<DriftReport> {
+  const session = opts.session ?? new ProviderSession(opts.root, () => Promise.resolve([]));
   const report: DriftReport = { results: [], notReadable: [], failed: [], diagnostics: [] };
   const work: { rec: StateRecord; run: () => Promise<void> }[] = [];
   const results = new Map<string, DriftResult>();
   for (const rec of records) {
     if (rec.mode !== "managed") continue;
-    const handler = handlerFor(rec.provider, "managed", rec.type);
-    const type = findProvider(rec.provider)?.types.find((t) =>
-      t.name === rec.type && t.mode === "managed"
-    );
-    if (!handler?.read || !type) {
+    const type = findType(rec.provider, "managed", rec.type);
+    const provider = type ? await session.providerFor(rec) : undefined;
+    if (!provider || !type || !provider.canRead(type)) {
       report.notReadable.push(rec);
       continue;
     }
-    const read = handler.read.bind(handler);
     work.push({
       rec,
       run: async () => {
         let res;
         try {
-          res = await read({
+          const r = await provider.readResource({
             type,
             address: rec.address,
             root: opts.root,
             providerConfig: {},
-            prior: structuredClone(rec.attributes),
+            prior: {
+              attributes: structuredClone(rec.attributes),
+              schemaVersion: rec.schemaVersion,
+              private: rec.private,
+            },
             signal: opts.signal,
           });
+          res = {
+            diagnostics: r.diagnostics,
+            value: r.value === undefined ? undefined : r.value === null ? null : r.value.attributes,
+          };
         } catch (e) {
           res = {
             diagnostics: [error(

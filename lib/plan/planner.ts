@@ -14,12 +14,21 @@ import { createHash, randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
+import {
+  addressPath,
+  evaluateRoot,
+  type Node,
+  readRoot,
+  type Sources,
+  type Spec,
+} from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import type { ReservationConflict, StateRecord, StateStore } from "../state/store.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import { handlerFor } from "../providers/runtimes.ts";
+import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
+import type { StoredObject } from "../providers/resource_provider.ts";
+import { providerDiagnostics } from "../cue/errors.ts";
 import {
   type Attrs,
   type Plan,
@@ -51,6 +60,8 @@ export interface PlanOptions {
   /** Report reservations of others as reasons instead of refusing (`pravo why`). */
   explainReservations?: boolean;
   now?: () => Date;
+  /** The providers of the run; by default a session of its own. */
+  session?: ProviderSession;
 }
 
 function isInput(a: TypeSchema["attributes"][string]): boolean {
@@ -64,17 +75,20 @@ function hasUnknown(v: Value | undefined): boolean {
   return false;
 }
 
-/** The computed attributes of a record, to unify into the configuration. */
-function computedOf(
-  rec: StateRecord | { type: string; mode: string; provider: string; attributes: Attrs },
+/**
+ * The computed attributes of a record, to unify into the configuration: a
+ * plugin type's optional and computed ones too (the loader unifies those
+ * only where the configuration leaves them unset).
+ */
+export function computedOf(
+  rec: Pick<StateRecord, "type" | "mode" | "provider" | "attributes">,
 ): Attrs {
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
+  const type = findType(rec.provider, rec.mode, rec.type);
   if (!type) return {};
   const out: Attrs = {};
   for (const [k, a] of Object.entries(type.attributes)) {
-    if (!isInput(a) && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
+    const computed = !isInput(a) || (type.plugin !== undefined && a.computed);
+    if (computed && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
   }
   return out;
 }
@@ -121,18 +135,37 @@ export async function makePlan(
   const identity = await store.identity();
   const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
   const refresh = opts.refresh ?? "age";
+  const knownKinds = new Map([...records.values()].map((r) => [r.address, r]));
+  let spec: Spec | undefined;
+  // The provider configurations come from an evaluation: the plan's own,
+  // or, when a plugin provider is needed before it (a refresh), one with
+  // the state's values.
+  const session = opts.session ?? new ProviderSession(opts.root, async () => {
+    if (spec) return instancesOf(spec);
+    const known = new Map(
+      [...records.values()].filter((r) => r.mode === "managed").map((r) => [r.address, computedOf(r)]),
+    );
+    const res = await evaluateRoot(sources, { tags: opts.tags, known, knownKinds, trace: false });
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    return instancesOf(res.value);
+  });
+  const located = (n: { address: string; path?: string[]; range?: Diagnostic["range"] }) =>
+  (d: Diagnostic): Diagnostic =>
+    providerDiagnostics(sources.index, n.path ?? addressPathOf(n.address), d, n.address, n.range);
 
   // Refresh: read the real world for the records that are due.
   const prior = new Map<string, Attrs | null>();
+  const stored = new Map<string, Pick<StoredObject, "schemaVersion" | "private">>();
   const refreshed = new Map<string, string>();
+  const reads: (() => Promise<void>)[] = [];
   for (const rec of records.values()) {
     prior.set(rec.address, rec.attributes);
+    stored.set(rec.address, { schemaVersion: rec.schemaVersion, private: rec.private });
     if (rec.mode !== "managed" || refresh === "false") continue;
-    const handler = handlerFor(rec.provider, rec.mode, rec.type);
-    const type = findProvider(rec.provider)?.types.find((t) =>
-      t.name === rec.type && t.mode === rec.mode
-    );
-    if (!handler?.read || !type) continue;
+    const type = findType(rec.provider, rec.mode, rec.type);
+    if (!type) continue;
+    const provider = await session.providerFor(rec);
+    if (!provider.canRead(type)) continue;
     let due = refresh === "all" ? "--refresh all reads every node" : undefined;
     if (refresh === "age" && rec.refreshAge !== null) {
       const age = parseDuration(rec.refreshAge);
@@ -142,23 +175,34 @@ export async function makePlan(
       }
     }
     if (refresh === "expired" || refresh === "age") {
-      const exp = handler.expiresAt?.(rec.attributes);
+      const exp = provider.expiresAt(type, rec.attributes);
       if (exp !== undefined && Date.parse(exp) <= now().getTime()) {
         due = `its value expired at ${exp}`;
       }
     }
     if (!due) continue;
     refreshed.set(rec.address, due);
-    const res = await handler.read({
-      type,
-      address: rec.address,
-      root: opts.root,
-      providerConfig: {},
-      prior: rec.attributes,
+    reads.push(async () => {
+      const res = await provider.readResource({
+        type,
+        address: rec.address,
+        root: opts.root,
+        providerConfig: {},
+        prior: { attributes: rec.attributes, schemaVersion: rec.schemaVersion, private: rec.private },
+      });
+      diags.push(...res.diagnostics.map(located(rec)));
+      if (res.value !== undefined) {
+        prior.set(rec.address, res.value === null ? null : res.value.attributes);
+        if (res.value) {
+          stored.set(rec.address, {
+            schemaVersion: res.value.schemaVersion,
+            private: res.value.private,
+          });
+        }
+      }
     });
-    diags.push(...res.diagnostics);
-    if (res.value !== undefined) prior.set(rec.address, res.value);
   }
+  await bounded(reads, 8);
 
   const known = new Map<string, Attrs>();
   // The secrets among the values unified in: the sensitive paths of each
@@ -177,13 +221,12 @@ export async function makePlan(
   const dataRead = new Map<string, Attrs>();
   const dataSecrets = new Map<string, AttrPath[]>();
   const lostKnown = new Set<string>();
-  let spec: Spec | undefined;
   let planned: PlannedNode[] = [];
   for (let round = 0; round < 50; round++) {
     const k = new Map([...known].filter(([a]) => !lostKnown.has(a)));
     for (const [a, v] of dataRead) k.set(a, v);
     const sec = new Map([...secrets, ...dataSecrets]);
-    let res = await evaluateRoot(sources, { tags: opts.tags, known: k, secrets: sec });
+    let res = await evaluateRoot(sources, { tags: opts.tags, known: k, secrets: sec, knownKinds });
     if (!res.ok && k.size) {
       // Values of nodes no longer in the configuration may clash with it:
       // unify only those of nodes that are still declared.
@@ -195,10 +238,12 @@ export async function makePlan(
         tags: opts.tags,
         known: new Map([...k].filter(([a]) => declared.has(a))),
         secrets: sec,
+        knownKinds,
       });
     }
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
     spec = res.value;
+    session.bind(spec.nodes);
 
     // Data sources whose configuration is known are read now.
     let readMore = false;
@@ -206,9 +251,8 @@ export async function makePlan(
       if (n.mode !== "data" || dataRead.has(n.address) || opts.destroy) continue;
       const inputs = inputsOf(n);
       if (hasUnknown(inputs as Value)) continue;
-      const handler = handlerFor(n.provider, n.mode, n.type);
-      if (!handler?.readData) continue;
-      const r = await handler.readData({
+      const provider = await session.providerFor(n);
+      const r = await provider.readData({
         type: n.schema,
         address: n.address,
         root: opts.root,
@@ -216,6 +260,7 @@ export async function makePlan(
         config: withoutUnknown(inputs),
         ranges: n.attributeRanges,
       });
+      r.diagnostics = r.diagnostics.map(located(n));
       r.diagnostics = scrubDiagnostics(r.diagnostics, n.sensitiveInputs.map((k) => inputs[k]));
       if (r.diagnostics.some((d) => d.severity === "error")) {
         throw new DiagnosticsError(
@@ -234,20 +279,24 @@ export async function makePlan(
     }
     if (readMore) continue;
 
-    planned = [];
-    for (const n of spec.nodes) {
-      planned.push(
-        planNode(
-          n,
-          spec,
-          records.get(n.address),
-          prior.get(n.address) ?? null,
-          dataRead,
-          opts,
-          diags,
-        ),
-      );
-    }
+    const current = spec;
+    planned = await Promise.all(current.nodes.map((n) =>
+      planNode(
+        n,
+        current,
+        records.get(n.address),
+        prior.get(n.address) ?? null,
+        dataRead,
+        opts,
+        diags,
+        {
+          session,
+          refreshed: refreshed.has(n.address),
+          stored: stored.get(n.address),
+          located: located(n),
+        },
+      )
+    ));
     // Nodes whose computed values become unknown: their dependents may change.
     const newlyLost = planned.filter((p) =>
       p.mode === "managed" && (p.action === "replace" || p.afterUnknown.length > 0) &&
@@ -264,23 +313,29 @@ export async function makePlan(
   for (const rec of records.values()) {
     if (declared.has(rec.address) && !opts.destroy) continue;
     if (declared.has(rec.address)) continue;
-    planned.push(
-      deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "not in the configuration"),
-    );
+    planned.push({
+      ...deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "not in the configuration"),
+      ...(stored.get(rec.address) ? { stored: stored.get(rec.address) } : {}),
+    });
   }
   if (opts.destroy) {
     // A node still in the configuration keeps its lifecycle: prevent_destroy
     // refuses --destroy, as Terraform's does. A record whose node was removed
     // from the configuration has no lifecycle left (Terraform destroys it).
     const declaredNodes = new Map(spec.nodes.map((n) => [n.address, n]));
-    planned = [...records.values()].map((rec) =>
-      deleteNode(
+    planned = [...records.values()].map((rec) => {
+      const n = deleteNode(
         rec,
         prior.get(rec.address) ?? rec.attributes,
         "destroy",
         declaredNodes.get(rec.address)?.lifecycle ?? {},
-      )
-    );
+      );
+      const instance = declaredNodes.get(rec.address)?.providerInstance;
+      if (instance) n.providerInstance = instance;
+      const meta = stored.get(rec.address);
+      if (meta) n.stored = meta;
+      return n;
+    });
   }
 
   for (const r of opts.replace ?? []) {
@@ -581,7 +636,18 @@ function deleteNode(
   };
 }
 
-function planNode(
+/** What planning one node needs besides the node. */
+interface NodeContext {
+  session: ProviderSession;
+  /** The node was read from the real world in this plan. */
+  refreshed: boolean;
+  /** The schema version and private data of its object in the state (as refreshed). */
+  stored?: Pick<StoredObject, "schemaVersion" | "private">;
+  /** A provider's diagnostic, pointed at the node's declaration (and the attribute it names). */
+  located: (d: Diagnostic) => Diagnostic;
+}
+
+async function planNode(
   n: Node,
   spec: Spec,
   rec: StateRecord | undefined,
@@ -589,7 +655,8 @@ function planNode(
   dataRead: Map<string, Attrs>,
   opts: PlanOptions,
   diags: Diagnostic[],
-): PlannedNode {
+  ctx: NodeContext,
+): Promise<PlannedNode> {
   const type = n.schema;
   const inputs = inputsOf(n);
   const config = withoutUnknown(inputs);
@@ -620,31 +687,40 @@ function planNode(
     lifecycle: n.lifecycle,
     providerConfig: providerConfigOf(spec, n),
   };
-  const handler = handlerFor(n.provider, n.mode, n.type);
-  if (handler?.validate) {
-    const found = handler.validate({
-      type,
-      address: n.address,
-      root: opts.root,
-      providerConfig: base.providerConfig,
-      config,
-      unknown: unknownInputs,
-      ranges: n.attributeRanges,
-    });
-    diags.push(
-      ...scrubDiagnostics(found, base.sensitive.map((k) => config[k])).map((d) => ({
-        ...d,
-        address: d.address ?? n.address,
-        range: d.range ?? n.range,
-      })),
-    );
+  if (n.providerInstance) base.providerInstance = n.providerInstance;
+  const ignore = new Set(n.lifecycle.ignore_changes ?? []);
+  const requested = (opts.replace ?? []).includes(n.address);
+  // Unchanged since it was applied, and not read again: left as it is,
+  // without asking its provider (which, for a plugin, need not start).
+  if (
+    n.mode === "managed" && rec && prior !== null && !opts.full && !opts.destroy && !requested &&
+    !ctx.refreshed && rec.configDigest === base.configDigest
+  ) {
+    return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
   }
+  // A plan to destroy everything plans nothing else (its nodes become deletes).
+  if (opts.destroy) return base;
   const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
-
   if (n.mode === "ephemeral") {
     return { ...base, action: "open", before: null, afterUnknown: computed };
   }
   if (n.mode === "call") return { ...base, action: "create", before: null, afterUnknown: computed };
+
+  const provider = await ctx.session.providerFor(n);
+  const request = {
+    type,
+    address: n.address,
+    root: opts.root,
+    providerConfig: base.providerConfig,
+    ranges: n.attributeRanges,
+    inputs: inputs as Record<string, unknown>,
+    config,
+    unknown: unknownInputs,
+  };
+  const validated = await provider.validateResource(request);
+  diags.push(
+    ...scrubDiagnostics(validated, base.sensitive.map((k) => config[k])).map(ctx.located),
+  );
   if (n.mode === "data") {
     const read = dataRead.get(n.address);
     const after = read ? { ...config, ...read } : config;
@@ -657,67 +733,70 @@ function planNode(
     };
   }
 
-  // Managed.
-  const ignore = new Set(n.lifecycle.ignore_changes ?? []);
-  const requested = (opts.replace ?? []).includes(n.address);
+  // Managed: the provider plans.
+  const plan = async (from: StoredObject | null) => {
+    const r = await provider.planResource({ ...request, prior: from, ignoreChanges: [...ignore] });
+    diags.push(
+      ...scrubDiagnostics(r.diagnostics, base.sensitive.map((k) => config[k])).map(ctx.located),
+    );
+    return r.value;
+  };
   if (!rec || prior === null) {
-    return plannedWith(
-      handler,
-      n,
-      opts,
-      {
-        ...base,
-        action: "create",
-        before: null,
-        changed: Object.keys(inputs).sort(),
-        replaceBecause: rec ? ["gone"] : [],
-      },
-      null,
-      inputs,
-      computed,
-    );
+    const p = await plan(null);
+    return {
+      ...base,
+      action: "create",
+      before: null,
+      after: p?.after ?? config,
+      afterUnknown: p?.afterUnknown ?? [],
+      changed: p?.changed ?? Object.keys(inputs).sort(),
+      replaceBecause: rec ? ["gone"] : [],
+    };
   }
-  const changed: string[] = [];
-  const replaceBecause: string[] = [];
-  for (const [k, a] of Object.entries(type.attributes)) {
-    if (!isInput(a) || ignore.has(k)) continue;
-    const cv = inputs[k];
-    const pv = prior[k];
-    if (cv === undefined && (a.computed || pv === undefined || pv === null)) continue;
-    const differs = hasUnknown(cv) || !isDeepStrictEqual(cv ?? null, pv ?? null);
-    if (!differs) continue;
-    changed.push(k);
-    if (a.forceNew) replaceBecause.push(k);
+  const storedPrior: StoredObject = { attributes: prior, ...ctx.stored };
+  const update = await plan(storedPrior);
+  if (!update) return { ...base, action: "no-op", after: prior };
+  const before = update.prior?.attributes ?? prior;
+  const upgraded = update.prior
+    ? { stored: { schemaVersion: update.prior.schemaVersion, private: update.prior.private } }
+    : ctx.stored
+    ? { stored: ctx.stored }
+    : {};
+  if (update.requiresReplace.length || requested) {
+    // A replacement is planned as a create.
+    const create = await plan(null);
+    return {
+      ...base,
+      ...upgraded,
+      action: "replace",
+      before,
+      after: create?.after ?? config,
+      afterUnknown: create?.afterUnknown ?? [],
+      changed: update.changed,
+      replaceBecause: [...update.requiresReplace, ...(requested ? ["requested"] : [])],
+    };
   }
-  if (requested) replaceBecause.push("requested");
-  if (replaceBecause.length) {
-    return plannedWith(
-      handler,
-      n,
-      opts,
-      {
-        ...base,
-        action: "replace",
-        changed: changed.sort(),
-        replaceBecause,
-      },
-      null,
-      inputs,
-      computed,
-    );
+  if (
+    update.changed.length || update.afterUnknown.length || !isDeepStrictEqual(update.after, before)
+  ) {
+    return {
+      ...base,
+      ...upgraded,
+      action: "update",
+      before,
+      after: update.after,
+      afterUnknown: update.afterUnknown,
+      changed: update.changed,
+    };
   }
-  if (changed.length) {
-    return plannedWith(
-      handler,
-      n,
-      opts,
-      { ...base, action: "update", changed: changed.sort() },
-      prior,
-      inputs,
-      computed,
-    );
-  }
-  return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
+  return {
+    ...base,
+    ...upgraded,
+    action: "no-op",
+    before,
+    after: before,
+    config: { ...config, ...pick(before, ignore) },
+  };
 }
 
 function pick(o: Attrs, keys: Set<string>): Attrs {
@@ -729,48 +808,44 @@ function changedKeys(a: Attrs, b: Attrs): string[] {
   return [...keys].filter((k) => !isDeepStrictEqual(a[k] ?? null, b[k] ?? null)).sort();
 }
 
-/** Fills `after` and `afterUnknown` of a create, replace or update. */
-function plannedWith(
-  handler: ReturnType<typeof handlerFor>,
-  n: Node,
-  opts: PlanOptions,
-  p: PlannedNode,
-  prior: Attrs | null,
-  inputs: Record<string, Value>,
-  computed: string[],
-): PlannedNode {
-  const known = withoutUnknown(inputs);
-  const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k]));
-  // Inputs left unset keep their value in an update (optional computed ones).
-  const kept = prior
-    ? Object.fromEntries(
-      Object.entries(prior).filter(([k]) => inputs[k] === undefined && !computed.includes(k)),
-    )
-    : {};
-  let after: Attrs = { ...kept, ...known };
-  let afterUnknown = [...unknownInputs];
-  if (prior) {
-    for (const k of computed) if (prior[k] !== undefined) after[k] = prior[k];
-  } else {
-    afterUnknown.push(...computed);
-  }
-  if (handler?.plan) {
-    const r = handler.plan({
-      type: n.schema,
-      address: n.address,
-      root: opts.root,
-      providerConfig: p.providerConfig,
-      config: known,
-      unknown: unknownInputs,
-      prior,
-    });
-    if (r.value) {
-      after = { ...after, ...r.value.attributes };
-      afterUnknown = [...new Set([...unknownInputs, ...r.value.unknown])].filter((k) =>
-        !(k in r.value!.attributes)
-      );
-      for (const k of afterUnknown) delete after[k];
-    }
-  }
-  return { ...p, after, afterUnknown: [...new Set(afterUnknown)].sort() };
+/** The provider configurations of an evaluated root, for the providers of a run. */
+export function instancesOf(spec: Pick<Spec, "providers">): InstanceConfig[] {
+  return spec.providers.map((p) => ({ address: p.address, source: p.source, config: p.config }));
+}
+
+/** Runs `tasks`, at most `n` at once. */
+async function bounded(tasks: (() => Promise<void>)[], n: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
+}
+
+function addressPathOf(address: string): string[] {
+  return addressPath(address);
+}
+
+/**
+ * The providers of a run outside a plan (`drift`, `import`): their
+ * configurations come from an evaluation of the root with the state's
+ * values, made only when a plugin provider is first needed.
+ */
+export function rootSession(
+  root: string,
+  tags: Record<string, string>,
+  records: readonly StateRecord[],
+): ProviderSession {
+  return new ProviderSession(root, async () => {
+    const sources = readRoot(root);
+    if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+    const known = new Map(
+      records.filter((r) => r.mode === "managed").map((r) => [r.address, computedOf(r)]),
+    );
+    const knownKinds = new Map(records.map((r) => [r.address, r]));
+    let res = await evaluateRoot(sources.value, { tags, known, knownKinds, trace: false });
+    if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    return instancesOf(res.value);
+  });
 }
