@@ -24,6 +24,7 @@ import {
   PINNED_FLAG,
 } from "./lib/cli/pinned.ts";
 import { isAbsolute, resolve } from "node:path";
+import { closeAll, runningCount } from "./lib/providers/plugin/running.ts";
 
 /** The global flags a child of `pravo mcp` takes from the pinned document, never from its argv. */
 const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
@@ -128,6 +129,9 @@ export async function run(
     const known = internalErrorDiagnostics(e);
     if (known) return fail(ctx, known);
     throw e;
+  } finally {
+    // The plugin providers this command started end with it.
+    if (runningCount()) await closeAll();
   }
 }
 
