@@ -68,6 +68,8 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     const forces = n.replace_because?.includes(k) ? style.red(" # forces replacement") : "";
     const pad = k.padEnd(width);
     if (n.action === "create") {
+      // As Terraform shows a create: what is set, and what apply will know.
+      if (!unknown && after[k] === null) continue;
       lines.push(
         `      ${style.green("+")} ${pad} = ${unknown ? "(known after apply)" : value(after[k])}`,
       );

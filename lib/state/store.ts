@@ -106,6 +106,8 @@ export type ChangeAction =
   | "read"
   | "refresh"
   | "forget"
+  /** An object made outside pravo, taken into the state (`pravo import`). */
+  | "import"
   | "failed"
   /** A node an interrupted apply cancelled or did not start (after: what and why). */
   | "interrupted"
