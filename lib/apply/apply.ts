@@ -341,7 +341,10 @@ async function reevaluate(
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
   const secrets = new Map<string, AttrPath[]>();
-  const knownKinds = new Map<string, { provider: string; mode: TypeSchema["mode"]; type: string }>();
+  const knownKinds = new Map<
+    string,
+    { provider: string; mode: TypeSchema["mode"]; type: string }
+  >();
   for (const [addr, attrs] of values) {
     const pn = kinds.get(addr);
     if (!pn || pn.mode === "ephemeral") continue;

@@ -41,7 +41,6 @@ function hasUnknown(v: Value): boolean {
   return false;
 }
 
-
 /** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
 async function evaluateWithState(
   ctx: Parameters<CommandRun>[0],

@@ -15,23 +15,12 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
-import {
-  allProviders,
-  findProvider,
-  findType,
-  findTypes,
-} from "../providers/registry.ts";
+import { allProviders, findProvider, findType, findTypes } from "../providers/registry.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { ctyOf, importPath, typeString } from "../providers/schema.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { readConfig } from "../state/config.ts";
-import {
-  ctySentinel,
-  isCtyDefault,
-  pluginPackage,
-  SET_MARKER,
-  usedTypes,
-} from "./plugin_cue.ts";
+import { ctySentinel, isCtyDefault, pluginPackage, SET_MARKER, usedTypes } from "./plugin_cue.ts";
 import {
   newTopScope,
   type ParsedFile,
@@ -633,7 +622,9 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   const plugins = new Set<string>();
   let usesList = false;
   const catalog = tryCatalogFor(sources.root).catalog;
-  const pluginSources = sources.providers.filter((s) => findProvider(s)?.plugin || !findProvider(s));
+  const pluginSources = sources.providers.filter((s) =>
+    findProvider(s)?.plugin || !findProvider(s)
+  );
   if (catalog && pluginSources.length) {
     const diags = await catalog.ensureSchemas(pluginSources);
     if (diags.some((d) => d.severity === "error")) return { ok: false, diagnostics: diags };
@@ -686,7 +677,9 @@ function staticNodePaths(sources: Sources): string[] {
       if (!s.path || s.nonRegular) continue;
       if (
         s.refs.some((r) => {
-          const i = r.selectors.findIndex((x) => x === "#Resource" || x === "#Data" || x === "#Ephemeral");
+          const i = r.selectors.findIndex((x) =>
+            x === "#Resource" || x === "#Data" || x === "#Ephemeral"
+          );
           return i >= 0 && i + 1 < r.selectors.length;
         })
       ) out.add(formatPath(s.path));
@@ -718,7 +711,9 @@ async function setnessOf(
   for (const [s, b] of packages.setness) bodies.set(s, b);
   const projection = `"@setness": {\n${
     addresses.map((a, i) =>
-      `\t"${i}": *${formatPath([HIDDEN_WRAP, ...addressPath(a)])}.${JSON.stringify(SET_MARKER)} | null`
+      `\t"${i}": *${formatPath([HIDDEN_WRAP, ...addressPath(a)])}.${
+        JSON.stringify(SET_MARKER)
+      } | null`
     ).join("\n")
   }\n}`;
   const cache = rootCache(sources.root);
@@ -733,7 +728,8 @@ async function setnessOf(
     { cacheDir: cache?.dir, cacheKey: cache?.key },
   );
   if (res.ok) {
-    const got = (JSON.parse(res.json) as { "@setness"?: Record<string, unknown> })["@setness"] ?? {};
+    const got = (JSON.parse(res.json) as { "@setness"?: Record<string, unknown> })["@setness"] ??
+      {};
     addresses.forEach((a, i) => {
       const v = got[String(i)];
       if (Array.isArray(v)) out.set(a, new Set(v.map(String)));
@@ -797,7 +793,9 @@ export async function evaluateRoot(
   }
   if (plugins.size && (trace || pluginKinds.size)) {
     const candidates = new Set([...staticNodePaths(sources), ...pluginKinds.keys()]);
-    for (const [a, set] of await setnessOf(sources, tagged.value, packages.value, [...candidates])) {
+    for (
+      const [a, set] of await setnessOf(sources, tagged.value, packages.value, [...candidates])
+    ) {
       setness.set(a, set);
     }
   }
@@ -906,7 +904,7 @@ export async function evaluateRoot(
   /** Nodes with a sensitive attribute known only after apply. */
   const unknownSecrets = new Set<string>();
   let traced: Record<string, Value> | undefined;
-  
+
   if (trace && hasUnknownDefault(tree)) {
     const holders: string[] = [];
     for (const n of found.nodes) {
@@ -1010,7 +1008,9 @@ export async function evaluateRoot(
         p.value[PROVIDER_MARKER] === provider.source && pathKey(p.path) === pathKey(instancePath)
       )
       : undefined) ??
-      found.providers.find((p) => p.value[PROVIDER_MARKER] === provider.source);
+      found.providers.find((p) =>
+        p.value[PROVIDER_MARKER] === provider.source
+      );
     nodes.push({
       address,
       path: n.path,

@@ -143,15 +143,18 @@ export async function makePlan(
   const session = opts.session ?? new ProviderSession(opts.root, async () => {
     if (spec) return instancesOf(spec);
     const known = new Map(
-      [...records.values()].filter((r) => r.mode === "managed").map((r) => [r.address, computedOf(r)]),
+      [...records.values()].filter((r) => r.mode === "managed").map((
+        r,
+      ) => [r.address, computedOf(r)]),
     );
     const res = await evaluateRoot(sources, { tags: opts.tags, known, knownKinds, trace: false });
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
     return instancesOf(res.value);
   });
-  const located = (n: { address: string; path?: string[]; range?: Diagnostic["range"] }) =>
-  (d: Diagnostic): Diagnostic =>
-    providerDiagnostics(sources.index, n.path ?? addressPathOf(n.address), d, n.address, n.range);
+  const located =
+    (n: { address: string; path?: string[]; range?: Diagnostic["range"] }) =>
+    (d: Diagnostic): Diagnostic =>
+      providerDiagnostics(sources.index, n.path ?? addressPathOf(n.address), d, n.address, n.range);
 
   // Refresh: read the real world for the records that are due.
   const prior = new Map<string, Attrs | null>();
@@ -188,7 +191,11 @@ export async function makePlan(
         address: rec.address,
         root: opts.root,
         providerConfig: {},
-        prior: { attributes: rec.attributes, schemaVersion: rec.schemaVersion, private: rec.private },
+        prior: {
+          attributes: rec.attributes,
+          schemaVersion: rec.schemaVersion,
+          private: rec.private,
+        },
       });
       diags.push(...res.diagnostics.map(located(rec)));
       if (res.value !== undefined) {
@@ -696,7 +703,12 @@ async function planNode(
     n.mode === "managed" && rec && prior !== null && !opts.full && !opts.destroy && !requested &&
     !ctx.refreshed && rec.configDigest === base.configDigest
   ) {
-    return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
+    return {
+      ...base,
+      action: "no-op",
+      after: prior,
+      config: { ...config, ...pick(prior, ignore) },
+    };
   }
   // A plan to destroy everything plans nothing else (its nodes become deletes).
   if (opts.destroy) return base;

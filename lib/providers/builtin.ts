@@ -76,9 +76,7 @@ export class BuiltinProvider implements ResourceProvider {
   planResource(req: PlanResourceRequest): Promise<Response<ResourcePlan>> {
     const type = req.type;
     const inputs = req.inputs;
-    const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) =>
-      k
-    );
+    const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
     const prior = req.prior?.attributes ?? null;
     if (prior === null) {
       const p = this.#planned(req, null, computed);

@@ -55,7 +55,11 @@ export interface Attribute {
    * an object for `single` and `group`, a list of objects for `list` and
    * `set`, an object of objects for `map`.
    */
-  block?: { nesting: "single" | "group" | "list" | "set" | "map"; minItems: number; maxItems: number };
+  block?: {
+    nesting: "single" | "group" | "list" | "set" | "map";
+    minItems: number;
+    maxItems: number;
+  };
 }
 
 export interface TypeSchema {

@@ -68,7 +68,9 @@ export class ProviderSession {
 
   /** Tells the session which provider configuration each node's type comes from. */
   bind(nodes: readonly NodeProviderRef[]): void {
-    for (const n of nodes) if (n.providerInstance) this.#nodeInstances.set(n.address, n.providerInstance);
+    for (const n of nodes) {
+      if (n.providerInstance) this.#nodeInstances.set(n.address, n.providerInstance);
+    }
   }
 
   /** True when `source` is a plugin provider of the root. */

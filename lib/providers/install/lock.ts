@@ -234,7 +234,9 @@ function readEntry(
 export function readLockFile(root: string): LockFileContent | undefined {
   const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
   const pinned = pinnedFor(root);
-  if (pinned) return pinned.lockFile === undefined ? undefined : parseLockFile(pinned.lockFile, path);
+  if (pinned) {
+    return pinned.lockFile === undefined ? undefined : parseLockFile(pinned.lockFile, path);
+  }
   let text: string;
   try {
     text = Deno.readTextFileSync(path);

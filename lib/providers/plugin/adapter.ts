@@ -42,14 +42,7 @@ import type {
 } from "../resource_provider.ts";
 import type { TypeSchema } from "../schema.ts";
 import { startPlugin } from "./processes.ts";
-import {
-  fromState,
-  plannedView,
-  sameValue,
-  toProviderValue,
-  toState,
-  valueAt,
-} from "./values.ts";
+import { fromState, plannedView, sameValue, toProviderValue, toState, valueAt } from "./values.ts";
 
 /** Time spent in this process's provider work, for benchmarks. */
 export const pluginTimings = { configureMs: 0, calls: 0, callsMs: 0 };

@@ -13,7 +13,12 @@
  * @module
  */
 
-import type { Attribute as PluginAttribute, Block, NestedBlock, Schema } from "../../plugin/schema.ts";
+import type {
+  Attribute as PluginAttribute,
+  Block,
+  NestedBlock,
+  Schema,
+} from "../../plugin/schema.ts";
 import { attributeType, blockType } from "../../plugin/schema.ts";
 import type { CtyType } from "../../plugin/value.ts";
 import type { Attribute, Mode, TypeSchema } from "../schema.ts";

@@ -49,8 +49,10 @@ export function schemaCacheDir(pravoCache: string): string {
 
 /** The folder of one package's schema: its `h1:` hash made a file name. */
 export function packageSchemaDir(pravoCache: string, h1: string): string {
-  return join(schemaCacheDir(pravoCache), h1.replace(/^h1:/, "h1-").replace(/[/+=]/g, (c) =>
-    c === "/" ? "_" : c === "+" ? "-" : ""));
+  return join(
+    schemaCacheDir(pravoCache),
+    h1.replace(/^h1:/, "h1-").replace(/[/+=]/g, (c) => c === "/" ? "_" : c === "+" ? "-" : ""),
+  );
 }
 
 const MODE_FILE: Record<Exclude<Mode, "call">, string> = {
