@@ -241,12 +241,17 @@ Deno.test("the schema and providers commands load no CUE and no MCP SDK", async 
 
 interface ModuleInfo {
   specifier: string;
-  dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
+  dependencies?: {
+    code?: { specifier: string };
+    type?: { specifier: string };
+    isDynamic?: boolean;
+  }[];
 }
 
 /**
  * The modules that the root of `deno info --json` loads, directly or not:
- * type-only imports (erased at run time) are not followed.
+ * type-only imports (erased at run time) are not followed, nor dynamic
+ * imports (loaded only on the path that needs them: starting a provider).
  */
 function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
   const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
@@ -257,7 +262,7 @@ function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
     if (seen.has(s)) continue;
     seen.add(s);
     for (const d of bySpec.get(s)?.dependencies ?? []) {
-      if (d.code) todo.push(d.code.specifier);
+      if (d.code && !d.isDynamic) todo.push(d.code.specifier);
     }
   }
   return [...seen];

@@ -37,7 +37,6 @@ import {
 } from "../install/executable.ts";
 import { FileHashCache } from "../install/hash_cache.ts";
 import { readLockFile } from "../install/lock.ts";
-import { readConfig } from "../../state/config.ts";
 
 /** The variable that names the directory of provider sockets. */
 export const SOCKET_DIR_ENV = "PRAVO_PLUGIN_SOCKET_DIR";
@@ -75,7 +74,7 @@ export function fileHashCache(): FileHashCache {
  * The verified executable of a locked plugin provider of the root; throws a
  * DiagnosticsError that says what to do when it may not run.
  */
-export function verifiedProvider(root: string, address: string): VerifiedProvider {
+export async function verifiedProvider(root: string, address: string): Promise<VerifiedProvider> {
   const pinned = pinnedFor(root);
   if (pinned) {
     const pin = pinned.plugins?.find((p) => p.address === address);
@@ -116,6 +115,8 @@ export function verifiedProvider(root: string, address: string): VerifiedProvide
     ], Exit.ERROR);
   }
   const installation = installationFromEnv(envVar, Deno.cwd(), fileHashCache());
+  // pravo.jsonc's mirrors (read only here: what starts no provider needs no config parser).
+  const { readConfig } = await import("../../state/config.ts");
   const mirrors = (readConfig(root).config.provider_mirrors ?? []).map((m) => m.path);
   return providerExecutable(root, address, entry, { ...installation, mirrors });
 }

@@ -52,7 +52,7 @@ export async function startPlugin(
   let verified: VerifiedProvider;
   let socketPath: string | undefined;
   try {
-    verified = verifiedProvider(root, address);
+    verified = await verifiedProvider(root, address);
     socketPath = nextSocketPath();
   } catch (e) {
     if (e instanceof DiagnosticsError) return { diagnostics: e.diagnostics };
