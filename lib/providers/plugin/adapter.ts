@@ -117,7 +117,10 @@ export class PluginResourceProvider implements ResourceProvider {
     const started = await startPlugin(this.#inst.root, this.#inst.entry.address, {
       schema: this.#inst.schema?.(),
     });
-    if (!started.value) return { diagnostics: started.diagnostics };
+    // Why the provider did not start is about its configuration, not a node.
+    const here = (d: Diagnostic): Diagnostic =>
+      this.#inst.instance ? { ...d, address: d.address ?? this.#inst.instance } : d;
+    if (!started.value) return { diagnostics: started.diagnostics.map(here) };
     const p = started.value.provider;
     const t0 = performance.now();
     const config = toProviderValue(cfg.config);

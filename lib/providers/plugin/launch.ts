@@ -26,6 +26,7 @@
 
 import { join } from "node:path";
 import { Exit } from "../../cli/exit.ts";
+import { PLUGIN_SOCKETS } from "../../cli/permissions.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
 import { hashCachePath, pravoCacheHome } from "../install/cache_dir.ts";
@@ -42,12 +43,7 @@ import { readLockFile } from "../install/lock.ts";
 export const SOCKET_DIR_ENV = "PRAVO_PLUGIN_SOCKET_DIR";
 
 /** How many providers one run may start when sockets are granted by name. */
-export const SOCKET_SLOTS = 8;
-
-/** The socket file names granted in a socket directory: `p0.sock` to `p7.sock`. */
-export function socketNames(): string[] {
-  return Array.from({ length: SOCKET_SLOTS }, (_, i) => `p${i}.sock`);
-}
+export const SOCKET_SLOTS = PLUGIN_SOCKETS.length;
 
 /** A variable of pravo's environment; undefined where it may not be read. */
 export function envVar(name: string): string | undefined {
@@ -143,5 +139,5 @@ export function nextSocketPath(): string | undefined {
       ),
     ], Exit.ERROR);
   }
-  return join(socketDir, `p${nextSlot++}.sock`);
+  return join(socketDir, PLUGIN_SOCKETS[nextSlot++]);
 }

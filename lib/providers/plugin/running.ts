@@ -39,3 +39,22 @@ export async function closeAll(): Promise<void> {
   running.clear();
   await Promise.all(all.map((p) => p.close().catch(() => {})));
 }
+
+/**
+ * Removes the socket directory named by `$PRAVO_PLUGIN_SOCKET_DIR` when it
+ * is empty (every provider closed): scripts/pravo made it for this run.
+ */
+export function removeSocketDir(): void {
+  let dir: string | undefined;
+  try {
+    dir = Deno.env.get("PRAVO_PLUGIN_SOCKET_DIR");
+  } catch {
+    return;
+  }
+  if (!dir || !dir.startsWith("/")) return;
+  try {
+    Deno.removeSync(dir);
+  } catch {
+    // not empty, gone, or not ours to remove
+  }
+}
