@@ -14,7 +14,14 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
+import {
+  type Diagnostic,
+  DiagnosticsError,
+  didYouMean,
+  error,
+  type SourcePos,
+} from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
 import { allProviders, findProvider, findType, findTypes } from "../providers/registry.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { ctyOf, importPath, typeString } from "../providers/schema.ts";
@@ -627,7 +634,8 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   );
   if (catalog && pluginSources.length) {
     const diags = await catalog.ensureSchemas(pluginSources);
-    if (diags.some((d) => d.severity === "error")) return { ok: false, diagnostics: diags };
+    // Not the specification's fault: a provider that cannot give its schema.
+    if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
   }
   for (const s of sources.providers) {
     const p = findProvider(s);

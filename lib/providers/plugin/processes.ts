@@ -16,12 +16,7 @@
 
 import { interrupts } from "../../cli/interrupt.ts";
 import { type Diagnostic, DiagnosticsError } from "../../diag/diag.ts";
-import {
-  exitOnSignals,
-  type PluginProvider,
-  type ProviderSchema as PluginSchema,
-  startProvider,
-} from "../../plugin/mod.ts";
+import type { PluginProvider, ProviderSchema as PluginSchema } from "../../plugin/provider.ts";
 import { displayAddress, parseProviderSource } from "../install/address.ts";
 import type { VerifiedProvider } from "../install/executable.ts";
 import { nextSocketPath, verifiedProvider } from "./launch.ts";
@@ -58,6 +53,8 @@ export async function startPlugin(
     if (e instanceof DiagnosticsError) return { diagnostics: e.diagnostics };
     throw e;
   }
+  // The protocol layer (and its gRPC library) loads only once a provider may start.
+  const { exitOnSignals, startProvider } = await import("../../plugin/mod.ts");
   // The command layer handles interrupts: Stop on the first, exit on the second.
   exitOnSignals(false);
   const t0 = performance.now();
