@@ -1341,7 +1341,21 @@ function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>>
   const byKey = new Map<string, Site[]>();
   const children = new Map<string, Set<string>>();
   for (const s of sources.files.flatMap((f) => f.parsed.sites)) {
-    if (!s.path) continue;
+    if (!s.path) {
+      // A declaration with no static path (inside a list or a call, as in
+      // `policy: json.Marshal({Resource: jobs.arn})`) counts for the field
+      // whose value it is written in.
+      // (A list's elements are scoped apart: they count as regular when the
+      // field they are the value of is.)
+      let o = s.owner;
+      while (o && !o.path) o = o.owner;
+      if (o?.path) {
+        const k = pathKey(o.path);
+        if (!byKey.has(k)) byKey.set(k, []);
+        byKey.get(k)!.push(o.nonRegular ? s : { ...s, nonRegular: false });
+      }
+      continue;
+    }
     const k = pathKey(s.path);
     if (!byKey.has(k)) byKey.set(k, []);
     byKey.get(k)!.push(s);
