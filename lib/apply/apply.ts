@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import type { AcquiredLock, LockInfo, StateStore, TxMeta } from "../state/store.ts";
@@ -146,6 +147,10 @@ export async function applyPlan(
       throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "apply")), Exit.LOCKED);
     }
     const result = await walk(plan, store, opts);
+    if (!result.interrupted && !opts.only) {
+      await recordRefreshed(plan, store, opts);
+      result.serial = (await store.identity()).serial;
+    }
     // Applying the plan that reserved nodes releases them; so does an apply
     // of it that was interrupted after it started (the plan is stale then).
     // Interrupted before any node started, the plan and its reservations
@@ -596,6 +601,48 @@ async function applyNode(
     if (e instanceof DiagnosticsError) return outcome("failed", e.diagnostics);
     throw e;
   }
+}
+
+/**
+ * The nodes the plan read from the real world and left as they are keep
+ * what was read, as Terraform keeps a refreshed state: their records get
+ * the values read (a `refresh` change in the log when they differ from the
+ * state, such as a provider's normalisation or what another node changed)
+ * and their refresh time, so that drift and the next plans start from them.
+ */
+async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
+  const refreshed = plan.nodes.filter((n) =>
+    n.mode === "managed" && n.action === "no-op" && n.before !== null &&
+    (n.reasons ?? []).some((r) => r.kind === "refresh")
+  );
+  if (refreshed.length === 0) return;
+  const at = new Date().toISOString();
+  const same: string[] = [];
+  await store.transaction(planMeta(plan, opts), async (tx) => {
+    for (const n of refreshed) {
+      const rec = await tx.getRecord(n.address);
+      if (!rec) continue;
+      if (isDeepStrictEqual(rec.attributes, n.before)) {
+        same.push(n.address);
+        continue;
+      }
+      await tx.putRecord({
+        ...rec,
+        attributes: n.before!,
+        refreshedAt: at,
+        ...(n.stored?.schemaVersion !== undefined ? { schemaVersion: n.stored.schemaVersion } : {}),
+        ...(n.stored?.private ? { private: n.stored.private } : {}),
+      });
+      await tx.logChange({
+        address: n.address,
+        action: "refresh",
+        before: rec.attributes,
+        after: n.before,
+        sensitivePaths: rec.sensitivePaths,
+      });
+    }
+    if (same.length) await tx.markRefreshed(same, at);
+  });
 }
 
 /**
