@@ -17,6 +17,7 @@
 
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { PROJECT } from "./_fake.ts";
 import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, fakeStarts, pluginRoot } from "./_roots.ts";
 
 const MAIN = (extra = "") =>
@@ -190,4 +191,41 @@ delta: $fake.#Resource.fake_thing & {name: "after-\\(gamma.id)"}
     const after = await r.run(["plan", "--json", "--destroy"]);
     assert.equal(JSON.parse(after.stdout).nodes.length, 0);
   });
+});
+
+Deno.test("the first Ctrl-C sends Stop to the providers: a call in flight returns at once, the lock is released, exit 130", async () => {
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({
+    "main.cue": `package demo
+
+import fake "pravo.dev/providers/pravo/fake"
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+slow: $fake.#Data.fake_slow & {ms: 120000}
+`,
+  }, { source: FAKE_SOURCE, version: FAKE_VERSION, mirror: mirror.dir });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${PROJECT}/main.ts`, "--no-color", "apply", "-auto-approve"],
+    cwd: r.root,
+    env: { ...r.env, PRAVO_ACTOR: "test" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // The read is in flight once the provider runs and a moment has passed.
+  const until = Date.now() + 60_000;
+  while (await fakeStarts(mirror) === 0) {
+    if (Date.now() > until) throw new Error("the provider never started");
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  await new Promise((res) => setTimeout(res, 2500));
+  const t0 = Date.now();
+  child.kill("SIGINT");
+  const out = await child.output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 130, stderr);
+  assert.ok(Date.now() - t0 < 30_000, "the read did not wait its two minutes");
+  assert.match(stderr, /Interrupted by SIGINT/);
+  const locks = await r.run(["state", "locks", "--json"]);
+  assert.equal(JSON.parse(locks.stdout).lock, null, locks.stdout);
 });
