@@ -51,9 +51,29 @@ export const DRIFT_PARALLELISM = 8;
  * assert.deepEqual(changedBetween({ a: 1, b: null, c: [1] }, { a: 2, c: [1] }), ["a"]);
  * ```
  */
-export function changedBetween(before: Attrs, now: Attrs): string[] {
+export function changedBetween(
+  before: Attrs,
+  now: Attrs,
+  opts: { emptyIsNull?: boolean } = {},
+): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(now)]);
-  return [...keys].filter((k) => !isDeepStrictEqual(before[k] ?? null, now[k] ?? null)).sort();
+  const norm = opts.emptyIsNull ? emptyAsNull : (v: unknown) => v ?? null;
+  return [...keys].filter((k) => !isDeepStrictEqual(norm(before[k]), norm(now[k]))).sort();
+}
+
+/**
+ * A value with every empty string, list and map taken as null, at any
+ * depth: what a plugin provider of the legacy SDK cannot tell apart (it
+ * reads back `{}` for a map it was given as null), and so no drift.
+ */
+function emptyAsNull(v: unknown): unknown {
+  if (v === undefined || v === null || v === "") return null;
+  if (Array.isArray(v)) return v.length ? v.map(emptyAsNull) : null;
+  if (typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>);
+    return entries.length ? Object.fromEntries(entries.map(([k, x]) => [k, emptyAsNull(x)])) : null;
+  }
+  return v;
 }
 
 /**
@@ -116,7 +136,9 @@ export async function readDrift(
           return;
         }
         const now = res.value;
-        const changed = now === null ? [] : changedBetween(rec.attributes, now);
+        const changed = now === null
+          ? []
+          : changedBetween(rec.attributes, now, { emptyIsNull: type.plugin !== undefined });
         results.set(rec.address, {
           record: rec,
           status: now === null ? "gone" : changed.length ? "drifted" : "unchanged",

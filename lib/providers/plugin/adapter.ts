@@ -268,8 +268,11 @@ export class PluginResourceProvider implements ResourceProvider {
       if (hasErrors(diagnostics)) return { diagnostics };
       const view = plannedView(planned);
       const priorObj = prior as Record<string, Value> | null;
+      // What the configuration changes: its inputs whose planned value
+      // differs (a computed one only where the configuration sets it).
       const changed = Object.keys(t.attributes).filter((k) =>
         isInputName(t, k) && !req.ignoreChanges.includes(k) &&
+        (k in req.inputs || !t.attributes[k].computed) &&
         (priorObj === null || !sameValue(priorObj[k] ?? null, valueAt(planned, [{ name: k }])))
       ).sort();
       const requiresReplace = priorObj === null ? [] : [
