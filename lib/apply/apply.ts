@@ -605,10 +605,10 @@ async function applyNode(
 
 /**
  * The nodes the plan read from the real world and left as they are keep
- * what was read, as Terraform keeps a refreshed state: their records get
- * the values read (a `refresh` change in the log when they differ from the
- * state, such as a provider's normalisation or what another node changed)
- * and their refresh time, so that drift and the next plans start from them.
+ * what was read when it differs from the state (a provider's
+ * normalisation, or what another node changed), as Terraform keeps a
+ * refreshed state: a `refresh` change in the log, so that drift and the
+ * next plans start from it.
  */
 async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
   const refreshed = plan.nodes.filter((n) =>
@@ -617,15 +617,10 @@ async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions
   );
   if (refreshed.length === 0) return;
   const at = new Date().toISOString();
-  const same: string[] = [];
   await store.transaction(planMeta(plan, opts), async (tx) => {
     for (const n of refreshed) {
       const rec = await tx.getRecord(n.address);
-      if (!rec) continue;
-      if (isDeepStrictEqual(rec.attributes, n.before)) {
-        same.push(n.address);
-        continue;
-      }
+      if (!rec || isDeepStrictEqual(rec.attributes, n.before)) continue;
       await tx.putRecord({
         ...rec,
         attributes: n.before!,
@@ -641,7 +636,6 @@ async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions
         sensitivePaths: rec.sensitivePaths,
       });
     }
-    if (same.length) await tx.markRefreshed(same, at);
   });
 }
 
