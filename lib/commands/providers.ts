@@ -8,14 +8,13 @@
  * @module
  */
 
-import { type CommandRun, emit } from "../cli/command.ts";
+import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
 import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
 import { type LockedPlugin, readLockFile } from "../providers/install/lock.ts";
 import { MODES, PROVIDERS } from "../providers/registry.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
-import { DiagnosticsError } from "../diag/diag.ts";
 import { importPath, type Mode, type ProviderSchema } from "../providers/schema.ts";
 
 /** One provider as `--json` prints it. */
@@ -46,8 +45,16 @@ export const run: CommandRun = async (ctx) => {
   if (catalog) {
     const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
     if (missing.length) {
+      // A provider that cannot give its schema is listed without its types.
       const diags = await catalog.ensureSchemas(missing);
-      if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+      emitWarnings(
+        ctx,
+        diags.map((d) => ({
+          ...d,
+          severity: "warning" as const,
+          detail: `${d.detail} Its types are not listed until its schema can be had.`,
+        })),
+      );
     }
   }
   const doc = providersDoc(PROVIDERS, lock?.plugins, (address) => {
