@@ -133,6 +133,10 @@ export async function run(
     // The plugin providers this command started end with it.
     if (runningCount()) await closeAll();
     removeSocketDir();
+    if (env("PRAVO_TIMINGS")) {
+      const { timingsReport } = await import("./lib/cli/timings.ts");
+      streams.stderr(JSON.stringify({ pravo_timings: await timingsReport() }) + "\n");
+    }
   }
 }
 
