@@ -61,7 +61,10 @@ export async function planFromFlags(
   } catch (e) {
     // A provider asked to stop (Ctrl-C) fails what it was doing: that is the interrupt.
     if (interrupts.received && e instanceof DiagnosticsError) {
-      throw interrupted(interrupts.received, "The run stopped while planning: nothing was applied.");
+      throw interrupted(
+        interrupts.received,
+        "The run stopped while planning: nothing was applied.",
+      );
     }
     throw e;
   } finally {

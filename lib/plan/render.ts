@@ -79,7 +79,12 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
       });
     } else if (n.action === "delete") {
       if (before[k] !== undefined) {
-        rows.push({ indent: "      ", mark: style.red("-") + " ", name: k, text: value(before[k]) });
+        rows.push({
+          indent: "      ",
+          mark: style.red("-") + " ",
+          name: k,
+          text: value(before[k]),
+        });
       }
     } else if (n.action === "read") {
       rows.push({

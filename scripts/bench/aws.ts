@@ -197,8 +197,15 @@ const pravo = (args: string[], suffix: string) =>
     `suffix=${suffix}`,
     ...args,
   ], pravoRoot, pravoEnv);
-const tf = (args: string[], suffix: string) =>
-  exec("terraform", [...args, "-input=false", "-no-color", `-var=suffix=${suffix}`], tfRoot, tfEnv);
+/** `terraform SUBCOMMAND OPTIONS... [PLANFILE]`; a saved plan takes no variables. */
+const tf = (sub: string, opts: string[], suffix: string, planFile?: string) =>
+  exec("terraform", [
+    sub,
+    ...opts,
+    "-input=false",
+    "-no-color",
+    ...(planFile ? [planFile] : [`-var=suffix=${suffix}`]),
+  ], tfRoot, tfEnv);
 
 expect(await exec(deno, ["run", "-A", "--quiet", MAIN, "init"], pravoRoot, pravoEnv), [0], "pravo init");
 expect(await exec("terraform", ["init", "-input=false", "-no-color"], tfRoot, tfEnv), [0], "terraform init");
@@ -229,18 +236,18 @@ for (let i = 0; i < RUNS; i++) {
       note(
         tool,
         "plan",
-        expect(await tf(["plan", "-out=b.plan", "-detailed-exitcode"], suffix), [2], "tf plan"),
+        expect(await tf("plan", ["-out=b.plan", "-detailed-exitcode"], suffix), [2], "tf plan"),
       );
-      note(tool, "apply", expect(await tf(["apply", "b.plan"], suffix), [0], "tf apply"));
+      note(tool, "apply", expect(await tf("apply", [], suffix, "b.plan"), [0], "tf apply"));
       note(
         tool,
         "no-op plan",
-        expect(await tf(["plan", "-detailed-exitcode"], suffix), [0], "tf no-op plan"),
+        expect(await tf("plan", ["-detailed-exitcode"], suffix), [0], "tf no-op plan"),
       );
       note(
         tool,
         "destroy",
-        expect(await tf(["destroy", "-auto-approve"], suffix), [0], "tf destroy"),
+        expect(await tf("destroy", ["-auto-approve"], suffix), [0], "tf destroy"),
       );
     }
   }

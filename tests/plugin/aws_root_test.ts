@@ -48,7 +48,11 @@ async function run(r: PluginRoot, args: string[]): Promise<{ code: number; out: 
 async function awsCli(args: string[]): Promise<string> {
   const out = await new Deno.Command("aws", {
     args: ["--endpoint-url", MOTO.url, "--region", "us-east-1", "--output", "json", ...args],
-    env: { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_DEFAULT_REGION: "us-east-1" },
+    env: {
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_DEFAULT_REGION: "us-east-1",
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -224,7 +228,10 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
         await edit((x) =>
           x.replace('tags: team: "platform"', 'tags: team: "data"')
             .replace('bucket: "pravo-logs-\\(suffix)"', 'bucket: "pravo-logs2-\\(suffix)"')
-            .replace('name:         "pravo-sessions-\\(suffix)"', 'name:         "pravo-sessions-\\(suffix)"\n\ttags: owner: "agent"') +
+            .replace(
+              'name:         "pravo-sessions-\\(suffix)"',
+              'name:         "pravo-sessions-\\(suffix)"\n\ttags: owner: "agent"',
+            ) +
           `\noutside: $aws.#Resource.aws_s3_bucket & {bucket: "pravo-outside-\\(suffix)"}\n` +
           `\nlater: $aws.#Resource.aws_sqs_queue & {name: "pravo-later-\\(suffix)"}\n`
         );

@@ -18,6 +18,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { PROJECT } from "./_fake.ts";
+import { pravo } from "../_pravo.ts";
 import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, fakeStarts, pluginRoot } from "./_roots.ts";
 
 const MAIN = (extra = "") =>
@@ -185,6 +186,31 @@ delta: $fake.#Resource.fake_thing & {name: "after-\\(gamma.id)"}
     assert.match(missing.stderr, /already in the state/);
   });
 
+  await t.step(
+    "a data source is read at plan, with the environment the provider gets",
+    async () => {
+      await Deno.writeTextFile(
+        `${r.root}/main.cue`,
+        MAIN(`env: $fake.#Data.fake_env & {names: ["FAKE_VISIBLE", "PRAVO_REASON", "DENO_DIR"]}
+outputs: seen: env.values
+`),
+      );
+      const res = await pravoIn(r, ["plan", "--json"], {
+        FAKE_VISIBLE: "yes",
+        PRAVO_REASON: "a reason pravo keeps to itself",
+        DENO_DIR: "/nowhere",
+      });
+      assert.ok(res.code === 0 || res.code === 2, res.stdout + res.stderr);
+      const doc = JSON.parse(res.stdout);
+      const env = doc.nodes.find((n: { address: string }) => n.address === "env");
+      assert.equal(env.action, "read");
+      // The provider gets the user's environment, never pravo's own variables.
+      assert.deepEqual(env.after.values, { FAKE_VISIBLE: "yes" });
+      assert.deepEqual(doc.outputs.seen, { FAKE_VISIBLE: "yes" });
+      await Deno.writeTextFile(`${r.root}/main.cue`, MAIN());
+    },
+  );
+
   await t.step("destroy", async () => {
     const res = await r.run(["apply", "-auto-approve", "--destroy"]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
@@ -229,3 +255,12 @@ slow: $fake.#Data.fake_slow & {ms: 120000}
   const locks = await r.run(["state", "locks", "--json"]);
   assert.equal(JSON.parse(locks.stdout).lock, null, locks.stdout);
 });
+
+/** pravo in a plugin root with more variables in its environment. */
+function pravoIn(
+  r: { root: string; env: Record<string, string> },
+  args: string[],
+  env: Record<string, string>,
+) {
+  return pravo(r.root, args, { env: { ...r.env, ...env } });
+}
