@@ -255,7 +255,9 @@ function renderType(t: TypeDoc, style: Style): string {
   }
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   rows.forEach((r, i) => {
-    const line = "  " + r.slice(0, 3).map((c, j) => c.padEnd(widths[j])).join("  ") + "  " + r[3];
+    // No trailing blanks when the description is empty (plugin providers often give none).
+    const line = ("  " + r.slice(0, 3).map((c, j) => c.padEnd(widths[j])).join("  ") + "  " + r[3])
+      .trimEnd();
     lines.push(i === 0 ? style.dim(line) : line);
   });
   return lines.join("\n") + "\n";

@@ -403,7 +403,6 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     }
     return { diagnostics: [diag("No such data source", name)] };
   },
-  validateDataResourceConfig: () => ({ diagnostics: [] }),
   validateEphemeralResourceConfig: (req) => {
     const c = read(req.config, "fake_token") as Obj;
     return {

@@ -200,7 +200,7 @@ export class PluginResourceProvider implements ResourceProvider {
         : req.type.mode === "data"
         ? await p.validateDataResourceConfig({ typeName: req.type.name, config })
         : await p.validateEphemeralResourceConfig({ typeName: req.type.name, config });
-      return { diagnostics: r.diagnostics };
+      return { diagnostics: withoutUnsupportedValidation(r.diagnostics) };
     }).then((r) => r.diagnostics);
   }
 
@@ -392,6 +392,7 @@ export class PluginResourceProvider implements ResourceProvider {
     return this.#with(req, async (p) => {
       const config = toProviderValue(req.config);
       const v = await p.validateDataResourceConfig({ typeName: req.type.name, config });
+      v.diagnostics = withoutUnsupportedValidation(v.diagnostics);
       if (hasErrors(v.diagnostics)) return { diagnostics: v.diagnostics };
       const r = await p.readDataSource({ typeName: req.type.name, config }, {
         signal: req.signal,
@@ -483,6 +484,14 @@ export class PluginResourceProvider implements ResourceProvider {
     const r = await this.#ready;
     await r.provider?.stopProvider();
   }
+}
+
+/**
+ * A provider that does not implement a validation call has nothing to say
+ * about the configuration: its calls to plan and read still check it.
+ */
+function withoutUnsupportedValidation(diags: Diagnostic[]): Diagnostic[] {
+  return diags.filter((d) => !/ does not support Validate\w*Config$/.test(d.summary));
 }
 
 function firstName(path: PathStep[]): string | undefined {
