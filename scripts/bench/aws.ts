@@ -132,7 +132,12 @@ interface Run {
   timings?: Record<string, number>;
 }
 
-async function exec(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+async function exec(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<Run> {
   const t0 = performance.now();
   const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" })
     .output();
@@ -184,31 +189,49 @@ const tfEnv = {
 };
 const deno = Deno.execPath();
 const pravo = (args: string[], suffix: string) =>
-  exec(deno, [
-    "run",
-    "-A",
-    "--quiet",
-    "--config",
-    join(PROJECT, "deno.json"),
-    MAIN,
-    "-t",
-    `moto=${server.url}`,
-    "-t",
-    `suffix=${suffix}`,
-    ...args,
-  ], pravoRoot, pravoEnv);
+  exec(
+    deno,
+    [
+      "run",
+      "-A",
+      "--quiet",
+      "--config",
+      join(PROJECT, "deno.json"),
+      MAIN,
+      "-t",
+      `moto=${server.url}`,
+      "-t",
+      `suffix=${suffix}`,
+      ...args,
+    ],
+    pravoRoot,
+    pravoEnv,
+  );
 /** `terraform SUBCOMMAND OPTIONS... [PLANFILE]`; a saved plan takes no variables. */
 const tf = (sub: string, opts: string[], suffix: string, planFile?: string) =>
-  exec("terraform", [
-    sub,
-    ...opts,
-    "-input=false",
-    "-no-color",
-    ...(planFile ? [planFile] : [`-var=suffix=${suffix}`]),
-  ], tfRoot, tfEnv);
+  exec(
+    "terraform",
+    [
+      sub,
+      ...opts,
+      "-input=false",
+      "-no-color",
+      ...(planFile ? [planFile] : [`-var=suffix=${suffix}`]),
+    ],
+    tfRoot,
+    tfEnv,
+  );
 
-expect(await exec(deno, ["run", "-A", "--quiet", MAIN, "init"], pravoRoot, pravoEnv), [0], "pravo init");
-expect(await exec("terraform", ["init", "-input=false", "-no-color"], tfRoot, tfEnv), [0], "terraform init");
+expect(
+  await exec(deno, ["run", "-A", "--quiet", MAIN, "init"], pravoRoot, pravoEnv),
+  [0],
+  "pravo init",
+);
+expect(
+  await exec("terraform", ["init", "-input=false", "-no-color"], tfRoot, tfEnv),
+  [0],
+  "terraform init",
+);
 // The schema cache is filled once, as a first use would (not counted).
 expect(await pravo(["validate"], "warm"), [0], "pravo validate");
 
@@ -224,7 +247,11 @@ for (let i = 0; i < RUNS; i++) {
   const suffix = `b${i}-${crypto.randomUUID().slice(0, 6)}`;
   for (const tool of i % 2 === 0 ? ["pravo", "terraform"] : ["terraform", "pravo"]) {
     if (tool === "pravo") {
-      note(tool, "plan", expect(await pravo(["plan", "--out", "b.plan"], suffix), [2], "pravo plan"));
+      note(
+        tool,
+        "plan",
+        expect(await pravo(["plan", "--out", "b.plan"], suffix), [2], "pravo plan"),
+      );
       note(tool, "apply", expect(await pravo(["apply", "b.plan"], suffix), [0], "pravo apply"));
       note(tool, "no-op plan", expect(await pravo(["plan"], suffix), [0], "pravo no-op plan"));
       note(
@@ -263,7 +290,9 @@ const cell = (xs: number[]) =>
   `${sec(median(xs))} s (${sec(Math.min(...xs))}–${sec(Math.max(...xs))})`;
 
 const lines: string[] = [];
-lines.push(`AWS root of examples/aws, ${RUNS} runs, moto at ${server.url}, provider from ${MIRROR}`);
+lines.push(
+  `AWS root of examples/aws, ${RUNS} runs, moto at ${server.url}, provider from ${MIRROR}`,
+);
 lines.push("");
 lines.push("| step | pravo | Terraform | pravo / Terraform |");
 lines.push("|---|---:|---:|---:|");
@@ -272,7 +301,9 @@ for (const s of steps) {
   lines.push(`| ${s} | ${cell(p)} | ${cell(t)} | ${(median(p) / median(t)).toFixed(2)} |`);
 }
 lines.push("");
-lines.push("Where pravo's time goes (medians, ms; provider calls add up the calls in flight together):");
+lines.push(
+  "Where pravo's time goes (medians, ms; provider calls add up the calls in flight together):",
+);
 lines.push("");
 const keys = [
   "cue_load",
