@@ -154,7 +154,7 @@ export async function makePlan(
   const located =
     (n: { address: string; path?: string[]; range?: Diagnostic["range"] }) =>
     (d: Diagnostic): Diagnostic =>
-      providerDiagnostics(sources.index, n.path ?? addressPathOf(n.address), d, n.address, n.range);
+      providerDiagnostics(sources.index, n.path ?? addressPath(n.address), d, n.address, n.range);
 
   // Refresh: read the real world for the records that are due.
   const prior = new Map<string, Attrs | null>();
@@ -832,10 +832,6 @@ async function bounded(tasks: (() => Promise<void>)[], n: number): Promise<void>
     while (next < tasks.length) await tasks[next++]();
   };
   await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
-}
-
-function addressPathOf(address: string): string[] {
-  return addressPath(address);
 }
 
 /**

@@ -105,6 +105,18 @@ Deno.test("a plugin provider through pravo: plan, apply, secrets, diagnostics, f
     await Deno.writeTextFile(`${r.root}/main.cue`, MAIN());
   });
 
+  await t.step("a provider configuration's diagnostic points at it", async () => {
+    const src = MAIN().replace('endpoint: "http://fake.example"', 'endpoint: "bad"');
+    await Deno.writeTextFile(`${r.root}/main.cue`, src);
+    // A change, so that the provider must plan (and so start, and be configured).
+    await Deno.writeTextFile(`${r.root}/main.cue`, src.replace("size:        3", "size:        4"));
+    const res = await r.run(["plan"]);
+    assert.equal(res.code, 1, res.stdout + res.stderr);
+    assert.match(res.stderr, /Bad endpoint/);
+    assert.ok(res.stderr.includes(`main.cue line ${lineOf(src, "$fake:")}`), res.stderr);
+    await Deno.writeTextFile(`${r.root}/main.cue`, MAIN());
+  });
+
   await t.step("a provider that dies fails its node and the nodes that depend on it", async () => {
     const extra = `gamma: $fake.#Resource.fake_thing & {name: "crash"}
 delta: $fake.#Resource.fake_thing & {name: "after-\\(gamma.id)"}
