@@ -24,6 +24,7 @@ import {
   PINNED_FLAG,
 } from "./lib/cli/pinned.ts";
 import { isAbsolute, resolve } from "node:path";
+import { closeAll, removeSocketDir, runningCount } from "./lib/providers/plugin/running.ts";
 
 /** The global flags a child of `pravo mcp` takes from the pinned document, never from its argv. */
 const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
@@ -128,6 +129,14 @@ export async function run(
     const known = internalErrorDiagnostics(e);
     if (known) return fail(ctx, known);
     throw e;
+  } finally {
+    // The plugin providers this command started end with it.
+    if (runningCount()) await closeAll();
+    removeSocketDir();
+    if (env("PRAVO_TIMINGS")) {
+      const { timingsReport } = await import("./lib/cli/timings.ts");
+      streams.stderr(JSON.stringify({ pravo_timings: await timingsReport() }) + "\n");
+    }
   }
 }
 
@@ -188,6 +197,12 @@ if (import.meta.main) {
   try {
     let argv = Deno.args;
     let pinned: Pinned | undefined;
+    if (argv[0] === "--plugin-grant" && argv.length === 2) {
+      // scripts/pravo asks which provider executables a command may run.
+      const { pluginGrantText } = await import("./lib/cli/plugin_grant.ts");
+      streams.stdout(pluginGrantText(argv[1]));
+      Deno.exit(0);
+    }
     if (argv[0] === PINNED_FLAG) {
       // A child of pravo mcp: what the server pinned comes first, on stdin.
       pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));

@@ -30,6 +30,16 @@ export interface SelfOptions {
   stateFiles?: readonly string[];
   /** The memory of one child, in MiB: half for the JavaScript heap, half for CUE's. */
   memoryMiB?: number;
+  /**
+   * The plugin providers the server verified at start: a child may run
+   * exactly these executables, read their packages and pravo's cache
+   * folder, and connect to its own socket directory (`socketDir`).
+   */
+  plugins?: {
+    providers: readonly { executable: string; packageDir: string }[];
+    pravoCache?: string;
+    socketDir?: string;
+  };
 }
 
 /**
@@ -87,13 +97,18 @@ export function selfCommand(root: string, opts: SelfOptions = {}): Self {
     extraWrite: opts.stateFiles,
     // A state on PostgreSQL: that server alone.
     allowNet: opts.allowNet,
-    // A tool's command never runs a program: its process may run none.
+    // A tool's command runs no program but the plugin providers the server
+    // verified at start.
     allowRun: false,
+    plugins: opts.plugins,
   });
   const config = isBundle ? ["--no-config"] : ["--config", `${projectDir}/deno.json`];
   return {
     command: exec,
     prefix: ["run", "--quiet", `--v8-flags=${v8}`, ...config, ...flags, main],
+    ...(opts.plugins?.socketDir
+      ? { env: { PRAVO_PLUGIN_SOCKET_DIR: opts.plugins.socketDir } }
+      : {}),
   };
 }
 

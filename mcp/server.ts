@@ -67,6 +67,16 @@ export interface ServerOptions {
   /** A SQLite state outside the root: the files the children may read and write. */
   stateFiles?: string[];
   /**
+   * The plugin providers verified at start (lib/cli/pinned.ts): the only
+   * executables a child may run; pravo's cache folder; and where the
+   * children's socket directories go (one per call).
+   */
+  plugins?: {
+    providers: { executable: string; packageDir: string }[];
+    pravoCache?: string;
+    socketBase?: string;
+  };
+  /**
    * What the server pinned at start (lib/cli/pinned.ts), as JSON: written to
    * each child's stdin, so that no file in the root decides what it runs.
    */
@@ -140,6 +150,12 @@ function realOrSelf(p: string): string {
 /** What calls share while the server runs. */
 export interface Runtime {
   self: Self;
+  /**
+   * How one call runs pravo, when it differs from {@linkcode self}: with
+   * plugin providers, each call gets a socket directory of its own (made
+   * here, removed by `done`).
+   */
+  selfForCall?: () => { self: Self; done: () => void };
   /** The bound on calls that run at once. */
   queue: CallQueue;
   /**
@@ -162,16 +178,41 @@ export interface Runtime {
 
 /** A runtime for one server (tests may call {@link callTool} with their own). */
 export function runtime(opts: ServerOptions, self?: Self): Runtime {
-  return {
-    self: self ?? opts.self ?? selfCommand(opts.root, {
-      allowNet: opts.stateServers ?? [],
-      stateFiles: opts.stateFiles ?? [],
-      memoryMiB: opts.callMemoryMiB,
-    }),
+  const base = {
+    allowNet: opts.stateServers ?? [],
+    stateFiles: opts.stateFiles ?? [],
+    memoryMiB: opts.callMemoryMiB,
+  };
+  const rt: Runtime = {
+    self: self ?? opts.self ?? selfCommand(opts.root, base),
     queue: new CallQueue(opts.maxCalls ?? 2, opts.maxWaiting ?? 64),
     applied: new Set(),
     shutdown: new AbortController().signal,
   };
+  const plugins = opts.plugins;
+  if (plugins?.providers.length && !self && !opts.self) {
+    let socketBase = plugins.socketBase;
+    rt.selfForCall = () => {
+      socketBase ??= Deno.makeTempDirSync({ prefix: "pravo-mcp-" });
+      const socketDir = Deno.makeTempDirSync({ dir: socketBase, prefix: "call-" });
+      const s = selfCommand(opts.root, {
+        ...base,
+        plugins: { providers: plugins.providers, pravoCache: plugins.pravoCache, socketDir },
+      });
+      return {
+        // The server's own settings for children (the key) go along.
+        self: { ...s, env: { ...rt.self.env, ...s.env } },
+        done: () => {
+          try {
+            Deno.removeSync(socketDir, { recursive: true });
+          } catch {
+            // gone already
+          }
+        },
+      };
+    };
+  }
+  return rt;
 }
 
 /**
@@ -346,6 +387,7 @@ export async function callTool(
     throw e; // cancelled while it waited: no answer is sent
   }
   let r: ChildResult;
+  const call = run.selfForCall?.();
   try {
     if (run.shutdown.aborted) {
       unused();
@@ -354,7 +396,7 @@ export async function callTool(
     await reportChanges(opts);
     r = await runPravo([...who, ...argv, ...policies], {
       root: opts.root,
-      self: run.self,
+      self: call?.self ?? run.self,
       timeoutMs: opts.timeoutMs,
       graceMs: opts.graceMs,
       signal: extra.signal,
@@ -363,6 +405,7 @@ export async function callTool(
       onProgress: extra.onProgress,
     });
   } finally {
+    call?.done();
     release();
   }
   // The approval is used up unless the apply refused before changing

@@ -57,7 +57,19 @@ for (const file of pages) {
   const name = relative(PROJECT, file);
   Deno.test(`docs: ${name}`, async (t) => {
     try {
-      const page = parsePage(await Deno.readTextFile(file));
+      const markdown = await Deno.readTextFile(file);
+      const page = parsePage(markdown);
+      // A page on a Terraform provider runs against moto_server ($MOTO), with
+      // a cache folder of its own.
+      let motoServer: { url: string; stop(): Promise<void> } | undefined;
+      if (markdown.includes("$MOTO")) {
+        const { moto } = await import("./plugin/_aws.ts");
+        const m = motoServer = await moto();
+        const cache = await Deno.makeTempDir({ prefix: "pravo-docs-cache-" });
+        for (const e of page.examples) {
+          if (e.kind === "run") e.env = { MOTO: m.url, XDG_CACHE_HOME: cache, ...e.env };
+        }
+      }
       const base = await Deno.makeTempDir({ prefix: "pravo-docs-" });
       const cwd = join(base, page.dir ?? "work");
       await Deno.mkdir(cwd);
@@ -79,6 +91,7 @@ for (const file of pages) {
         }
       } finally {
         await Deno.remove(base, { recursive: true });
+        await motoServer?.stop();
       }
     } catch (e) {
       if (e instanceof Error && e.name === "DocsSyntaxError") {

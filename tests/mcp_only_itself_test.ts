@@ -67,6 +67,51 @@ Deno.test("under the children's permission flags a shell or any other program is
   assert.match(tried["deno eval"], /^NotCapable: Requires run access to /);
 });
 
+Deno.test("with plugin providers, the children's flags run exactly the pinned executables: not a shell, not deno eval, not one planted in the root", async () => {
+  const { fakeMirror, FAKE_VERSION } = await import("./plugin/_roots.ts");
+  const mirror = await fakeMirror();
+  const pkg = `${mirror.dir}/example.com/pravo/fake/${FAKE_VERSION}/linux_amd64`;
+  const pinnedExe = `${pkg}/terraform-provider-fake_v${FAKE_VERSION}`;
+  const root = await makeRoot({
+    "probe.ts": PROBE.replace(
+      "console.log(JSON.stringify(tried));",
+      `await attempt("pinned", ${JSON.stringify(pinnedExe)}, []);
+await attempt("planted", Deno.cwd() + "/evil/terraform-provider-fake_v1.0.0", []);
+console.log(JSON.stringify(tried));`,
+    ),
+  });
+  await Deno.mkdir(`${root}/evil`);
+  await Deno.writeTextFile(
+    `${root}/evil/terraform-provider-fake_v1.0.0`,
+    "#!/bin/sh\ntouch planted-ran\n",
+  );
+  await Deno.chmod(`${root}/evil/terraform-provider-fake_v1.0.0`, 0o755);
+  const exec = Deno.execPath();
+  // The flags mcp/child.ts gives a tool's process when the server pinned a provider.
+  const flags = permissionFlags({
+    root,
+    execPath: exec,
+    projectDir: PROJECT,
+    allowRun: false,
+    plugins: { providers: [{ executable: pinnedExe, packageDir: pkg }] },
+  });
+  assert.deepEqual(flags.filter((f) => f.startsWith("--allow-run")), [`--allow-run=${pinnedExe}`]);
+  const out = await new Deno.Command(exec, {
+    args: ["run", "--quiet", "--config", `${PROJECT}/deno.json`, ...flags, `${root}/probe.ts`],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, stderr);
+  const tried = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.match(tried.sh, /^NotCapable: Requires run access to "\/bin\/sh"/);
+  assert.match(tried["deno eval"], /^NotCapable: Requires run access to /);
+  assert.match(tried.planted, /^NotCapable: Requires run access to /);
+  assert.match(tried.pinned, /^ran: /, "the pinned executable may run");
+  assert.ok(!existsSync(`${root}/planted-ran`) && !existsSync(`${root}/sh-ran`));
+});
+
 Deno.test("tool arguments that look like flags or shell are refused or passed as plain values, and no shell runs", async () => {
   const root = await seedRoot();
   const marker = `${root}/pwned`;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { keyFilePath } from "../lib/keys/key.ts";
 import { fileURLToPath } from "node:url";
-import { ENV_VARS, permissionFlags, PG_ENV_VARS } from "../lib/cli/permissions.ts";
+import { ENV_VARS, permissionFlags, PG_ENV_VARS, PLUGIN_ENV_VARS } from "../lib/cli/permissions.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const SCRIPT = join(PROJECT, "scripts", "pravo");
@@ -431,7 +431,7 @@ Deno.test("permissionFlags() with plugins runs exactly the verified executables,
     "--no-prompt",
     "--allow-read=/r,/p/main.ts,/c/aws,/m/x,/home/op/.cache/pravo",
     "--allow-write=/r,/home/op/.cache/pravo",
-    `--allow-env=${ENV_VARS.join(",")}`,
+    `--allow-env=${[...ENV_VARS, ...PLUGIN_ENV_VARS].join(",")}`,
     "--allow-run=/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
     "--allow-sys=hostname",
   ]);
@@ -444,5 +444,48 @@ Deno.test("permissionFlags() with plugins runs exactly the verified executables,
     !permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowRun: false })
       .some((f) => f.startsWith("--allow-run")),
     "no plugin and no deno: no --allow-run at all",
+  );
+});
+
+Deno.test("scripts/pravo grants the commands that may start plugin providers the locked executables, pravo's cache and a socket directory; mcp reads them only", async () => {
+  const { fakeMirror, FAKE_SOURCE, FAKE_VERSION, pluginRoot } = await import("./plugin/_roots.ts");
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({ "main.cue": "package demo\n" }, {
+    source: FAKE_SOURCE,
+    version: FAKE_VERSION,
+    mirror: mirror.dir,
+  });
+  const root = await Deno.realPath(r.root);
+  const pkg = await Deno.realPath(
+    join(mirror.dir, "example.com/pravo/fake", FAKE_VERSION, "linux_amd64"),
+  );
+  const providers = [{
+    packageDir: pkg,
+    executable: join(pkg, `terraform-provider-fake_v${FAKE_VERSION}`),
+  }];
+  const env = { ...r.env, TMPDIR: "/tmp" };
+  const keyDir = Deno.env.get("PRAVO_KEY") ? undefined : dirname(keyFilePath()!);
+  const base = { root, execPath: DENO, projectDir: PROJECT, keyDir };
+  const plugins = {
+    providers,
+    pravoCache: join(r.env.XDG_CACHE_HOME, "pravo"),
+    socketDir: "/tmp/pravo-plugins-dry-run",
+  };
+  for (const command of ["plan", "apply", "drift", "import", "schema", "providers", "validate"]) {
+    assert.deepEqual(
+      permissions(await dryRun([command], root, env)),
+      permissionFlags({ ...base, plugins }),
+      command,
+    );
+  }
+  assert.deepEqual(
+    permissions(await dryRun(["mcp"], root, env)),
+    permissionFlags({ ...base, plugins: { ...plugins, run: false } }),
+    "mcp verifies the packages and runs none",
+  );
+  assert.deepEqual(
+    permissions(await dryRun(["fmt"], root, env)),
+    permissionFlags(base),
+    "a command that starts no provider gets nothing of them",
   );
 });

@@ -217,7 +217,7 @@ Deno.test("validate names the providers that exist for an unknown provider impor
   const diags = invalidJson(await validate("unknown_provider", "--json"));
   assert.deepEqual(diags, [{
     detail:
-      'No provider is imported as "pravo.dev/providers/hashicorp/randomm" (did you mean "pravo.dev/providers/hashicorp/random"?). The providers are: pravo.dev/providers/hashicorp/local, pravo.dev/providers/hashicorp/null, pravo.dev/providers/hashicorp/random, pravo.dev/providers/hashicorp/time. Import one of them (run `pravo providers` for their types).',
+      'No provider is imported as "pravo.dev/providers/hashicorp/randomm" (did you mean "pravo.dev/providers/hashicorp/random"?). The providers are: pravo.dev/providers/hashicorp/local, pravo.dev/providers/hashicorp/null, pravo.dev/providers/hashicorp/random, pravo.dev/providers/hashicorp/time. Import one of them (run `pravo providers` for their types), or require a Terraform provider in pravo.jsonc ("providers") and run `pravo init`.',
     range: { column: 8, file: "main.cue", line: 3 },
     severity: "error",
     summary: "Unknown provider",

@@ -6,19 +6,21 @@
  * @module
  */
 
+import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import type { AcquiredLock, LockInfo, StateStore, TxMeta } from "../state/store.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import { handlerFor } from "../providers/runtimes.ts";
 import type { Attrs as ProviderAttrs } from "../providers/runtime.ts";
+import type { StoredObject } from "../providers/resource_provider.ts";
+import { ProviderSession } from "../providers/session.ts";
 import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
-import { nodeDigest, reservationError } from "../plan/planner.ts";
+import { instancesOf, nodeDigest, reservationError } from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
 import { applyMoves } from "./moved.ts";
@@ -89,7 +91,7 @@ export interface ApplyResult {
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
 
 function typeOf(n: Kind): TypeSchema {
-  const t = findProvider(n.provider)?.types.find((t) => t.name === n.type && t.mode === n.mode);
+  const t = findType(n.provider, n.mode, n.type);
   if (!t) throw new Error(`bug: no schema for ${n.provider} ${n.mode} ${n.type}`);
   return t;
 }
@@ -152,6 +154,10 @@ export async function applyPlan(
     // Renamed nodes (`moved`) first: what follows reads their records at the new address.
     const moved = await applyMoves(plan, store, planMeta(plan, opts), opts.only);
     const result = { ...await walk(plan, store, opts), moved };
+    if (!result.interrupted && !opts.only) {
+      await recordRefreshed(plan, store, opts);
+      result.serial = (await store.identity()).serial;
+    }
     // Applying the plan that reserved nodes releases them; so does an apply
     // of it that was interrupted after it started (the plan is stale then).
     // Interrupted before any node started, the plan and its reservations
@@ -175,10 +181,14 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   const values = new Map<string, Attrs>();
   // Nodes the plan skipped keep their values in the state.
   const kinds = new Map<string, Kind>();
+  const storedMeta = new Map<string, Pick<StoredObject, "schemaVersion" | "private">>();
   for (const r of await store.listRecords()) {
     values.set(r.address, r.attributes);
     kinds.set(r.address, r);
+    storedMeta.set(r.address, { schemaVersion: r.schemaVersion, private: r.private });
   }
+  const session = new ProviderSession(plan.root, () => Promise.resolve(instancesOf(plan)));
+  session.bind(plan.nodes);
   for (const n of plan.nodes) kinds.set(n.address, n);
   for (const n of plan.nodes) {
     if (n.action === "no-op" && n.after) values.set(n.address, n.after);
@@ -271,7 +281,16 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
       if (outcomes.has(addr)) continue;
       const n = byAddr.get(addr)!;
       started.add(addr);
-      const p: Promise<void> = applyNode(n, plan, store, values, opts, evaluateAgain).then(
+      const p: Promise<void> = applyNode(
+        n,
+        plan,
+        store,
+        values,
+        opts,
+        evaluateAgain,
+        session,
+        n.stored ?? storedMeta.get(n.address),
+      ).then(
         async (o) => {
           if (o.status === "failed" && signal?.aborted) {
             // Cut short by the interrupt: recorded with the nodes not started.
@@ -334,17 +353,22 @@ async function reevaluate(
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
   const secrets = new Map<string, AttrPath[]>();
+  const knownKinds = new Map<
+    string,
+    { provider: string; mode: TypeSchema["mode"]; type: string }
+  >();
   for (const [addr, attrs] of values) {
     const pn = kinds.get(addr);
     if (!pn || pn.mode === "ephemeral") continue;
     const computed = knownValuesOf({ ...pn, attributes: attrs });
     known.set(addr, computed);
+    knownKinds.set(addr, pn);
     const paths = "sensitive" in pn
       ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) })
       : sensitivePathsOf(pn);
     secrets.set(addr, paths.filter((p) => String(p[0]) in computed));
   }
-  const res = await evaluateRoot(sources.value, { tags: plan.tags, known, secrets });
+  const res = await evaluateRoot(sources.value, { tags: plan.tags, known, secrets, knownKinds });
   if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
   const node = res.value.nodes.find((x) => x.address === n.address);
   return node &&
@@ -408,6 +432,8 @@ async function applyNode(
   values: Map<string, Attrs>,
   opts: ApplyOptions,
   evaluateAgain: (n: PlannedNode) => Promise<Evaluated | undefined>,
+  session: ProviderSession,
+  storedPrior: Pick<StoredObject, "schemaVersion" | "private"> | undefined,
 ): Promise<NodeOutcome> {
   const started = Date.now();
   opts.progress?.({ address: n.address, action: n.action, phase: "start" });
@@ -431,15 +457,7 @@ async function applyNode(
     };
   };
   const type = typeOf(n);
-  const handler = handlerFor(n.provider, n.mode, n.type);
-  if (!handler) {
-    return outcome("failed", [
-      error(
-        `No handler for ${n.type}`,
-        `pravo has no implementation of ${n.mode} ${n.type}. This is a bug in pravo; please report it.`,
-      ),
-    ]);
-  }
+  const provider = await session.providerFor(n);
   const base = {
     type,
     address: n.address,
@@ -451,12 +469,12 @@ async function applyNode(
   // An input evaluated again and found computed from a secret is recorded
   // sensitive too (the plan marked those it could tell then).
   let sensitivePaths = n.sensitive.map((k) => [k]);
-  const record = (attributes: Attrs, config: Attrs) => ({
+  const record = (obj: StoredObject, config: Attrs) => ({
     address: n.address,
     mode: n.mode,
     type: n.type,
     provider: n.provider,
-    attributes,
+    attributes: obj.attributes,
     sensitivePaths,
     dependencies: n.dependencies,
     configDigest: nodeDigest(
@@ -465,24 +483,26 @@ async function applyNode(
       n.mode === "data" ? [] : sensitivePaths.map((p) => String(p[0])),
     ),
     refreshAge: n.refreshAge,
+    ...(obj.schemaVersion !== undefined ? { schemaVersion: obj.schemaVersion } : {}),
+    ...(obj.private ? { private: obj.private } : {}),
   });
   /** Records the node as it now is, with its change, in one transaction. */
   const save = async (
     action: "create" | "update" | "replace" | "read",
-    attrs: Attrs,
+    obj: StoredObject,
     config: Attrs,
   ) => {
     await store.transaction(meta, async (tx) => {
-      await tx.putRecord(record(attrs, config));
+      await tx.putRecord(record(obj, config));
       await tx.logChange({
         address: n.address,
         action,
         before: action === "create" ? null : n.before,
-        after: attrs,
+        after: obj.attributes,
         sensitivePaths,
       });
     });
-    values.set(n.address, attrs);
+    values.set(n.address, obj.attributes);
   };
   /** Records that the node no longer exists. */
   const forget = async () => {
@@ -498,13 +518,29 @@ async function applyNode(
     });
     values.delete(n.address);
   };
+  const prior: StoredObject | null = n.before === null
+    ? null
+    : { attributes: n.before, ...(storedPrior ?? {}) };
   const destroy = async () => {
     attempted = true;
-    const r = await must(handler.delete, "delete").call(handler, {
-      ...base,
-      prior: n.before ?? {},
-    });
+    const r = await provider.applyResource({ ...base, config: null, prior });
     return r.diagnostics;
+  };
+  /** Creates the object (or updates it); an object made despite errors is recorded. */
+  const make = async (
+    action: "create" | "update" | "replace",
+    config: Attrs,
+    from: StoredObject | null,
+  ): Promise<NodeOutcome> => {
+    const r = await provider.applyResource({
+      ...base,
+      config,
+      prior: from,
+      planned: { after: n.after, afterUnknown: n.afterUnknown },
+    });
+    if (r.value) await save(action, r.value, config);
+    if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
+    return outcome("applied", r.diagnostics);
   };
   try {
     if (n.action === "delete") {
@@ -525,51 +561,93 @@ async function applyNode(
     attempted = true;
 
     if (n.action === "open") {
-      const r = await must(handler.open, "open").call(handler, { ...base, config });
+      const r = await provider.openEphemeral({ ...base, config });
       return outcome(hasErrors(r.diagnostics) ? "failed" : "applied", r.diagnostics);
     }
     if (n.action === "read") {
       let attrs = n.after ?? {};
       if (n.afterUnknown.length) {
-        const r = await must(handler.readData, "readData").call(handler, { ...base, config });
+        const r = await provider.readData({ ...base, config });
         if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
         attrs = { ...config, ...r.value };
       }
-      await save("read", attrs, config);
+      await save("read", { attributes: attrs }, config);
       return outcome("applied", []);
     }
     if (n.action === "create" || n.action === "update") {
-      const r = n.action === "create"
-        ? await must(handler.create, "create").call(handler, { ...base, config })
-        : await must(handler.update, "update").call(handler, {
-          ...base,
-          config,
-          prior: n.before ?? {},
-        });
-      if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
-      await save(n.action, r.value, config);
-      return outcome("applied", r.diagnostics);
+      return await make(n.action, config, n.action === "create" ? null : prior);
     }
     // Replace: destroy then create, or the other way round when asked.
-    const before = !n.lifecycle.create_before_destroy;
-    if (before) {
+    const first = !n.lifecycle.create_before_destroy;
+    if (first) {
       const d = await destroy();
       if (hasErrors(d)) return outcome("failed", d);
+      // Destroyed first, the old object is gone: the state must say so
+      // whatever the create does.
+      const r = await provider.applyResource({
+        ...base,
+        config,
+        prior: null,
+        planned: { after: n.after, afterUnknown: n.afterUnknown },
+      });
+      if (r.value) await save("replace", r.value, config);
+      else await forget();
+      return outcome(hasErrors(r.diagnostics) || !r.value ? "failed" : "applied", r.diagnostics);
     }
-    const r = await must(handler.create, "create").call(handler, { ...base, config });
+    const r = await provider.applyResource({
+      ...base,
+      config,
+      prior: null,
+      planned: { after: n.after, afterUnknown: n.afterUnknown },
+    });
     if (hasErrors(r.diagnostics) || !r.value) {
-      // Destroyed first, the old object is gone: the state must say so.
-      if (before) await forget();
+      if (r.value) await save("replace", r.value, config);
       return outcome("failed", r.diagnostics);
     }
     // The new object exists: it is recorded even when destroying the old one fails.
-    const d = before ? [] : await destroy();
+    const d = await destroy();
     await save("replace", r.value, config);
     return outcome(hasErrors(d) ? "failed" : "applied", [...r.diagnostics, ...d]);
   } catch (e) {
     if (e instanceof DiagnosticsError) return outcome("failed", e.diagnostics);
     throw e;
   }
+}
+
+/**
+ * The nodes the plan read from the real world and left as they are keep
+ * what was read when it differs from the state (a provider's
+ * normalisation, or what another node changed), as Terraform keeps a
+ * refreshed state: a `refresh` change in the log, so that drift and the
+ * next plans start from it.
+ */
+async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
+  const refreshed = plan.nodes.filter((n) =>
+    n.mode === "managed" && n.action === "no-op" && n.before !== null &&
+    (n.reasons ?? []).some((r) => r.kind === "refresh")
+  );
+  if (refreshed.length === 0) return;
+  const at = new Date().toISOString();
+  await store.transaction(planMeta(plan, opts), async (tx) => {
+    for (const n of refreshed) {
+      const rec = await tx.getRecord(n.address);
+      if (!rec || isDeepStrictEqual(rec.attributes, n.before)) continue;
+      await tx.putRecord({
+        ...rec,
+        attributes: n.before!,
+        refreshedAt: at,
+        ...(n.stored?.schemaVersion !== undefined ? { schemaVersion: n.stored.schemaVersion } : {}),
+        ...(n.stored?.private ? { private: n.stored.private } : {}),
+      });
+      await tx.logChange({
+        address: n.address,
+        action: "refresh",
+        before: rec.attributes,
+        after: n.before,
+        sensitivePaths: rec.sensitivePaths,
+      });
+    }
+  });
 }
 
 /**
@@ -646,17 +724,4 @@ async function recordInterrupt(
       }
     },
   );
-}
-
-/** The handler's method, or a diagnostic when the type lacks it (a bug in a provider). */
-function must<F>(f: F | undefined, what: string): F {
-  if (!f) {
-    throw new DiagnosticsError([
-      error(
-        `Cannot ${what}`,
-        `The type has no ${what} operation. This is a bug in pravo's provider; please report it.`,
-      ),
-    ], Exit.ERROR);
-  }
-  return f;
 }

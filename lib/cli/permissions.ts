@@ -43,7 +43,16 @@
  *   exactly their executables (absolute, links resolved, verified against
  *   the lock by `lib/providers/install/executable.ts`), reading their package
  *   directories, and reading and writing pravo's cache folder, where the
- *   file hashes that make the verification cheap are kept.
+ *   file hashes that make the verification cheap are kept, and the schemas
+ *   of the providers (lib/providers/plugin/schema_cache.ts). A provider's
+ *   gRPC connection is a unix socket: read and write of the socket
+ *   directory pravo is given (`$PRAVO_PLUGIN_SOCKET_DIR`), and
+ *   `--allow-net=unix:DIR/pN.sock` for its few socket names, nothing else of
+ *   the network; and the variables the gRPC library reads
+ *   ({@link PLUGIN_ENV_VARS}). A provider process is not bound by Deno's
+ *   permissions: it runs with the user's operating-system privileges, as
+ *   under Terraform, and reads its credentials from the environment pravo
+ *   passes it (lib/plugin/env.ts).
  * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
  *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
  *   and write of its file). Reading `/proc/PID/stat`, which the
@@ -74,7 +83,33 @@ export const ENV_VARS: readonly string[] = [
   "TF_PLUGIN_CACHE_DIR",
   "PRAVO_TEST_REGISTRY_OVERRIDE",
   "PRAVO_APPROVER_KEY",
+  "PRAVO_PLUGIN_SOCKET_DIR",
 ];
+
+/**
+ * The variables the gRPC library reads where plugin providers run (its
+ * logging, tracing, TLS roots and proxies: lib/plugin/env.ts
+ * `GRPC_ENV_VARS`), added to `--allow-env` with the `plugins` option.
+ */
+export const PLUGIN_ENV_VARS: readonly string[] = [
+  "GRPC_NODE_VERBOSITY",
+  "GRPC_VERBOSITY",
+  "GRPC_NODE_TRACE",
+  "GRPC_TRACE",
+  "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH",
+  "GRPC_EXPERIMENTAL_ENABLE_OUTLIER_DETECTION",
+  "GRPC_NODE_DEBUG_SEND_ERROR_DETAILS",
+  "GRPC_NODE_USE_ALTERNATIVE_RESOLVER",
+  "GRPC_SSL_CIPHER_SUITES",
+  "grpc_proxy",
+  "http_proxy",
+  "https_proxy",
+  "no_grpc_proxy",
+  "no_proxy",
+];
+
+/** The socket names granted in a socket directory (lib/providers/plugin/launch.ts). */
+export const PLUGIN_SOCKETS: readonly string[] = Array.from({ length: 8 }, (_, i) => `p${i}.sock`);
 
 /**
  * The variables read when the state is on PostgreSQL, added to `--allow-env`
@@ -154,6 +189,13 @@ export interface PermissionOptions {
   plugins?: {
     providers: readonly { executable: string; packageDir: string }[];
     pravoCache?: string;
+    /** The directory of the providers' sockets (`$PRAVO_PLUGIN_SOCKET_DIR`), absolute. */
+    socketDir?: string;
+    /**
+     * Whether the run may start them (default true); false for `pravo mcp`,
+     * which verifies the packages at start and runs no provider itself.
+     */
+    run?: boolean;
   };
   install?: {
     /** The plugin cache, absolute. */
@@ -180,7 +222,8 @@ export interface PermissionOptions {
  * if (flags.join(" ") !== "--no-prompt --allow-read=/srv/demo,/opt/pravo/main.ts " +
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
  *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,XDG_CACHE_HOME," +
- *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE,PRAVO_APPROVER_KEY " +
+ *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE,PRAVO_APPROVER_KEY," +
+ *   "PRAVO_PLUGIN_SOCKET_DIR " +
  *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
  *   "--allow-sys=hostname") {
  *   throw new Error(flags.join(" "));
@@ -206,22 +249,37 @@ export function permissionFlags(options: PermissionOptions): string[] {
     : [];
   const mirrors = (install?.mirrors ?? []).map((p) => checkedPath("install", p));
   const plugins = options.plugins?.providers ?? [];
-  const executables = plugins.map((p) => checkedPath("plugins", p.executable));
+  const runsPlugins = options.plugins !== undefined && options.plugins.run !== false;
+  const executables = runsPlugins ? plugins.map((p) => checkedPath("plugins", p.executable)) : [];
   const packageDirs = plugins.map((p) => checkedPath("plugins", p.packageDir));
   const hashes = options.plugins?.pravoCache
     ? [checkedPath("plugins", options.plugins.pravoCache)]
     : [];
+  const socketDir = options.plugins?.socketDir
+    ? [checkedPath("plugins", options.plugins.socketDir)]
+    : [];
+  const sockets = runsPlugins
+    ? socketDir.flatMap((d) => PLUGIN_SOCKETS.map((n) => `unix:${d}/${n}`))
+    : [];
   const unique = (list: string[]) => [...new Set(list)];
   const run = unique([...(options.allowRun === false ? [] : [execPath]), ...executables]);
   const reads = [root, ...files, ...extra, ...keyDir, ...caches, ...mirrors, ...packageDirs];
+  const env = [
+    ...ENV_VARS,
+    ...(net.length ? PG_ENV_VARS : []),
+    ...(runsPlugins ? PLUGIN_ENV_VARS : []),
+  ];
+  const allNet = [...net, ...sockets];
   return [
     "--no-prompt",
-    `--allow-read=${unique([...reads, ...hashes]).join(",")}`,
-    `--allow-write=${unique([root, ...extraWrite, ...keyDir, ...caches, ...hashes]).join(",")}`,
-    `--allow-env=${[...ENV_VARS, ...(net.length ? PG_ENV_VARS : [])].join(",")}`,
+    `--allow-read=${unique([...reads, ...hashes, ...socketDir]).join(",")}`,
+    `--allow-write=${
+      unique([root, ...extraWrite, ...keyDir, ...caches, ...hashes, ...socketDir]).join(",")
+    }`,
+    `--allow-env=${env.join(",")}`,
     ...(run.length ? [`--allow-run=${run.join(",")}`] : []),
     "--allow-sys=hostname",
-    ...(install ? ["--allow-net"] : net.length ? [`--allow-net=${net.join(",")}`] : []),
+    ...(install ? ["--allow-net"] : allNet.length ? [`--allow-net=${allNet.join(",")}`] : []),
   ];
 }
 

@@ -46,6 +46,23 @@ export interface PinnedPolicy {
   bytes: string;
 }
 
+/**
+ * A plugin provider the server verified at start: the only executable of
+ * that provider a child may run, in the package directory where it was
+ * found (checked again against its hashes before each start).
+ */
+export interface PinnedPlugin {
+  /** `registry.terraform.io/hashicorp/aws`. */
+  address: string;
+  version: string;
+  /** The package directory, absolute, links resolved. */
+  packageDir: string;
+  /** The executable in it, absolute, links resolved. */
+  executable: string;
+  /** The lock's hashes at start. */
+  hashes: string[];
+}
+
 /** What the server read at start. */
 export interface Pinned {
   /** The document's format. */
@@ -60,6 +77,8 @@ export interface Pinned {
   configPath?: string;
   /** The text of `pravo.lock.json` at start, when the root has one. */
   lockFile?: string;
+  /** The plugin providers of that lock, verified at start. */
+  plugins?: PinnedPlugin[];
   /** Every `--policy` of the server, in order. */
   policies: PinnedPolicy[];
   /** The server's `-t` tags: they win over an agent's. */
@@ -119,6 +138,18 @@ export function parsePinned(text: string): Pinned {
     fail("has no tags");
   }
   if (typeof d.actor !== "string" || typeof d.reason !== "string") fail("has no actor or reason");
+  if (
+    d.plugins !== undefined &&
+    (!Array.isArray(d.plugins) ||
+      d.plugins.some((p) =>
+        typeof p?.address !== "string" || typeof p?.version !== "string" ||
+        typeof p?.packageDir !== "string" || !p.packageDir.startsWith("/") ||
+        typeof p?.executable !== "string" || !p.executable.startsWith("/") ||
+        !Array.isArray(p?.hashes) || p.hashes.some((h) => typeof h !== "string")
+      ))
+  ) {
+    fail("has a malformed list of plugin providers");
+  }
   return d as Pinned;
 }
 

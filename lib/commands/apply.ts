@@ -15,6 +15,7 @@ import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
 import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
@@ -160,6 +161,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
         ),
       ], Exit.PLAN_CORRUPT);
     }
+    // The root's plugin providers' types, for the check.
+    tryCatalogFor(ctx.root);
     const disagree = checkPlanConsistency(file.plan);
     if (disagree.length) throw new DiagnosticsError(disagree, Exit.PLAN_CORRUPT);
     saved = file.plan;

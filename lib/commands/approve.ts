@@ -21,6 +21,7 @@ import { loadKey } from "../keys/key.ts";
 import { loadApproverPrivateKey } from "../keys/approver.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
 import { APPROVAL_DOMAIN, recordApproval, signApproval } from "../plan/approval.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
@@ -64,6 +65,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const path = resolve(ctx.root, args[0]);
   // Only a whole plan that pravo sealed, read once: the digest is of the bytes parsed.
   const { plan, digest } = readPlanFile(path, loadKey({ root: ctx.root, create: false }));
+  // The root's plugin providers' types, for the check.
+  tryCatalogFor(ctx.root);
   const disagree = checkPlanConsistency(plan);
   if (disagree.length) throw new DiagnosticsError(disagree, Exit.PLAN_CORRUPT);
   // A plan of this root's state, and not stale: else the approval could never be used.

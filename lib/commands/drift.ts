@@ -19,6 +19,8 @@ import { driftDocument, dueDocument, renderDrift, renderDue } from "../drift/doc
 import { dueRecords } from "../drift/due.ts";
 import { readDrift, recordRefresh } from "../drift/read.ts";
 import { openStore } from "../state/open.ts";
+import { rootSession } from "../plan/planner.ts";
+import { interrupts } from "../cli/interrupt.ts";
 
 /** How many due records `--due` lists without `--limit`. */
 export const DEFAULT_DUE_LIMIT = 20;
@@ -57,7 +59,11 @@ export const run: CommandRun = async (ctx, opts) => {
       return Exit.OK;
     }
     const at = new Date();
-    const report = await readDrift(records, { root: ctx.root });
+    const report = await readDrift(records, {
+      root: ctx.root,
+      signal: interrupts.signal,
+      session: rootSession(ctx.root, ctx.tags, records),
+    });
     await recordRefresh(
       store,
       report,

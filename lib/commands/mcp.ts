@@ -19,7 +19,12 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
 import { readConfig } from "../state/config.ts";
-import { digestOf, LOCK_FILE, type Pinned, readLockFileText, toBase64 } from "../cli/pinned.ts";
+import { digestOf, LOCK_FILE, type Pinned, readLockFileText, toBase64, type PinnedPlugin } from "../cli/pinned.ts";
+import type { PravoConfig } from "../state/config.ts";
+import { parseLockFile } from "../providers/install/lock.ts";
+import { hashCachePath, pravoCacheHome } from "../providers/install/cache_dir.ts";
+import { FileHashCache } from "../providers/install/hash_cache.ts";
+import { installationFromEnv, providerExecutable } from "../providers/install/executable.ts";
 import {
   checkAbsolutePolicyPath,
   compilePolicy,
@@ -159,6 +164,12 @@ export const run: CommandRun = async (ctx, opts) => {
     if (file === undefined) continue;
     watched.push({ file, what: `The file ${file}`, digest: await digestOf(file, text) });
   }
+  // The plugin providers of that lock, verified now where they are
+  // installed: the only executables the children may run, wherever the lock,
+  // pravo.jsonc or the mirrors point later.
+  const plugins = lockFile === undefined
+    ? []
+    : verifyPlugins(ctx.root, lockFile, config.config, (text) => ctx.streams.stderr(text));
   const pinned: Pinned = {
     pinned: 1,
     root: ctx.root,
@@ -166,6 +177,7 @@ export const run: CommandRun = async (ctx, opts) => {
     config: config.config,
     ...(config.path === undefined ? {} : { configPath: config.path }),
     ...(lockFile === undefined ? {} : { lockFile }),
+    ...(plugins.length ? { plugins } : {}),
     policies,
     tags: ctx.tags,
     actor: ctx.actor,
@@ -195,11 +207,72 @@ export const run: CommandRun = async (ctx, opts) => {
       : [],
     key: key.encoded(),
     pinned: JSON.stringify(pinned),
+    ...(plugins.length
+      ? {
+        plugins: {
+          providers: plugins.map((p) => ({ executable: p.executable, packageDir: p.packageDir })),
+          pravoCache: pravoCacheHome(envOf),
+          socketBase: envOf("PRAVO_PLUGIN_SOCKET_DIR"),
+        },
+      }
+      : {}),
     operatorTags: ctx.tags,
     watched,
     log: (text) => ctx.streams.stderr(text),
   });
 };
+
+function envOf(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Verifies each plugin provider of the lock (its text as pinned) where it is
+ * installed: the plugin cache, then the mirrors. One that cannot be
+ * verified is left out, with a note: the children may not run it.
+ */
+function verifyPlugins(
+  root: string,
+  lockText: string,
+  config: PravoConfig,
+  note: (text: string) => void,
+): PinnedPlugin[] {
+  let lock;
+  try {
+    lock = parseLockFile(lockText, `${root}/${LOCK_FILE}`);
+  } catch (e) {
+    if (!(e instanceof DiagnosticsError)) throw e;
+    note(`Warning: ${e.diagnostics[0].summary}: no plugin provider can run in this server.\n`);
+    return [];
+  }
+  const entries = Object.entries(lock.plugins);
+  if (entries.length === 0) return [];
+  const hashCache = new FileHashCache(hashCachePath(envOf));
+  const mirrors = (config.provider_mirrors ?? []).map((m) => m.path);
+  const out: PinnedPlugin[] = [];
+  for (const [address, entry] of entries.sort(([a], [b]) => a < b ? -1 : 1)) {
+    try {
+      const installation = installationFromEnv(envOf, Deno.cwd(), hashCache);
+      const v = providerExecutable(root, address, entry, { ...installation, mirrors });
+      out.push({
+        address,
+        version: entry.version,
+        packageDir: v.packageDir,
+        executable: v.executable,
+        hashes: entry.hashes,
+      });
+    } catch (e) {
+      if (!(e instanceof DiagnosticsError)) throw e;
+      const d = e.diagnostics[0];
+      note(`Warning: ${d.summary}. ${d.detail} Until then, the tools cannot use ${address}.\n`);
+    }
+  }
+  return out;
+}
 
 function readLockFile(root: string): string | undefined {
   const path = `${root}/${LOCK_FILE}`;

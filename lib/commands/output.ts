@@ -60,7 +60,8 @@ async function evaluateWithState(
     known.set(rec.address, computed);
     secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
   }
-  let res = await evaluateRoot(sources.value, { tags, known, secrets });
+  const knownKinds = new Map(records.map((r) => [r.address, r]));
+  let res = await evaluateRoot(sources.value, { tags, known, secrets, knownKinds });
   if (!res.ok && known.size) {
     const bare = await evaluateRoot(sources.value, { tags });
     if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
@@ -69,6 +70,7 @@ async function evaluateWithState(
       tags,
       known: new Map([...known].filter(([a]) => declared.has(a))),
       secrets,
+      knownKinds,
     });
     if (!res.ok) res = bare; // values that no longer fit: show what the configuration knows
   }

@@ -22,7 +22,7 @@ import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { interrupts } from "../cli/interrupt.ts";
+import { interrupted, interrupts } from "../cli/interrupt.ts";
 
 const REFRESH = ["age", "expired", "false", "all"];
 
@@ -58,6 +58,15 @@ export async function planFromFlags(
     const where = stateLocation(ctx);
     if (where.backend === "postgres") plan.stateRootKey = where.rootKey;
     return plan;
+  } catch (e) {
+    // A provider asked to stop (Ctrl-C) fails what it was doing: that is the interrupt.
+    if (interrupts.received && e instanceof DiagnosticsError) {
+      throw interrupted(
+        interrupts.received,
+        "The run stopped while planning: nothing was applied.",
+      );
+    }
+    throw e;
   } finally {
     if (!openedStore) await store.close();
   }

@@ -2,18 +2,19 @@
  * `pravo providers`: the providers that pravo ships, their versions, import
  * paths and types by mode, read from the TypeScript schemas (no CUE is
  * loaded); then the plugin providers that the root's `pravo.lock.json` pins,
- * with their version, constraints and hashes (their types come with their
- * schemas, later).
+ * with their version, constraints, hashes and types (from the schema cache;
+ * a provider whose schema is not cached yet starts once to give it).
  *
  * @module
  */
 
-import { type CommandRun, emit } from "../cli/command.ts";
+import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
 import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
 import { type LockedPlugin, readLockFile } from "../providers/install/lock.ts";
 import { MODES, PROVIDERS } from "../providers/registry.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
 import { importPath, type Mode, type ProviderSchema } from "../providers/schema.ts";
 
 /** One provider as `--json` prints it. */
@@ -38,12 +39,34 @@ export interface ProvidersDoc {
   providers: ProviderDoc[];
 }
 
-export const run: CommandRun = (ctx) => {
+export const run: CommandRun = async (ctx) => {
   const lock = readLockFile(ctx.root);
-  const doc = providersDoc(PROVIDERS, lock?.plugins);
+  const { catalog } = tryCatalogFor(ctx.root);
+  if (catalog) {
+    const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
+    if (missing.length) {
+      // A provider that cannot give its schema is listed without its types.
+      const diags = await catalog.ensureSchemas(missing);
+      emitWarnings(
+        ctx,
+        diags.map((d) => ({
+          ...d,
+          severity: "warning" as const,
+          detail: `${d.detail} Its types are not listed until its schema can be had.`,
+        })),
+      );
+    }
+  }
+  const doc = providersDoc(PROVIDERS, lock?.plugins, (address) => {
+    const e = catalog?.entry(address);
+    return e ? catalog?.typeNames(e.source) : undefined;
+  });
   emit(ctx, doc, () => renderProviders(doc, ctx.style));
-  return Promise.resolve(Exit.OK);
+  return Exit.OK;
 };
+
+/** The most type names of one mode a plugin provider's human view lists. */
+const MAX_LISTED = 30;
 
 const noTypes = () =>
   Object.fromEntries(MODES.map((m) => [m, [] as string[]])) as Record<Mode, string[]>;
@@ -55,6 +78,7 @@ const noTypes = () =>
 export function providersDoc(
   providers: readonly ProviderSchema[],
   plugins: Readonly<Record<string, LockedPlugin>> = {},
+  pluginTypes: (address: string) => Record<Mode, string[]> | undefined = () => undefined,
 ): ProvidersDoc {
   const pluginDocs: ProviderDoc[] = Object.entries(plugins).sort(([a], [b]) => a < b ? -1 : 1)
     .map(([address, lock]) => {
@@ -66,7 +90,7 @@ export function providersDoc(
         kind: "plugin",
         constraints: lock.constraints,
         hashes: lock.hashes,
-        types: noTypes(),
+        types: pluginTypes(address) ?? noTypes(),
       };
     });
   return {
@@ -110,7 +134,16 @@ export function renderProviders(doc: ProvidersDoc, style: Style): string {
         lines.push(`  ${(i === 0 ? "hashes" : "").padEnd(w)}  ${h}`)
       );
       for (const m of MODES) {
-        if (p.types[m].length > 0) lines.push(`  ${m.padEnd(w)}  ${p.types[m].join(", ")}`);
+        const names = p.types[m];
+        if (names.length === 0) continue;
+        // A large provider's types are counted, not listed (--json lists them).
+        lines.push(
+          `  ${m.padEnd(w)}  ${
+            names.length > MAX_LISTED
+              ? `${names.length} types (\`pravo providers --json\` lists them, \`pravo schema TYPE\` shows one)`
+              : names.join(", ")
+          }`,
+        );
       }
       return lines.join("\n") + "\n";
     }

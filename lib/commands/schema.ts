@@ -1,6 +1,13 @@
 /**
  * `pravo schema TYPE... [--required]`: the attributes of one or more types,
- * read from the TypeScript schemas (no CUE is loaded).
+ * read from the TypeScript schemas of the providers pravo ships and, for
+ * the plugin providers the root's lock pins, from the schema cache (no CUE
+ * is loaded). A plugin provider starts only when its schema is not cached
+ * yet (once: it is cached then).
+ *
+ * A plugin type's nested blocks are listed after its attributes, each
+ * nested attribute by its path (`versioning_configuration.status`), the
+ * block itself with its nesting and how many it takes.
  *
  * @module
  */
@@ -9,7 +16,10 @@ import { type CommandRun, emit } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error, nearest } from "../diag/diag.ts";
-import { allTypeNames, findTypes, MODES, PROVIDERS } from "../providers/registry.ts";
+import { allTypeNames, findTypes, MODES, typeNamesOfMode } from "../providers/registry.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
+import type { Block } from "../plugin/schema.ts";
+import { attributesOf } from "../providers/plugin/convert.ts";
 import {
   type Attribute,
   type Mode,
@@ -28,6 +38,12 @@ export interface AttributeDoc {
   sensitive: boolean;
   force_new: boolean;
   default?: unknown;
+  /** Sent to the provider and never stored (plugin types). */
+  write_only?: boolean;
+  /** The provider says not to use it any more (plugin types). */
+  deprecated?: boolean;
+  /** A nested block (plugin types): its nesting and how many it takes (0: no limit). */
+  block?: { nesting: string; min_items: number; max_items: number };
 }
 
 /** One type as `--json` prints it. */
@@ -48,7 +64,16 @@ export interface SchemaDoc {
 
 type Found = { provider: ProviderSchema; type: TypeSchema };
 
-export const run: CommandRun = (ctx, opts, args) => {
+export const run: CommandRun = async (ctx, opts, args) => {
+  // The root's plugin providers: their schemas from the cache, or fetched once.
+  const { catalog } = tryCatalogFor(ctx.root);
+  if (catalog) {
+    const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
+    if (missing.length) {
+      const diags = await catalog.ensureSchemas(missing);
+      if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+    }
+  }
   const found: Found[] = [];
   const diags: Diagnostic[] = [];
   const seen = new Set<TypeSchema>();
@@ -67,7 +92,7 @@ export const run: CommandRun = (ctx, opts, args) => {
   if (diags.length > 0) throw new DiagnosticsError(diags, Exit.USAGE);
   const doc = schemaDoc(found, { requiredOnly: Boolean(opts.required) });
   emit(ctx, doc, () => renderSchema(doc, ctx.style));
-  return Promise.resolve(Exit.OK);
+  return Exit.OK;
 };
 
 /** Builds the document for the types found, all attributes or the required ones. */
@@ -81,12 +106,23 @@ export function schemaDoc(found: readonly Found[], options: { requiredOnly: bool
         if (options.requiredOnly && !a.required) continue;
         attributes[name] = attributeDoc(a);
       }
+      // A plugin type's nested blocks: their attributes by path.
+      if (type.plugin) {
+        for (const [name, n] of Object.entries(type.plugin.block.blockTypes).sort()) {
+          const a = type.attributes[name];
+          if (options.requiredOnly && !a?.required) continue;
+          nested(n.block, name, attributes, options.requiredOnly);
+        }
+      }
       const t: TypeDoc = {
         name: type.name,
         mode: type.mode,
         provider: provider.source,
         description: type.description,
-        attributes,
+        // By name, a nested attribute right after its block.
+        attributes: Object.fromEntries(
+          Object.entries(attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        ),
       };
       if (type.refreshAge !== undefined) t.refresh_age = type.refreshAge;
       return t;
@@ -95,8 +131,13 @@ export function schemaDoc(found: readonly Found[], options: { requiredOnly: bool
 }
 
 function attributeDoc(a: Attribute): AttributeDoc {
+  const n = a.block?.nesting;
   const d: AttributeDoc = {
-    type: typeString(a.type),
+    type: n === undefined
+      ? typeString(a.type)
+      : n === "single" || n === "group"
+      ? "block"
+      : `${n}(block)`,
     description: a.description,
     required: a.required === true,
     optional: a.optional === true,
@@ -105,7 +146,33 @@ function attributeDoc(a: Attribute): AttributeDoc {
     force_new: a.forceNew === true,
   };
   if (a.default !== undefined) d.default = a.default;
+  if (a.writeOnly) d.write_only = true;
+  if (a.deprecated) d.deprecated = true;
+  if (a.block) {
+    d.block = {
+      nesting: a.block.nesting,
+      min_items: a.block.minItems,
+      max_items: a.block.maxItems,
+    };
+  }
   return d;
+}
+
+/** The attributes of a nested block, by path, and its own nested blocks. */
+function nested(
+  b: Block,
+  prefix: string,
+  out: Record<string, AttributeDoc>,
+  requiredOnly: boolean,
+): void {
+  const attrs = attributesOf(b);
+  for (const name of Object.keys(attrs).sort()) {
+    const a = attrs[name];
+    if (requiredOnly && !a.required) continue;
+    out[`${prefix}.${name}`] = attributeDoc(a);
+    const inner = b.blockTypes[name];
+    if (inner) nested(inner.block, `${prefix}.${name}`, out, requiredOnly);
+  }
 }
 
 /**
@@ -127,14 +194,13 @@ function resolve(arg: string): { found: Found[] } | { diag: Diagnostic } {
     detail = `No provider offers a type named "${name}" in mode ${mode}; it exists as ` +
       `${others.join(" and ")}. ${listHint}`;
   } else if (mode) {
-    const inMode = PROVIDERS.flatMap((p) => p.types).filter((t) => t.mode === mode);
-    const near = nearest(name, inMode.map((t) => t.name));
+    const near = nearest(name, typeNamesOfMode(mode));
     detail = `No provider offers a type named "${name}" in mode ${mode}` +
       (near ? `; did you mean "${mode}.${near}"?` : ".") + ` ${listHint}`;
   } else {
     // Mode-qualified names are candidates too, so that a typo in the mode
     // (`dat.local_file`) finds `data.local_file`.
-    const qualified = PROVIDERS.flatMap((p) => p.types).map((t) => `${t.mode}.${t.name}`);
+    const qualified = MODES.flatMap((m) => typeNamesOfMode(m).map((t) => `${m}.${t}`));
     const near = nearest(name, [...allTypeNames(), ...qualified]);
     detail = `No provider offers a type named "${name}"` +
       (near ? `; did you mean "${near}"?` : ".") + ` ${listHint}`;
@@ -150,6 +216,17 @@ export function attributeFlags(a: AttributeDoc): string {
   if (a.computed) flags.push("computed");
   if (a.sensitive) flags.push("sensitive");
   if (a.force_new) flags.push("forces replacement");
+  if (a.write_only) flags.push("write-only");
+  if (a.deprecated) flags.push("deprecated");
+  if (a.block) {
+    const n = a.block;
+    const items = n.min_items === n.max_items && n.max_items > 0 ? `exactly ${n.min_items}` : [
+      n.min_items > 0 ? `at least ${n.min_items}` : "",
+      n.max_items > 0 ? `at most ${n.max_items}` : "",
+    ]
+      .filter(Boolean).join(", ");
+    flags.push(`${n.nesting} block${items ? ` (${items})` : ""}`);
+  }
   if (a.default !== undefined) flags.push(`default ${JSON.stringify(a.default)}`);
   return flags.join(", ");
 }
@@ -178,7 +255,9 @@ function renderType(t: TypeDoc, style: Style): string {
   }
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   rows.forEach((r, i) => {
-    const line = "  " + r.slice(0, 3).map((c, j) => c.padEnd(widths[j])).join("  ") + "  " + r[3];
+    // No trailing blanks when the description is empty (plugin providers often give none).
+    const line = ("  " + r.slice(0, 3).map((c, j) => c.padEnd(widths[j])).join("  ") + "  " + r[3])
+      .trimEnd();
     lines.push(i === 0 ? style.dim(line) : line);
   });
   return lines.join("\n") + "\n";

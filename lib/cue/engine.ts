@@ -51,7 +51,7 @@ export type EvalResult = { ok: true; json: string } | { ok: false; message: stri
 export const CACHE_ENTRIES = 32;
 
 /** Counts of this process's evaluations, for benchmarks and tests. */
-export const stats = { evaluated: 0, cached: 0 };
+export const stats = { evaluated: 0, cached: 0, loadMs: 0, evaluateMs: 0 };
 
 /** True once cue-wasm has been loaded in this process. */
 export function loaded(): boolean {
@@ -131,8 +131,11 @@ export async function evaluate(
       // not cached, or unreadable: evaluate
     }
   }
+  const t0 = performance.now();
   api ??= load();
   const cue = await api;
+  const t1 = performance.now();
+  stats.loadMs += t1 - t0;
   stats.evaluated++;
   let result: EvalResult;
   // The Go runtime inside cue-wasm writes through console.log (and its exit
@@ -145,6 +148,7 @@ export async function evaluate(
     void written.push(args.map(String).join(" "));
   try {
     result = { ok: true, json: cue.toJSON(src) };
+    stats.evaluateMs += performance.now() - t1;
   } catch (e) {
     // CUE's own errors are thrown as strings; anything else is the engine failing.
     if (typeof e !== "string") {

@@ -389,3 +389,28 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     { address, range },
   );
 }
+
+/**
+ * A provider's diagnostic pointed at the sources: the declaration of the
+ * attribute it names (its `attribute` steps after the node's path: names
+ * and map keys are labels, list indexes count), else of the node. What the
+ * provider wrote is kept; the address is the node's when it names none.
+ */
+export function providerDiagnostics(
+  index: SourceIndex,
+  nodePath: readonly string[],
+  d: Diagnostic,
+  address: string,
+  nodeRange?: SourcePos,
+): Diagnostic {
+  if (d.range) return { ...d, address: d.address ?? address };
+  const steps = (d.attribute ?? []).map((s) =>
+    "name" in s ? s.name : "key" in s ? s.key : String(s.index)
+  );
+  // A diagnostic of another declaration (the provider configuration `$aws`)
+  // points there.
+  const other = d.address !== undefined && d.address !== address;
+  const at = locate(index, [...(other ? splitPath(d.address!) : nodePath), ...steps]);
+  const range = at?.pos ?? (other ? undefined : nodeRange);
+  return { ...d, address: d.address ?? address, ...(range ? { range } : {}) };
+}

@@ -14,10 +14,26 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { type Diagnostic, didYouMean, error, type SourcePos } from "../diag/diag.ts";
-import { findProvider, PROVIDERS } from "../providers/registry.ts";
+import {
+  type Diagnostic,
+  DiagnosticsError,
+  didYouMean,
+  error,
+  type SourcePos,
+} from "../diag/diag.ts";
+import { Exit } from "../cli/exit.ts";
+import {
+  allProviders,
+  findProvider,
+  findType,
+  findTypes,
+  typeNamesOfMode,
+} from "../providers/registry.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
-import { importPath, typeString } from "../providers/schema.ts";
+import { ctyOf, importPath, typeString } from "../providers/schema.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
+import { readConfig } from "../state/config.ts";
+import { ctySentinel, isCtyDefault, pluginPackage, SET_MARKER, usedTypes } from "./plugin_cue.ts";
 import {
   newTopScope,
   type ParsedFile,
@@ -26,7 +42,7 @@ import {
   type Site,
   SyntaxError,
 } from "./parser.ts";
-import { buildProgram, UNKNOWN, type Value, WRAP } from "./program.ts";
+import { buildProgram, HIDDEN_WRAP, UNKNOWN, type Value, WRAP } from "./program.ts";
 import {
   isOptionalComputed,
   KNOWN_FIELD,
@@ -51,6 +67,7 @@ import { selfReferences } from "./scoping.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
+import type { Token } from "./scanner.ts";
 import {
   explains,
   hasUnknownDefault,
@@ -109,6 +126,8 @@ export interface Sources {
   index: SourceIndex;
   /** A digest of every file's name and content. */
   digest: string;
+  /** Every identifier and label of the files: which plugin types they may use. */
+  words: Set<string>;
 }
 
 export interface LifecycleSettings {
@@ -354,7 +373,10 @@ export function parseSources(
     }
   }
 
-  // Imports: providers that pravo ships, or CUE's builtin packages; each used.
+  // Imports: providers that pravo ships or that the root's lock pins, or
+  // CUE's builtin packages; each used.
+  const catalog = tryCatalogFor(root);
+  if (!catalog.catalog) return { ok: false, diagnostics: catalog.diagnostics };
   const providers = new Set<string>();
   for (const f of files) {
     for (const imp of f.parsed.imports) {
@@ -362,16 +384,18 @@ export function parseSources(
       if (imp.path.startsWith(PROVIDER_PREFIX)) {
         const source = imp.path.slice(PROVIDER_PREFIX.length);
         if (!findProvider(source)) {
-          const known = PROVIDERS.map((p) => importPath(p.source));
+          const known = allProviders().map((p) => importPath(p.source));
           const hint = didYouMean(imp.path, known);
           diags.push(
             error(
               "Unknown provider",
-              `No provider is imported as "${imp.path}"${
-                hint ? ` (${hint})` : ""
-              }. The providers are: ${
-                known.join(", ")
-              }. Import one of them (run \`pravo providers\` for their types).`,
+              `No provider is imported as "${imp.path}"${hint ? ` (${hint})` : ""}. ${
+                requiredNotLocked(root, source)
+                  ? `pravo.jsonc requires ${source}, but pravo.lock.json does not pin it: run \`pravo init\` to install and pin it.`
+                  : `The providers are: ${
+                    known.join(", ")
+                  }. Import one of them (run \`pravo providers\` for their types), or require a Terraform provider in pravo.jsonc ("providers") and run \`pravo init\`.`
+              }`,
               where,
             ),
           );
@@ -480,8 +504,8 @@ export function parseSources(
         const i = r.selectors.findIndex((x) => x in MODES);
         if (i < 0 || i + 1 >= r.selectors.length) continue;
         const typeName = r.selectors[i + 1];
-        for (const p of PROVIDERS) {
-          const t = p.types.find((t) => t.name === typeName && t.mode === MODES[r.selectors[i]]);
+        for (const p of allProviders()) {
+          const t = findType(p.source, MODES[r.selectors[i]], typeName);
           if (t) {
             return {
               type: t.name,
@@ -502,9 +526,17 @@ export function parseSources(
       "#Ephemeral": "ephemeral",
       "#Call": "call",
     } as Record<string, Mode>)[def];
-    return PROVIDERS.flatMap((p) => p.types).filter((t) => t.mode === mode).map((t) => t.name);
+    return typeNamesOfMode(mode);
   };
   const digest = sourcesDigest(files);
+  const words = new Set<string>();
+  const collect = (toks: Token[]) => {
+    for (const t of toks) {
+      if (t.kind === "ident") words.add(t.text);
+      if (t.interpolations) t.interpolations.forEach(collect);
+    }
+  };
+  for (const f of files) collect(f.parsed.tokens);
   return {
     ok: true,
     value: {
@@ -515,9 +547,21 @@ export function parseSources(
       tags,
       index,
       digest,
+      words,
     },
     diagnostics: [],
   };
+}
+
+/** True when pravo.jsonc requires this plugin source (`hashicorp/aws`) for the root. */
+function requiredNotLocked(root: string, source: string): boolean {
+  try {
+    return (readConfig(root).config.providers ?? []).some((p) =>
+      `${p.address.namespace}/${p.address.type}` === source
+    );
+  } catch {
+    return false;
+  }
 }
 
 export interface EvaluateOptions {
@@ -536,6 +580,12 @@ export interface EvaluateOptions {
    * computed with a secret is returned.
    */
   secrets?: Map<string, AttrPath[]>;
+  /**
+   * What each node of `known` is (its provider, mode and type): a plugin
+   * node's optional and computed attributes are unified in only where the
+   * configuration does not set them.
+   */
+  knownKinds?: Map<string, { provider: string; mode: Mode; type: string }>;
   /**
    * Trace values known only after apply (a second evaluation), for plans.
    * `validate` needs no templates and sets it false. Default true.
@@ -634,6 +684,174 @@ function walk(v: Value, path: string[], found: Found, inList = false): void {
   for (const [k, c] of Object.entries(v)) walk(c, [...path, k], found, inList);
 }
 
+/** The provider packages of a root's program. */
+interface Packages {
+  /** The package body of each provider source. */
+  main: Map<string, string>;
+  /** The `setness` variant of the plugin providers' bodies (plugin_cue.ts). */
+  setness: Map<string, string>;
+  /** Builtin packages the bodies use. */
+  imports: string[];
+  /** The plugin sources. */
+  plugins: Set<string>;
+}
+
+/**
+ * The packages of the providers the sources import: the built-in ones as
+ * they ship, the plugin ones generated with the types the files may use
+ * (their schemas fetched and cached first when they are not).
+ */
+async function providerPackages(sources: Sources): Promise<Result<Packages>> {
+  const main = new Map<string, string>();
+  const setness = new Map<string, string>();
+  const plugins = new Set<string>();
+  let usesList = false;
+  const catalog = tryCatalogFor(sources.root).catalog;
+  const pluginSources = sources.providers.filter((s) =>
+    findProvider(s)?.plugin || !findProvider(s)
+  );
+  if (catalog && pluginSources.length) {
+    const diags = await catalog.ensureSchemas(pluginSources);
+    // Not the specification's fault: a provider that cannot give its schema.
+    if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+  }
+  for (const s of sources.providers) {
+    const p = findProvider(s);
+    if (!p) {
+      return {
+        ok: false,
+        diagnostics: [
+          error(
+            `The schema of ${s} is not at hand`,
+            "pravo could not read it from its cache nor from the provider. Run `pravo init`, then try again.",
+          ),
+        ],
+      };
+    }
+    if (!p.plugin) {
+      main.set(s, providerPackage(p));
+      continue;
+    }
+    plugins.add(s);
+    const names = catalog?.typeNames(s) ?? { managed: [], data: [], ephemeral: [], call: [] };
+    const types = usedTypes(sources.words, names).flatMap(({ mode, name }) => {
+      const t = findType(s, mode, name);
+      return t?.plugin ? [{ mode, name, block: t.plugin.block }] : [];
+    });
+    for (const variant of ["main", "setness"] as const) {
+      const g = pluginPackage({ source: s, config: p.plugin.config, types, variant });
+      usesList ||= g.usesList;
+      (variant === "main" ? main : setness).set(s, g.body);
+    }
+  }
+  return {
+    ok: true,
+    value: { main, setness, imports: usesList ? ["list"] : [], plugins },
+    diagnostics: [],
+  };
+}
+
+/**
+ * The paths where the sources declare nodes: fields whose value refers to a
+ * provider's `#Resource`, `#Data` or `#Ephemeral` type. Nodes made by
+ * comprehensions are not among them.
+ */
+function staticNodePaths(sources: Sources): string[] {
+  const out = new Set<string>();
+  for (const f of sources.files) {
+    for (const s of f.parsed.sites) {
+      if (!s.path || s.nonRegular) continue;
+      if (
+        s.refs.some((r) => {
+          const i = r.selectors.findIndex((x) =>
+            x === "#Resource" || x === "#Data" || x === "#Ephemeral"
+          );
+          return i >= 0 && i + 1 < r.selectors.length;
+        })
+      ) out.add(formatPath(s.path));
+    }
+  }
+  return [...out];
+}
+
+const settled = new Map<string, Map<string, Set<string>>>();
+
+/**
+ * Which fields the configuration sets in each of these nodes (addresses):
+ * one evaluation of the `setness` variant of the plugin packages, which
+ * lists each node's regular fields. Remembered per sources, tags and
+ * addresses. A node that is none is left out; so are all when the
+ * evaluation fails (the loader then tells set from unset by the values).
+ */
+async function setnessOf(
+  sources: Sources,
+  tagDecls: string[],
+  packages: Packages,
+  addresses: string[],
+): Promise<Map<string, Set<string>>> {
+  const key = JSON.stringify([sources.digest, tagDecls, addresses.sort()]);
+  const memo = settled.get(key);
+  if (memo) return memo;
+  const out = new Map<string, Set<string>>();
+  const bodies = new Map(packages.main);
+  for (const [s, b] of packages.setness) bodies.set(s, b);
+  const projection = `"@setness": {\n${
+    addresses.map((a, i) =>
+      `\t"${i}": *${formatPath([HIDDEN_WRAP, ...addressPath(a)])}.${
+        JSON.stringify(SET_MARKER)
+      } | null`
+    ).join("\n")
+  }\n}`;
+  const cache = rootCache(sources.root);
+  const res = await evaluate(
+    buildProgram({
+      files: sources.files.map((f) => ({ parsed: f.parsed, src: f.src })),
+      providers: bodies,
+      imports: packages.imports,
+      extra: tagDecls,
+      projection,
+    }).source,
+    { cacheDir: cache?.dir, cacheKey: cache?.key },
+  );
+  if (res.ok) {
+    const got = (JSON.parse(res.json) as { "@setness"?: Record<string, unknown> })["@setness"] ??
+      {};
+    addresses.forEach((a, i) => {
+      const v = got[String(i)];
+      if (Array.isArray(v)) out.set(a, new Set(v.map(String)));
+    });
+  }
+  settled.set(key, out);
+  return out;
+}
+
+/** A value from the state as CUE sees it: a dynamic value's own value, not its `{value, type}` form. */
+function cueView(v: unknown, a: TypeSchema["attributes"][string] | undefined): unknown {
+  if (ctyOf(a) === "dynamic" && v && typeof v === "object" && "value" in v) {
+    return (v as { value: unknown }).value;
+  }
+  return v;
+}
+
+/**
+ * The provider instance a node's type comes from, as the sources say it:
+ * `b: $aws2.#Resource.aws_s3_bucket & {...}` comes from `$aws2`.
+ */
+function instanceOf(sources: Sources, path: string[]): string[] | undefined {
+  for (const site of sources.index.sites.get(pathKey(path)) ?? []) {
+    for (const r of site.refs) {
+      const i = r.selectors.findIndex((x) =>
+        x === "#Resource" || x === "#Data" || x === "#Ephemeral" || x === "#Call"
+      );
+      if (i < 0) continue;
+      for (const d of resolve(r) ?? []) {
+        if (d.path) return [...d.path, ...r.selectors.slice(0, i)];
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Evaluates the sources with cue-wasm and returns the nodes. */
 export async function evaluateRoot(
   sources: Sources,
@@ -643,9 +861,42 @@ export async function evaluateRoot(
   if (!tagged.ok) return tagged;
   const known = opts.known ?? new Map();
   const secrets = opts.secrets ?? new Map<string, AttrPath[]>();
-  const providerBodies = new Map<string, string>();
-  for (const s of sources.providers) providerBodies.set(s, providerPackage(findProvider(s)!));
+  const packages = await providerPackages(sources);
+  if (!packages.ok) return packages;
+  const { main: providerBodies, imports, plugins } = packages.value;
   const files = sources.files.map((f) => ({ parsed: f.parsed, src: f.src }));
+  const index: SourceIndex = { ...sources.index };
+  const cache = rootCache(sources.root);
+  const trace = opts.trace !== false;
+  // Which optional and computed attributes of plugin nodes the configuration
+  // sets (see plugin_cue.ts): those it leaves unset take their value from
+  // the state, or are unknown until apply.
+  const setness = new Map<string, Set<string>>();
+  const pluginKinds = new Map<string, TypeSchema>();
+  for (const [a, k] of opts.knownKinds ?? []) {
+    const t = findType(k.provider, k.mode, k.type);
+    if (t?.plugin) pluginKinds.set(a, t);
+  }
+  if (plugins.size && (trace || pluginKinds.size)) {
+    const candidates = new Set([...staticNodePaths(sources), ...pluginKinds.keys()]);
+    for (
+      const [a, set] of await setnessOf(sources, tagged.value, packages.value, [...candidates])
+    ) {
+      setness.set(a, set);
+    }
+  }
+  /** Whether a known value of a node's attribute is unified in: not where the configuration sets it. */
+  const injected = (address: string, name: string): boolean => {
+    const t = pluginKinds.get(address);
+    const a = t?.attributes[name];
+    if (!t || !a) return true;
+    if (!a.computed) return false;
+    if (a.required || a.optional) {
+      const set = setness.get(address);
+      return set !== undefined && !set.has(name);
+    }
+    return true;
+  };
   /** The known values as declarations, each secret replaced by `f` of it when given. */
   const knownDeclarations = (f?: (v: unknown) => unknown): string[] => {
     const out: string[] = [];
@@ -653,7 +904,16 @@ export async function evaluateRoot(
       const paths = secrets.get(address) ?? [];
       const given = f && paths.length ? replaceAt(attrs, paths, f) : attrs;
       const path = addressPath(address);
+      const t = pluginKinds.get(address);
       for (const [k, v] of Object.entries(given)) {
+        if (t) {
+          if (!injected(address, k)) continue;
+          const a = t.attributes[k];
+          // An optional and computed attribute admits no null: a null stays unknown.
+          if (v === null && a && (a.required || a.optional)) continue;
+          out.push(nested([...path, k], JSON.stringify(cueView(v, a))));
+          continue;
+        }
         if (k === KNOWN_FIELD && isObject(v as Value)) {
           // Optional and computed attributes: into the node's hidden field.
           for (const [name, x] of Object.entries(v as Record<string, unknown>)) {
@@ -675,11 +935,14 @@ export async function evaluateRoot(
     return isObject(hidden as Value) ? (hidden as Record<string, unknown>)[name] : undefined;
   };
   const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
-  const index: SourceIndex = { ...sources.index };
-  const cache = rootCache(sources.root);
   const run = (extra: string[]): Promise<EvalResult> =>
     evaluate(
-      buildProgram({ files, providers: providerBodies, extra: [...tagged.value, ...extra] }).source,
+      buildProgram({
+        files,
+        providers: providerBodies,
+        imports,
+        extra: [...tagged.value, ...extra],
+      }).source,
       { cacheDir: cache?.dir, cacheKey: cache?.key },
     );
   // Messages come from an evaluation without the secrets: with neutral
@@ -722,8 +985,18 @@ export async function evaluateRoot(
   const schemaOf = (v: Record<string, Value>) => {
     const m = v[NODE_MARKER] as { mode: Mode; type: string; provider: string };
     const provider = findProvider(m.provider)!;
-    const type = provider.types.find((t) => t.name === m.type && t.mode === m.mode)!;
+    const type = findType(m.provider, m.mode, m.type)!;
     return { m, provider, type };
+  };
+  /** Whether a plugin node's optional and computed attribute is set by the configuration. */
+  const isSet = (address: string, name: string, v: Value | undefined, t: TypeSchema): boolean => {
+    const set = setness.get(address);
+    if (set) return set.has(name);
+    // Not known (the node was not found where the sources declare nodes):
+    // set unless it holds the default that stands for unknown.
+    const a = t.attributes[name];
+    const cty = ctyOf(a);
+    return v !== undefined && !(cty !== undefined && isCtyDefault(v, cty));
   };
 
   // Where computed values are not known yet, evaluate again with a distinct
@@ -734,14 +1007,19 @@ export async function evaluateRoot(
   /** Nodes with a sensitive attribute known only after apply. */
   const unknownSecrets = new Set<string>();
   let traced: Record<string, Value> | undefined;
-  const trace = opts.trace !== false;
+
   if (trace && hasUnknownDefault(tree)) {
     const holders: string[] = [];
     for (const n of found.nodes) {
       const { type } = schemaOf(n.value);
       const addr = formatPath(n.path);
       for (const [name, a] of Object.entries(type.attributes)) {
-        if (isOptionalComputed(a)) {
+        if (type.plugin) {
+          // Computed, and not set by the configuration: unknown until apply.
+          if (!a.computed) continue;
+          if ((a.required || a.optional) && isSet(addr, name, n.value[name], type)) continue;
+          if (known.get(addr)?.[name] !== undefined && injected(addr, name)) continue;
+        } else if (isOptionalComputed(a)) {
           // Unset in the configuration and not known yet: a sentinel in its hidden field.
           if (knownOptional(addr, name) !== undefined) continue;
           holders.push(
@@ -752,10 +1030,14 @@ export async function evaluateRoot(
           standInHolders.push(holders[holders.length - 1]);
           sentinels.push({ address: addr, attr: name });
           continue;
+        } else {
+          if (a.required || a.optional) continue;
+          if (known.get(addr)?.[name] !== undefined) continue;
         }
-        if (a.required || a.optional) continue;
-        if (known.get(addr)?.[name] !== undefined) continue;
-        const sentinel = sentinelFor(a.type, sentinels.length);
+        const cty = ctyOf(a);
+        const sentinel = cty !== undefined
+          ? ctySentinel(cty, sentinels.length)
+          : sentinelFor(a.type, sentinels.length);
         holders.push(nested([...n.path, name], sentinel));
         standInHolders.push(
           nested(
@@ -806,11 +1088,15 @@ export async function evaluateRoot(
     const needsEvaluation: string[] = [];
     for (const [k, v] of Object.entries(n.value)) {
       if (k === NODE_MARKER || k === LIFECYCLE) continue;
+      const pa = type.plugin ? type.attributes[k] : undefined;
+      // A plugin node's optional and computed attribute that the
+      // configuration leaves unset is no input: the provider computes it.
+      if (pa?.computed && (pa.required || pa.optional) && !isSet(address, k, v, type)) continue;
       const uv = isObject(u) ? u[k] : undefined;
       // An optional and computed attribute that holds what its hidden field
       // gives (the state's value, or unknown) is unset in the configuration.
       const oc = type.attributes[k];
-      if (oc && isOptionalComputed(oc)) {
+      if (!type.plugin && oc && isOptionalComputed(oc)) {
         const state = knownOptional(address, k);
         if (
           isUnknownDefault(v, oc.type) || (state !== undefined && isDeepStrictEqual(v, state))
@@ -826,7 +1112,11 @@ export async function evaluateRoot(
     for (const [name, a] of Object.entries(type.attributes)) {
       const v = n.value[name];
       if (a.required || a.optional || v === undefined) continue;
-      if (known.get(address)?.[name] !== undefined || isUnknownDefault(v, a.type)) continue;
+      if (known.get(address)?.[name] !== undefined) continue;
+      const cty = ctyOf(a);
+      if (cty !== undefined ? v === null || isCtyDefault(v, cty) : isUnknownDefault(v, a.type)) {
+        continue;
+      }
       diags.push(
         error(
           `Computed attribute "${name}" is set`,
@@ -835,7 +1125,15 @@ export async function evaluateRoot(
         ),
       );
     }
-    const instance = found.providers.find((p) => p.value[PROVIDER_MARKER] === provider.source);
+    const instancePath = instanceOf(sources, n.path);
+    const instance = (instancePath
+      ? found.providers.find((p) =>
+        p.value[PROVIDER_MARKER] === provider.source && pathKey(p.path) === pathKey(instancePath)
+      )
+      : undefined) ??
+      found.providers.find((p) =>
+        p.value[PROVIDER_MARKER] === provider.source
+      );
     nodes.push({
       address,
       path: n.path,
@@ -1104,9 +1402,7 @@ function incompleteOrError(message: string, sources: Sources, index: SourceIndex
     : "";
   const owner = index.attributesOf?.(path.slice(0, -1));
   const attr = path[path.length - 1];
-  const schema = owner
-    ? PROVIDERS.flatMap((p) => p.types).find((t) => t.name === owner.type)?.attributes[attr]
-    : undefined;
+  const schema = owner ? findTypes(owner.type)[0]?.type.attributes[attr] : undefined;
   if (owner && schema?.required) {
     return error(
       `Missing required attribute "${attr}"`,
@@ -1165,7 +1461,21 @@ function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>>
   const byKey = new Map<string, Site[]>();
   const children = new Map<string, Set<string>>();
   for (const s of sources.files.flatMap((f) => f.parsed.sites)) {
-    if (!s.path) continue;
+    if (!s.path) {
+      // A declaration with no static path (inside a list or a call, as in
+      // `policy: json.Marshal({Resource: jobs.arn})`) counts for the field
+      // whose value it is written in.
+      // (A list's elements are scoped apart: they count as regular when the
+      // field they are the value of is.)
+      let o = s.owner;
+      while (o && !o.path) o = o.owner;
+      if (o?.path) {
+        const k = pathKey(o.path);
+        if (!byKey.has(k)) byKey.set(k, []);
+        byKey.get(k)!.push(o.nonRegular ? s : { ...s, nonRegular: false });
+      }
+      continue;
+    }
     const k = pathKey(s.path);
     if (!byKey.has(k)) byKey.set(k, []);
     byKey.get(k)!.push(s);

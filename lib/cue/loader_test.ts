@@ -402,3 +402,14 @@ Deno.test("loadRoot() refuses a node written on the package instead of a provide
   assert.match(diags[0].detail, /^base refers to "#Resource", which is not defined there\./);
   assert.deepEqual(diags[0].range, { file: "main.cue", line: 5, column: 1 });
 });
+
+Deno.test("dependencies: a reference inside a list or a call's struct counts for the field it is the value of", async () => {
+  const spec = await load({
+    "main.cue": HEAD.replace("\n\n$random", '\nimport "encoding/json"\n\n$random') + `
+base: $random.#Resource.random_integer & {min: 1, max: 9}
+listed: $random.#Resource.random_integer & {min: 1, max: 9, keepers: {k: json.Marshal({v: [base.result]})}}
+`,
+  });
+  const listed = spec.nodes.find((n) => n.address === "listed")!;
+  assert.deepEqual(listed.dependencies, ["base"]);
+});

@@ -73,7 +73,18 @@ export interface ProgramInput {
   providers: Map<string, string>;
   /** Extra declarations unified into the package (tags, known values). */
   extra: string[];
+  /** Builtin packages the provider packages use (`list`), imported once. */
+  imports?: string[];
+  /**
+   * Wrap the package in a hidden field (`_pravo_package`) and export only
+   * `tail` (top-level declarations that refer to it): a projection of a
+   * package that may not be concrete everywhere.
+   */
+  projection?: string;
 }
+
+/** The hidden field that holds the package in a projection. */
+export const HIDDEN_WRAP = "_" + WRAP;
 
 /** Builds the program: imports, provider packages, the wrapped package. */
 export function buildProgram(input: ProgramInput): Program {
@@ -93,13 +104,14 @@ export function buildProgram(input: ProgramInput): Program {
     const bodyLine = src.slice(0, parsed.bodyOffset).split("\n").length;
     bodies.push({ file: parsed.file, text: renamedBody(parsed, src, renames), fileLine: bodyLine });
   }
+  for (const path of input.imports ?? []) builtins.add(path);
   for (const path of [...builtins].sort()) {
     head.push(`import ${builtinName(path)} ${JSON.stringify(path)}`);
   }
   for (const [source, body] of [...input.providers].sort()) {
     head.push(`${providerField(source)}: close({\n${body}\n})`);
   }
-  head.push(`${WRAP}: {`);
+  head.push(`${input.projection !== undefined ? HIDDEN_WRAP : WRAP}: {`);
   let text = head.join("\n") + "\n";
   let line = text.split("\n").length;
   const segments: Segment[] = [];
@@ -110,6 +122,7 @@ export function buildProgram(input: ProgramInput): Program {
     line += n;
   }
   text += input.extra.join("\n") + "\n}\n";
+  if (input.projection !== undefined) text += input.projection + "\n";
   return { source: text, segments };
 }
 

@@ -42,6 +42,7 @@ const MODE_DEF: Record<Mode, string> = {
 
 export function cueType(t: AttrType): string {
   if (typeof t === "string") return t === "number" ? "number" : t;
+  if ("cty" in t) throw new Error("bug: a plugin type's CUE comes from plugin_cue.ts");
   if ("list" in t) return `[...${cueType(t.list)}]`;
   if ("set" in t) return `[...${cueType(t.set)}]`;
   return `{[string]: ${cueType(t.map)}}`;

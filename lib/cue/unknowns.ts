@@ -24,6 +24,9 @@ const DEFAULT_NUMBER = 7_000_000_000_000_000;
 
 /** The default a computed attribute holds until it is known, as CUE. */
 export function unknownDefault(t: AttrType): string {
+  if (typeof t === "object" && "cty" in t) {
+    throw new Error("bug: a plugin type's default comes from plugin_cue.ts");
+  }
   if (t === "string") return JSON.stringify(DEFAULT_STRING);
   if (t === "int" || t === "number") return String(DEFAULT_NUMBER);
   if (t === "bool") return "false";
@@ -33,6 +36,9 @@ export function unknownDefault(t: AttrType): string {
 
 /** A distinct sentinel of the type, as CUE: what the second evaluation unifies in. */
 export function sentinelFor(t: AttrType, i: number): string {
+  if (typeof t === "object" && "cty" in t) {
+    throw new Error("bug: a plugin type's sentinel comes from plugin_cue.ts");
+  }
   if (t === "string") return JSON.stringify(sentinelString(i));
   if (t === "int" || t === "number") return String(sentinelNumber(i));
   if (t === "bool") return "true";

@@ -8,9 +8,9 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, error } from "../diag/diag.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { Attrs } from "../providers/runtime.ts";
-import { handlerFor } from "../providers/runtimes.ts";
+import { ProviderSession } from "../providers/session.ts";
 import type { StateRecord, StateStore, TxMeta } from "../state/store.ts";
 
 /** How a record compares with the real world. */
@@ -51,9 +51,29 @@ export const DRIFT_PARALLELISM = 8;
  * assert.deepEqual(changedBetween({ a: 1, b: null, c: [1] }, { a: 2, c: [1] }), ["a"]);
  * ```
  */
-export function changedBetween(before: Attrs, now: Attrs): string[] {
+export function changedBetween(
+  before: Attrs,
+  now: Attrs,
+  opts: { emptyIsNull?: boolean } = {},
+): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(now)]);
-  return [...keys].filter((k) => !isDeepStrictEqual(before[k] ?? null, now[k] ?? null)).sort();
+  const norm = opts.emptyIsNull ? emptyAsNull : (v: unknown) => v ?? null;
+  return [...keys].filter((k) => !isDeepStrictEqual(norm(before[k]), norm(now[k]))).sort();
+}
+
+/**
+ * A value with every empty string, list and map taken as null, at any
+ * depth: what a plugin provider of the legacy SDK cannot tell apart (it
+ * reads back `{}` for a map it was given as null), and so no drift.
+ */
+function emptyAsNull(v: unknown): unknown {
+  if (v === undefined || v === null || v === "") return null;
+  if (Array.isArray(v)) return v.length ? v.map(emptyAsNull) : null;
+  if (typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>);
+    return entries.length ? Object.fromEntries(entries.map(([k, x]) => [k, emptyAsNull(x)])) : null;
+  }
+  return v;
 }
 
 /**
@@ -64,35 +84,41 @@ export function changedBetween(before: Attrs, now: Attrs): string[] {
  */
 export async function readDrift(
   records: readonly StateRecord[],
-  opts: { root: string; signal?: AbortSignal },
+  opts: { root: string; signal?: AbortSignal; session?: ProviderSession },
 ): Promise<DriftReport> {
+  const session = opts.session ?? new ProviderSession(opts.root, () => Promise.resolve([]));
   const report: DriftReport = { results: [], notReadable: [], failed: [], diagnostics: [] };
   const work: { rec: StateRecord; run: () => Promise<void> }[] = [];
   const results = new Map<string, DriftResult>();
   for (const rec of records) {
     if (rec.mode !== "managed") continue;
-    const handler = handlerFor(rec.provider, "managed", rec.type);
-    const type = findProvider(rec.provider)?.types.find((t) =>
-      t.name === rec.type && t.mode === "managed"
-    );
-    if (!handler?.read || !type) {
+    const type = findType(rec.provider, "managed", rec.type);
+    const provider = type ? await session.providerFor(rec) : undefined;
+    if (!provider || !type || !provider.canRead(type)) {
       report.notReadable.push(rec);
       continue;
     }
-    const read = handler.read.bind(handler);
     work.push({
       rec,
       run: async () => {
         let res;
         try {
-          res = await read({
+          const r = await provider.readResource({
             type,
             address: rec.address,
             root: opts.root,
             providerConfig: {},
-            prior: structuredClone(rec.attributes),
+            prior: {
+              attributes: structuredClone(rec.attributes),
+              schemaVersion: rec.schemaVersion,
+              private: rec.private,
+            },
             signal: opts.signal,
           });
+          res = {
+            diagnostics: r.diagnostics,
+            value: r.value === undefined ? undefined : r.value === null ? null : r.value.attributes,
+          };
         } catch (e) {
           res = {
             diagnostics: [error(
@@ -110,7 +136,9 @@ export async function readDrift(
           return;
         }
         const now = res.value;
-        const changed = now === null ? [] : changedBetween(rec.attributes, now);
+        const changed = now === null
+          ? []
+          : changedBetween(rec.attributes, now, { emptyIsNull: type.plugin !== undefined });
         results.set(rec.address, {
           record: rec,
           status: now === null ? "gone" : changed.length ? "drifted" : "unchanged",

@@ -9,7 +9,11 @@
  * The record holds what the provider read and the node's configuration for
  * the inputs the ID does not carry, with the dependencies, lifecycle and
  * configuration digest a create would have recorded: a plan made after it
- * is a no-op when the configuration agrees with the imported object.
+ * is a no-op when the configuration agrees with the imported object. A
+ * plugin provider reads the whole object (`ImportResourceState`, then
+ * `ReadResource`); its record's digest is left empty, so that the next plan
+ * asks the provider how the configuration differs, as Terraform does after
+ * an import.
  *
  * @module
  */
@@ -19,6 +23,9 @@ import { Exit } from "../cli/exit.ts";
 import type { Node, Sources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { handlerFor } from "../providers/runtimes.ts";
+import { ProviderSession } from "../providers/session.ts";
+import { instancesOf } from "../plan/planner.ts";
+import { providerDiagnostics } from "../cue/errors.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
 import { nodeDigest } from "../plan/planner.ts";
 import { reservationError } from "../plan/reservation.ts";
@@ -117,8 +124,9 @@ export async function importNode(
   const spec = await mustEvaluateWithState(sources, await store.listRecords(), opts.tags);
   const node = spec.nodes.find((n) => n.address === address && n.mode === "managed");
   if (!node) throw notDeclared(address, spec.nodes);
-  const handler = handlerFor(node.provider, node.mode, node.type);
-  if (!handler?.import) {
+  const plugin = node.schema.plugin !== undefined;
+  const handler = plugin ? undefined : handlerFor(node.provider, node.mode, node.type);
+  if (!plugin && !handler?.import) {
     throw new DiagnosticsError([
       error(
         `${node.type} cannot be imported`,
@@ -155,7 +163,10 @@ export async function importNode(
     if (conflicts.length) {
       throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), Exit.LOCKED);
     }
-    const res = await handler.import({
+    const session = new ProviderSession(opts.root, () => Promise.resolve(instancesOf(spec)));
+    session.bind(spec.nodes);
+    const provider = await session.providerFor(node);
+    const res = await provider.importResource({
       type: node.schema,
       address,
       root: opts.root,
@@ -169,12 +180,13 @@ export async function importNode(
     const secrets: unknown[] = [
       ...(sensitive.length ? [id] : []),
       ...sensitive.map((k) => config[k]),
+      ...sensitive.map((k) => res.value?.attributes[k]),
     ];
-    const diagnostics = scrubDiagnostics(res.diagnostics, secrets).map((d) => ({
-      ...d,
-      address: d.address ?? address,
-      range: d.range ?? node.range,
-    }));
+    const diagnostics = scrubDiagnostics(res.diagnostics, secrets).map((d) =>
+      plugin
+        ? providerDiagnostics(sources.index, node.path, d, address, node.range)
+        : { ...d, address: d.address ?? address, range: d.range ?? node.range }
+    );
     if (hasErrors(diagnostics)) throw new DiagnosticsError(diagnostics, Exit.ERROR);
     if (res.value === null || res.value === undefined) {
       throw new DiagnosticsError([
@@ -182,12 +194,12 @@ export async function importNode(
           "Cannot import a missing object",
           `The ${node.provider} provider found no ${node.type} with the ID given. Nothing was ` +
             "imported. Check the ID, in the type's format: " +
-            `${handler.importFormat ?? "see the provider's documentation"}.`,
+            `${handler?.importFormat ?? "see the provider's documentation"}.`,
           { address, range: node.range },
         ),
       ], Exit.ERROR);
     }
-    const attributes = res.value;
+    const object = res.value;
     await store.transaction(
       { actor: opts.actor, reason: opts.reason, command: "import" },
       async (tx) => {
@@ -199,17 +211,21 @@ export async function importNode(
           mode: node.mode,
           type: node.type,
           provider: node.provider,
-          attributes,
+          attributes: object.attributes,
           sensitivePaths,
           dependencies: node.dependencies,
-          configDigest: nodeDigest(inputs, node.lifecycle, node.mode === "data" ? [] : sensitive),
+          configDigest: plugin
+            ? ""
+            : nodeDigest(inputs, node.lifecycle, node.mode === "data" ? [] : sensitive),
           refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
+          ...(object.schemaVersion !== undefined ? { schemaVersion: object.schemaVersion } : {}),
+          ...(object.private ? { private: object.private } : {}),
         });
         await tx.logChange({
           address,
           action: "import",
           before: null,
-          after: attributes,
+          after: object.attributes,
           sensitivePaths,
         });
       },
@@ -219,7 +235,7 @@ export async function importNode(
       mode: node.mode,
       type: node.type,
       provider: node.provider,
-      attributes,
+      attributes: object.attributes,
       sensitive,
       serial: (await store.identity()).serial,
       diagnostics,

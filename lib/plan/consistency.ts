@@ -25,7 +25,7 @@ import { type Diagnostic, error } from "../diag/diag.ts";
 import { sourcesDigest, specDigest } from "../cue/loader.ts";
 import { sentinelRefs } from "../cue/unknowns.ts";
 import { UNKNOWN } from "../cue/program.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import type { Attrs, Plan, PlannedNode } from "./types.ts";
 
@@ -88,9 +88,7 @@ export function checkPlanConsistency(plan: Plan): Diagnostic[] {
 }
 
 function checkNode(plan: Plan, n: PlannedNode, bad: (what: string) => void): void {
-  const type: TypeSchema | undefined = findProvider(n.provider)?.types.find((t) =>
-    t.name === n.type && t.mode === n.mode
-  );
+  const type: TypeSchema | undefined = findType(n.provider, n.mode, n.type);
   if (!type) {
     bad(`${n.provider} has no ${n.mode} type ${n.type}`);
     return;
@@ -166,6 +164,32 @@ function checkNode(plan: Plan, n: PlannedNode, bad: (what: string) => void): voi
 
   if (n.mode !== "managed") {
     if (n.mode !== "data" && n.after !== null) bad("The plan shows values after apply for it");
+    return;
+  }
+  if (type.plugin) {
+    // A plugin provider planned it: what it planned cannot be recomputed
+    // without it, and apply asks it again. The parts must still agree.
+    if (n.after === null) bad("It is kept or created, yet the plan shows no values after apply");
+    if (n.action === "create" && n.before !== null) {
+      bad("It is created, yet the plan shows values before");
+    }
+    if (n.action !== "create" && n.before === null) {
+      bad(`Its action is ${n.action}, yet the plan shows no values before`);
+    }
+    if (n.action === "replace" && n.replaceBecause.length === 0) {
+      bad("It is replaced, yet the plan gives no reason to replace it");
+    }
+    if (n.action !== "replace" && n.replaceBecause.some((r) => r !== "gone")) {
+      bad(`The plan gives reasons to replace it, and its action is ${n.action}`);
+    }
+    if (n.action === "no-op" && !same(n.after, n.before)) {
+      bad("It is left as it is, yet the plan shows other values after apply");
+    }
+    for (const k of unknownIn) {
+      if (!n.afterUnknown.some((u) => u === k || u.startsWith(`${k}.`) || u.startsWith(`${k}[`))) {
+        bad(`"${k}" is known only at apply, yet the plan does not show it as unknown`);
+      }
+    }
     return;
   }
 

@@ -12,7 +12,7 @@
 import { DiagnosticsError } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Result, type Sources, type Spec } from "../cue/loader.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { Attribute, TypeSchema } from "../providers/schema.ts";
 import type { StateRecord } from "../state/store.ts";
 import type { AttrPath } from "../cue/secrets.ts";
@@ -30,7 +30,7 @@ export function isInput(a: Attribute): boolean {
 export function typeSchemaOf(
   rec: { provider: string; mode: string; type: string },
 ): TypeSchema | undefined {
-  return findProvider(rec.provider)?.types.find((t) => t.name === rec.type && t.mode === rec.mode);
+  return findType(rec.provider, rec.mode as TypeSchema["mode"], rec.type);
 }
 
 /**
@@ -45,6 +45,15 @@ export function knownValuesOf(
   const type = typeSchemaOf(rec);
   if (!type) return {};
   const out: Attrs = {};
+  if (type.plugin) {
+    // A plugin type's computed attributes, optional ones included: the
+    // loader unifies those only where the configuration leaves them unset.
+    for (const [k, a] of Object.entries(type.attributes)) {
+      const computed = !isInput(a) || a.computed;
+      if (computed && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
+    }
+    return out;
+  }
   const optional: Attrs = {};
   for (const [k, a] of Object.entries(type.attributes)) {
     if (rec.attributes[k] === undefined || rec.attributes[k] === null) continue;
@@ -74,7 +83,8 @@ export async function evaluateWithState(
     known.set(rec.address, values);
     secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in values));
   }
-  const res = await evaluateRoot(sources, { tags, known, secrets });
+  const knownKinds = new Map(records.map((r) => [r.address, r]));
+  const res = await evaluateRoot(sources, { tags, known, secrets, knownKinds });
   if (res.ok || known.size === 0) return res;
   const bare = await evaluateRoot(sources, { tags, trace: false });
   if (!bare.ok) return bare;
@@ -83,6 +93,7 @@ export async function evaluateWithState(
     tags,
     known: new Map([...known].filter(([a]) => declared.has(a))),
     secrets,
+    knownKinds,
   });
 }
 

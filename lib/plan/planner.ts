@@ -15,7 +15,14 @@ import { loadKey } from "../keys/key.ts";
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import { evaluateRoot, type Node, type Sources, type Spec } from "../cue/loader.ts";
+import {
+  addressPath,
+  evaluateRoot,
+  type Node,
+  readRoot,
+  type Sources,
+  type Spec,
+} from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import type { StateRecord, StateStore } from "../state/store.ts";
 import { reservationError } from "./reservation.ts";
@@ -24,9 +31,11 @@ import { validateNodes } from "./validate_nodes.ts";
 import { knownValuesOf } from "./known.ts";
 
 export { reservationError };
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import { handlerFor } from "../providers/runtimes.ts";
+import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
+import type { StoredObject } from "../providers/resource_provider.ts";
+import { providerDiagnostics } from "../cue/errors.ts";
 import {
   type Attrs,
   type Plan,
@@ -58,6 +67,8 @@ export interface PlanOptions {
   /** Report reservations of others as reasons instead of refusing (`pravo why`). */
   explainReservations?: boolean;
   now?: () => Date;
+  /** The providers of the run; by default a session of its own. */
+  session?: ProviderSession;
 }
 
 function isInput(a: TypeSchema["attributes"][string]): boolean {
@@ -72,7 +83,7 @@ function hasUnknown(v: Value | undefined): boolean {
 }
 
 /** The values of a record to unify into the configuration (lib/plan/known.ts). */
-const computedOf = knownValuesOf;
+export const computedOf = knownValuesOf;
 
 /**
  * The digest of a node's configuration: its inputs (keys sorted; unknowns
@@ -169,18 +180,40 @@ export async function makePlan(
     : await plannedMoves(sources, records, opts.tags);
   withMoves(records, moves);
   const refresh = opts.refresh ?? "age";
+  const knownKinds = new Map([...records.values()].map((r) => [r.address, r]));
+  let spec: Spec | undefined;
+  // The provider configurations come from an evaluation: the plan's own,
+  // or, when a plugin provider is needed before it (a refresh), one with
+  // the state's values.
+  const session = opts.session ?? new ProviderSession(opts.root, async () => {
+    if (spec) return instancesOf(spec);
+    const known = new Map(
+      [...records.values()].filter((r) => r.mode === "managed").map((
+        r,
+      ) => [r.address, computedOf(r)]),
+    );
+    const res = await evaluateRoot(sources, { tags: opts.tags, known, knownKinds, trace: false });
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    return instancesOf(res.value);
+  });
+  const located =
+    (n: { address: string; path?: string[]; range?: Diagnostic["range"] }) =>
+    (d: Diagnostic): Diagnostic =>
+      providerDiagnostics(sources.index, n.path ?? addressPath(n.address), d, n.address, n.range);
 
   // Refresh: read the real world for the records that are due.
   const prior = new Map<string, Attrs | null>();
+  const stored = new Map<string, Pick<StoredObject, "schemaVersion" | "private">>();
   const refreshed = new Map<string, string>();
+  const reads: (() => Promise<void>)[] = [];
   for (const rec of records.values()) {
     prior.set(rec.address, rec.attributes);
+    stored.set(rec.address, { schemaVersion: rec.schemaVersion, private: rec.private });
     if (rec.mode !== "managed" || refresh === "false") continue;
-    const handler = handlerFor(rec.provider, rec.mode, rec.type);
-    const type = findProvider(rec.provider)?.types.find((t) =>
-      t.name === rec.type && t.mode === rec.mode
-    );
-    if (!handler?.read || !type) continue;
+    const type = findType(rec.provider, rec.mode, rec.type);
+    if (!type) continue;
+    const provider = await session.providerFor(rec);
+    if (!provider.canRead(type)) continue;
     let due = refresh === "all" ? "--refresh all reads every node" : undefined;
     if (refresh === "age" && rec.refreshAge !== null) {
       const age = parseDuration(rec.refreshAge);
@@ -190,23 +223,38 @@ export async function makePlan(
       }
     }
     if (refresh === "expired" || refresh === "age") {
-      const exp = handler.expiresAt?.(rec.attributes);
+      const exp = provider.expiresAt(type, rec.attributes);
       if (exp !== undefined && Date.parse(exp) <= now().getTime()) {
         due = `its value expired at ${exp}`;
       }
     }
     if (!due) continue;
     refreshed.set(rec.address, due);
-    const res = await handler.read({
-      type,
-      address: rec.address,
-      root: opts.root,
-      providerConfig: {},
-      prior: rec.attributes,
+    reads.push(async () => {
+      const res = await provider.readResource({
+        type,
+        address: rec.address,
+        root: opts.root,
+        providerConfig: {},
+        prior: {
+          attributes: rec.attributes,
+          schemaVersion: rec.schemaVersion,
+          private: rec.private,
+        },
+      });
+      diags.push(...res.diagnostics.map(located(rec)));
+      if (res.value !== undefined) {
+        prior.set(rec.address, res.value === null ? null : res.value.attributes);
+        if (res.value) {
+          stored.set(rec.address, {
+            schemaVersion: res.value.schemaVersion,
+            private: res.value.private,
+          });
+        }
+      }
     });
-    diags.push(...res.diagnostics);
-    if (res.value !== undefined) prior.set(rec.address, res.value);
   }
+  await bounded(reads, 8);
 
   const known = new Map<string, Attrs>();
   // The secrets among the values unified in: the sensitive paths of each
@@ -225,13 +273,12 @@ export async function makePlan(
   const dataRead = new Map<string, Attrs>();
   const dataSecrets = new Map<string, AttrPath[]>();
   const lostKnown = new Set<string>();
-  let spec: Spec | undefined;
   let planned: PlannedNode[] = [];
   for (let round = 0; round < 50; round++) {
     const k = new Map([...known].filter(([a]) => !lostKnown.has(a)));
     for (const [a, v] of dataRead) k.set(a, v);
     const sec = new Map([...secrets, ...dataSecrets]);
-    let res = await evaluateRoot(sources, { tags: opts.tags, known: k, secrets: sec });
+    let res = await evaluateRoot(sources, { tags: opts.tags, known: k, secrets: sec, knownKinds });
     if (!res.ok && k.size) {
       // Values of nodes no longer in the configuration may clash with it:
       // unify only those of nodes that are still declared.
@@ -243,10 +290,12 @@ export async function makePlan(
         tags: opts.tags,
         known: new Map([...k].filter(([a]) => declared.has(a))),
         secrets: sec,
+        knownKinds,
       });
     }
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
     spec = res.value;
+    session.bind(spec.nodes);
 
     // Data sources whose configuration is known are read now.
     let readMore = false;
@@ -258,9 +307,8 @@ export async function makePlan(
       // read succeeds (a file named after part of a password exists or not)
       // would tell of the secret on every plan.
       if (n.sensitiveInputs.length) continue;
-      const handler = handlerFor(n.provider, n.mode, n.type);
-      if (!handler?.readData) continue;
-      const r = await handler.readData({
+      const provider = await session.providerFor(n);
+      const r = await provider.readData({
         type: n.schema,
         address: n.address,
         root: opts.root,
@@ -268,6 +316,7 @@ export async function makePlan(
         config: withoutUnknown(inputs),
         ranges: n.attributeRanges,
       });
+      r.diagnostics = r.diagnostics.map(located(n));
       r.diagnostics = scrubDiagnostics(r.diagnostics, n.sensitiveInputs.map((k) => inputs[k]));
       if (r.diagnostics.some((d) => d.severity === "error")) {
         throw new DiagnosticsError(
@@ -286,19 +335,24 @@ export async function makePlan(
     }
     if (readMore) continue;
 
-    planned = [];
-    for (const n of spec.nodes) {
-      planned.push(
-        planNode(
-          n,
-          spec,
-          records.get(n.address),
-          prior.get(n.address) ?? null,
-          dataRead,
-          opts,
-        ),
-      );
-    }
+    const current = spec;
+    planned = await Promise.all(current.nodes.map((n) =>
+      planNode(
+        n,
+        current,
+        records.get(n.address),
+        prior.get(n.address) ?? null,
+        dataRead,
+        opts,
+        diags,
+        {
+          session,
+          refreshed: refreshed.has(n.address),
+          stored: stored.get(n.address),
+          located: located(n),
+        },
+      )
+    ));
     // Nodes whose computed values become unknown: their dependents may change.
     const newlyLost = planned.filter((p) =>
       p.mode === "managed" && (p.action === "replace" || p.afterUnknown.length > 0) &&
@@ -322,23 +376,29 @@ export async function makePlan(
   for (const rec of records.values()) {
     if (declared.has(rec.address) && !opts.destroy) continue;
     if (declared.has(rec.address)) continue;
-    planned.push(
-      deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "not in the configuration"),
-    );
+    planned.push({
+      ...deleteNode(rec, prior.get(rec.address) ?? rec.attributes, "not in the configuration"),
+      ...(stored.get(rec.address) ? { stored: stored.get(rec.address) } : {}),
+    });
   }
   if (opts.destroy) {
     // A node still in the configuration keeps its lifecycle: prevent_destroy
     // refuses --destroy, as Terraform's does. A record whose node was removed
     // from the configuration has no lifecycle left (Terraform destroys it).
     const declaredNodes = new Map(spec.nodes.map((n) => [n.address, n]));
-    planned = [...records.values()].map((rec) =>
-      deleteNode(
+    planned = [...records.values()].map((rec) => {
+      const n = deleteNode(
         rec,
         prior.get(rec.address) ?? rec.attributes,
         "destroy",
         declaredNodes.get(rec.address)?.lifecycle ?? {},
-      )
-    );
+      );
+      const instance = declaredNodes.get(rec.address)?.providerInstance;
+      if (instance) n.providerInstance = instance;
+      const meta = stored.get(rec.address);
+      if (meta) n.stored = meta;
+      return n;
+    });
   }
 
   for (const r of opts.replace ?? []) {
@@ -373,6 +433,15 @@ export async function makePlan(
       );
     }
   }
+  // Each diagnostic once: the nodes are planned again after each round of data reads.
+  const seenDiag = new Set<string>();
+  const once = diags.filter((d) => {
+    const key = JSON.stringify(d);
+    if (seenDiag.has(key)) return false;
+    seenDiag.add(key);
+    return true;
+  });
+  diags.splice(0, diags.length, ...once);
   if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
 
   propagateSensitivity(planned, spec.sentinels);
@@ -636,14 +705,27 @@ function deleteNode(
   };
 }
 
-function planNode(
+/** What planning one node needs besides the node. */
+interface NodeContext {
+  session: ProviderSession;
+  /** The node was read from the real world in this plan. */
+  refreshed: boolean;
+  /** The schema version and private data of its object in the state (as refreshed). */
+  stored?: Pick<StoredObject, "schemaVersion" | "private">;
+  /** A provider's diagnostic, pointed at the node's declaration (and the attribute it names). */
+  located: (d: Diagnostic) => Diagnostic;
+}
+
+async function planNode(
   n: Node,
   spec: Spec,
   rec: StateRecord | undefined,
   prior: Attrs | null,
   dataRead: Map<string, Attrs>,
   opts: PlanOptions,
-): PlannedNode {
+  diags: Diagnostic[],
+  ctx: NodeContext,
+): Promise<PlannedNode> {
   const type = n.schema;
   // lifecycle.ignore_changes: an object in the state keeps the values it has
   // for those inputs, whatever the configuration says now (as Terraform).
@@ -682,13 +764,58 @@ function planNode(
     lifecycle: n.lifecycle,
     providerConfig: providerConfigOf(spec, n),
   };
-  const handler = handlerFor(n.provider, n.mode, n.type);
+  if (n.providerInstance) base.providerInstance = n.providerInstance;
+  const ignore = new Set(n.lifecycle.ignore_changes ?? []);
+  const requested = (opts.replace ?? []).includes(n.address);
+  // Unchanged since it was applied, and not read again: left as it is,
+  // without asking its provider (which, for a plugin, need not start).
+  if (
+    n.mode === "managed" && rec && prior !== null && !opts.full && !opts.destroy && !requested &&
+    !ctx.refreshed && rec.configDigest === base.configDigest
+  ) {
+    return {
+      ...base,
+      action: "no-op",
+      after: prior,
+      config: { ...config, ...pick(prior, ignore) },
+    };
+  }
+  // A plan to destroy everything plans nothing else (its nodes become deletes).
+  if (opts.destroy) return base;
   const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
-
   if (n.mode === "ephemeral") {
     return { ...base, action: "open", before: null, afterUnknown: computed };
   }
   if (n.mode === "call") return { ...base, action: "create", before: null, afterUnknown: computed };
+
+  const provider = await ctx.session.providerFor(n);
+  const request = {
+    type,
+    address: n.address,
+    root: opts.root,
+    providerConfig: base.providerConfig,
+    ranges: n.attributeRanges,
+    inputs: inputs as Record<string, unknown>,
+    config,
+    unknown: unknownInputs,
+  };
+  if (type.plugin) {
+    // A plugin provider's checks (the built-in ones are validateNodes'). Inputs
+    // computed from a secret go as unknown, as validateNodes has them: whether
+    // a check fails would tell of the secret on every plan.
+    const hidden = new Set(n.sensitiveInputs);
+    const validated = await provider.validateResource({
+      ...request,
+      inputs: Object.fromEntries(
+        Object.entries(request.inputs).map(([k, v]) => [k, hidden.has(k) ? UNKNOWN : v]),
+      ),
+      config: Object.fromEntries(Object.entries(config).filter(([k]) => !hidden.has(k))),
+      unknown: [...new Set([...unknownInputs, ...hidden])].sort(),
+    });
+    diags.push(
+      ...scrubDiagnostics(validated, base.sensitive.map((k) => config[k])).map(ctx.located),
+    );
+  }
   if (n.mode === "data") {
     const read = dataRead.get(n.address);
     const after = read ? { ...config, ...read } : config;
@@ -701,79 +828,90 @@ function planNode(
     };
   }
 
-  // Managed.
-  const ignore = new Set(n.lifecycle.ignore_changes ?? []);
-  const requested = (opts.replace ?? []).includes(n.address);
-  if (!rec || prior === null) {
-    return plannedWith(
-      handler,
-      n,
-      opts,
-      {
-        ...base,
-        action: "create",
-        before: null,
-        changed: Object.keys(inputs).sort(),
-        replaceBecause: rec ? ["gone"] : [],
-      },
-      null,
-      inputs,
-      computed,
+  // Managed: the provider plans.
+  const plan = async (from: StoredObject | null) => {
+    const r = await provider.planResource({ ...request, prior: from, ignoreChanges: [...ignore] });
+    diags.push(
+      ...scrubDiagnostics(r.diagnostics, base.sensitive.map((k) => config[k])).map(ctx.located),
     );
+    return r.value;
+  };
+  if (!rec || prior === null) {
+    const p = await plan(null);
+    return {
+      ...base,
+      action: "create",
+      before: null,
+      after: p?.after ?? config,
+      afterUnknown: p?.afterUnknown ?? [],
+      changed: p?.changed ?? Object.keys(inputs).sort(),
+      replaceBecause: rec ? ["gone"] : [],
+    };
   }
-  const changed: string[] = [];
-  const replaceBecause: string[] = [];
+  const storedPrior: StoredObject = { attributes: prior, ...ctx.stored };
+  const planned = await plan(storedPrior);
+  if (!planned) return { ...base, action: "no-op", after: prior };
   // Inputs now computed from a secret whose recorded value was not: they
   // change (the value is sealed from now on), whatever the secret holds. A
   // comparison would tell whether the secret gives the recorded value back,
   // one bit of it per plan (`seed: [if strings.HasPrefix(pw.result, "a")
   // {"base"}, "x"][0]` is unchanged for some passwords only).
   const recordedSecret = sensitivePathsOf(rec);
-  const becameSecret = new Set(
-    n.sensitiveInputs.filter((k) =>
-      !recordedSecret.some((p) => p.length === 0 || String(p[0]) === k)
-    ),
+  const becameSecret = n.sensitiveInputs.filter((k) =>
+    !recordedSecret.some((p) => p.length === 0 || String(p[0]) === k) &&
+    !planned.changed.includes(k) && !ignore.has(k)
   );
-  for (const [k, a] of Object.entries(type.attributes)) {
-    if (!isInput(a) || ignore.has(k)) continue;
-    const cv = inputs[k];
-    const pv = prior[k];
-    if (cv === undefined && (a.computed || pv === undefined || pv === null)) continue;
-    const differs = hasUnknown(cv) || becameSecret.has(k) ||
-      !isDeepStrictEqual(cv ?? null, pv ?? null);
-    if (!differs) continue;
-    changed.push(k);
-    if (a.forceNew) replaceBecause.push(k);
+  const update = becameSecret.length
+    ? {
+      ...planned,
+      changed: [...planned.changed, ...becameSecret].sort(),
+      requiresReplace: [
+        ...planned.requiresReplace,
+        ...becameSecret.filter((k) => type.attributes[k]?.forceNew),
+      ],
+    }
+    : planned;
+  const before = update.prior?.attributes ?? prior;
+  const upgraded = update.prior
+    ? { stored: { schemaVersion: update.prior.schemaVersion, private: update.prior.private } }
+    : ctx.stored
+    ? { stored: ctx.stored }
+    : {};
+  if (update.requiresReplace.length || requested) {
+    // A replacement is planned as a create.
+    const create = await plan(null);
+    return {
+      ...base,
+      ...upgraded,
+      action: "replace",
+      before,
+      after: create?.after ?? config,
+      afterUnknown: create?.afterUnknown ?? [],
+      changed: update.changed,
+      replaceBecause: [...update.requiresReplace, ...(requested ? ["requested"] : [])],
+    };
   }
-  if (requested) replaceBecause.push("requested");
-  if (replaceBecause.length) {
-    return plannedWith(
-      handler,
-      n,
-      opts,
-      {
-        ...base,
-        action: "replace",
-        changed: changed.sort(),
-        replaceBecause,
-      },
-      null,
-      inputs,
-      computed,
-    );
+  if (
+    update.changed.length || update.afterUnknown.length || !isDeepStrictEqual(update.after, before)
+  ) {
+    return {
+      ...base,
+      ...upgraded,
+      action: "update",
+      before,
+      after: update.after,
+      afterUnknown: update.afterUnknown,
+      changed: update.changed,
+    };
   }
-  if (changed.length) {
-    return plannedWith(
-      handler,
-      n,
-      opts,
-      { ...base, action: "update", changed: changed.sort() },
-      prior,
-      inputs,
-      computed,
-    );
-  }
-  return { ...base, action: "no-op", after: prior, config: { ...config, ...pick(prior, ignore) } };
+  return {
+    ...base,
+    ...upgraded,
+    action: "no-op",
+    before,
+    after: before,
+    config: { ...config, ...pick(before, ignore) },
+  };
 }
 
 /** The inputs, with those that ignore_changes names as the prior state has them. */
@@ -800,48 +938,40 @@ function changedKeys(a: Attrs, b: Attrs): string[] {
   return [...keys].filter((k) => !isDeepStrictEqual(a[k] ?? null, b[k] ?? null)).sort();
 }
 
-/** Fills `after` and `afterUnknown` of a create, replace or update. */
-function plannedWith(
-  handler: ReturnType<typeof handlerFor>,
-  n: Node,
-  opts: PlanOptions,
-  p: PlannedNode,
-  prior: Attrs | null,
-  inputs: Record<string, Value>,
-  computed: string[],
-): PlannedNode {
-  const known = withoutUnknown(inputs);
-  const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k]));
-  // Inputs left unset keep their value in an update (optional computed ones).
-  const kept = prior
-    ? Object.fromEntries(
-      Object.entries(prior).filter(([k]) => inputs[k] === undefined && !computed.includes(k)),
-    )
-    : {};
-  let after: Attrs = { ...kept, ...known };
-  let afterUnknown = [...unknownInputs];
-  if (prior) {
-    for (const k of computed) if (prior[k] !== undefined) after[k] = prior[k];
-  } else {
-    afterUnknown.push(...computed);
-  }
-  if (handler?.plan) {
-    const r = handler.plan({
-      type: n.schema,
-      address: n.address,
-      root: opts.root,
-      providerConfig: p.providerConfig,
-      config: known,
-      unknown: unknownInputs,
-      prior,
-    });
-    if (r.value) {
-      after = { ...after, ...r.value.attributes };
-      afterUnknown = [...new Set([...unknownInputs, ...r.value.unknown])].filter((k) =>
-        !(k in r.value!.attributes)
-      );
-      for (const k of afterUnknown) delete after[k];
-    }
-  }
-  return { ...p, after, afterUnknown: [...new Set(afterUnknown)].sort() };
+/** The provider configurations of an evaluated root, for the providers of a run. */
+export function instancesOf(spec: Pick<Spec, "providers">): InstanceConfig[] {
+  return spec.providers.map((p) => ({ address: p.address, source: p.source, config: p.config }));
+}
+
+/** Runs `tasks`, at most `n` at once. */
+async function bounded(tasks: (() => Promise<void>)[], n: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
+}
+
+/**
+ * The providers of a run outside a plan (`drift`, `import`): their
+ * configurations come from an evaluation of the root with the state's
+ * values, made only when a plugin provider is first needed.
+ */
+export function rootSession(
+  root: string,
+  tags: Record<string, string>,
+  records: readonly StateRecord[],
+): ProviderSession {
+  return new ProviderSession(root, async () => {
+    const sources = readRoot(root);
+    if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+    const known = new Map(
+      records.filter((r) => r.mode === "managed").map((r) => [r.address, computedOf(r)]),
+    );
+    const knownKinds = new Map(records.map((r) => [r.address, r]));
+    let res = await evaluateRoot(sources.value, { tags, known, knownKinds, trace: false });
+    if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    return instancesOf(res.value);
+  });
 }

@@ -76,22 +76,38 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     `  ${c(sym)} ${n.address}: ${n.type} {`,
   ];
   const keys = new Set([...Object.keys(before), ...Object.keys(after), ...n.after_unknown]);
-  const names = [...keys].sort();
-  const width = Math.max(0, ...names.map((k) => k.length));
+  // A create shows what is set and what apply will know, as Terraform's does.
+  const names = [...keys].sort().filter((k) =>
+    n.action !== "create" || after[k] !== null || n.after_unknown.includes(k)
+  );
+  // The rows first, then aligned on the names shown.
+  const rows: { indent: string; mark: string; name: string; text: string }[] = [];
   for (const k of names) {
     const unknown = n.after_unknown.includes(k);
     const forces = n.replace_because?.includes(k) ? style.red(" # forces replacement") : "";
-    const pad = k.padEnd(width);
     if (n.action === "create") {
-      lines.push(
-        `      ${style.green("+")} ${pad} = ${unknown ? "(known after apply)" : value(after[k])}`,
-      );
+      rows.push({
+        indent: "      ",
+        mark: style.green("+") + " ",
+        name: k,
+        text: unknown ? "(known after apply)" : value(after[k]),
+      });
     } else if (n.action === "delete") {
       if (before[k] !== undefined) {
-        lines.push(`      ${style.red("-")} ${pad} = ${value(before[k])}`);
+        rows.push({
+          indent: "      ",
+          mark: style.red("-") + " ",
+          name: k,
+          text: value(before[k]),
+        });
       }
     } else if (n.action === "read") {
-      lines.push(`        ${pad} = ${unknown ? "(known after apply)" : value(after[k])}`);
+      rows.push({
+        indent: "        ",
+        mark: "",
+        name: k,
+        text: unknown ? "(known after apply)" : value(after[k]),
+      });
     } else {
       const b = before[k];
       const a = unknown ? undefined : after[k];
@@ -103,22 +119,31 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
         continue;
       }
       if (b === undefined) {
-        lines.push(
-          `      ${style.green("+")} ${pad} = ${
-            unknown ? "(known after apply)" : value(a)
-          }${forces}`,
-        );
+        rows.push({
+          indent: "      ",
+          mark: style.green("+") + " ",
+          name: k,
+          text: `${unknown ? "(known after apply)" : value(a)}${forces}`,
+        });
       } else if (!unknown && a === undefined) {
-        lines.push(`      ${style.red("-")} ${pad} = ${value(b)}${forces}`);
+        rows.push({
+          indent: "      ",
+          mark: style.red("-") + " ",
+          name: k,
+          text: `${value(b)}${forces}`,
+        });
       } else {
-        lines.push(
-          `      ${style.yellow("~")} ${pad} = ${value(b)} -> ${
-            unknown ? "(known after apply)" : value(a)
-          }${forces}`,
-        );
+        rows.push({
+          indent: "      ",
+          mark: style.yellow("~") + " ",
+          name: k,
+          text: `${value(b)} -> ${unknown ? "(known after apply)" : value(a)}${forces}`,
+        });
       }
     }
   }
+  const width = Math.max(0, ...rows.map((r) => r.name.length));
+  for (const r of rows) lines.push(`${r.indent}${r.mark}${r.name.padEnd(width)} = ${r.text}`);
   lines.push("    }");
   return lines;
 }

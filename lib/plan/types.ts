@@ -85,6 +85,13 @@ export interface PlannedNode {
   lifecycle: LifecycleSettings;
   /** The provider instance's configuration. */
   providerConfig: Attrs;
+  /** The provider configuration (`$aws`) the node's type comes from, when the sources say. */
+  providerInstance?: string;
+  /**
+   * The schema version and private data of the object in `before`, as the
+   * provider last gave them (plugin types): what apply hands back to it.
+   */
+  stored?: { schemaVersion?: number; private?: string };
   /** Why the node has its action. */
   reasons?: Reason[];
   /** The address its record had, when a `moved` entry gives it this one. */

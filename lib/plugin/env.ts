@@ -30,7 +30,7 @@
  * @module
  */
 
-import { ENV_VARS } from "../cli/permissions.ts";
+import { ENV_VARS, PLUGIN_ENV_VARS } from "../cli/permissions.ts";
 import type { ProtocolVersion } from "./proto/tfplugin.ts";
 
 /** go-plugin's magic cookie for Terraform providers: not a secret, a sign of intent. */
@@ -44,22 +44,7 @@ export const MAGIC_COOKIE_VALUE =
  * `--allow-env` must name them wherever providers run, or loading it fails
  * with NotCapable.
  */
-export const GRPC_ENV_VARS: readonly string[] = [
-  "GRPC_NODE_VERBOSITY",
-  "GRPC_VERBOSITY",
-  "GRPC_NODE_TRACE",
-  "GRPC_TRACE",
-  "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH",
-  "GRPC_EXPERIMENTAL_ENABLE_OUTLIER_DETECTION",
-  "GRPC_NODE_DEBUG_SEND_ERROR_DETAILS",
-  "GRPC_NODE_USE_ALTERNATIVE_RESOLVER",
-  "GRPC_SSL_CIPHER_SUITES",
-  "grpc_proxy",
-  "http_proxy",
-  "https_proxy",
-  "no_grpc_proxy",
-  "no_proxy",
-];
+export const GRPC_ENV_VARS: readonly string[] = PLUGIN_ENV_VARS;
 
 /** Names no provider ever gets from pravo's environment. */
 export function isDenied(name: string): boolean {

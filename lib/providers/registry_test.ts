@@ -314,7 +314,10 @@ interface ModuleInfo {
   dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
 }
 
-/** The modules that the root of `deno info --json` imports, directly or not. */
+/**
+ * The modules that the root of `deno info --json` loads, directly or not:
+ * type-only imports (`import type`, erased at run time) are not followed.
+ */
 function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
   const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>();
@@ -324,7 +327,7 @@ function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
     if (seen.has(s)) continue;
     seen.add(s);
     for (const d of bySpec.get(s)?.dependencies ?? []) {
-      for (const dep of [d.code, d.type]) if (dep) todo.push(dep.specifier);
+      if (d.code) todo.push(d.code.specifier);
     }
   }
   return [...seen];

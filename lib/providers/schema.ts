@@ -8,7 +8,15 @@
  * @module
  */
 
-/** An attribute's type, in the manner of Terraform's type system. */
+import type { Block } from "../plugin/schema.ts";
+import type { CtyType } from "../plugin/value.ts";
+
+/**
+ * An attribute's type, in the manner of Terraform's type system. The
+ * built-in providers use the simple forms; a plugin provider's attribute
+ * carries its type expression as the provider gave it (`{cty: ...}`:
+ * objects, tuples and `dynamic` included).
+ */
 export type AttrType =
   | "string"
   | "number"
@@ -16,7 +24,8 @@ export type AttrType =
   | "bool"
   | { list: AttrType }
   | { set: AttrType }
-  | { map: AttrType };
+  | { map: AttrType }
+  | { cty: CtyType };
 
 /** The mode of a node: what kind of object its type describes. */
 export type Mode = "managed" | "data" | "ephemeral" | "call";
@@ -37,6 +46,20 @@ export interface Attribute {
   default?: unknown;
   /** Changing it replaces the object instead of updating it in place. */
   forceNew?: boolean;
+  /** Sent to the provider and never stored: null in every plan and state (plugins). */
+  writeOnly?: boolean;
+  /** The provider says not to use it any more (plugins). */
+  deprecated?: boolean;
+  /**
+   * A nested block of a plugin type, written as in Terraform's JSON syntax:
+   * an object for `single` and `group`, a list of objects for `list` and
+   * `set`, an object of objects for `map`.
+   */
+  block?: {
+    nesting: "single" | "group" | "list" | "set" | "map";
+    minItems: number;
+    maxItems: number;
+  };
 }
 
 export interface TypeSchema {
@@ -51,6 +74,12 @@ export interface TypeSchema {
    * value never needs reading again (it lives only in the state).
    */
   refreshAge?: string;
+  /**
+   * A plugin provider's type: its schema as the provider gave it (nested
+   * blocks and attributes, every flag) and its version. The provider plans
+   * changes to it; `attributes` are its top-level attributes and blocks.
+   */
+  plugin?: { block: Block; version: number };
 }
 
 export interface ProviderSchema {
@@ -61,6 +90,34 @@ export interface ProviderSchema {
   /** The provider's own configuration (`#Provider`). */
   config: Record<string, Attribute>;
   types: TypeSchema[];
+  /**
+   * A plugin provider (a Terraform/OpenTofu provider binary that the root's
+   * lock pins): its full address, and its configuration's schema.
+   */
+  plugin?: { address: string; config: Block };
+}
+
+/** `list(string)`, `object({a = number})`: a type expression as Terraform writes it. */
+export function ctyTypeName(t: CtyType): string {
+  if (typeof t === "string") return t;
+  switch (t[0]) {
+    case "list":
+    case "set":
+    case "map":
+      return `${t[0]}(${ctyTypeName(t[1])})`;
+    case "tuple":
+      return `tuple([${t[1].map(ctyTypeName).join(", ")}])`;
+    case "object":
+      return `object({${
+        Object.entries(t[1]).map(([k, v]) => `${k} = ${ctyTypeName(v)}`).join(", ")
+      }})`;
+  }
+}
+
+/** A plugin attribute's type expression; undefined for a built-in one. */
+export function ctyOf(a: Pick<Attribute, "type"> | undefined): CtyType | undefined {
+  const t = a?.type;
+  return typeof t === "object" && "cty" in t ? t.cty : undefined;
 }
 
 /** The import path of a provider package. */
@@ -71,6 +128,7 @@ export function importPath(source: string): string {
 /** `list(string)`, `map(number)`, `string`: a type as Terraform writes it. */
 export function typeString(t: AttrType): string {
   if (typeof t === "string") return t;
+  if ("cty" in t) return ctyTypeName(t.cty);
   if ("list" in t) return `list(${typeString(t.list)})`;
   if ("set" in t) return `set(${typeString(t.set)})`;
   return `map(${typeString(t.map)})`;

@@ -23,6 +23,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation, type StateLocation } from "./open.ts";
 import type { DumpedEntry, StateDump } from "./postgres.ts";
 import { canonicalJson } from "./redact.ts";
+import { providerDataColumn } from "./seal.ts";
 import { SqliteStore, toRecord } from "./sqlite.ts";
 import type { LockInfo, Reservation, StateStore } from "./store.ts";
 
@@ -244,8 +245,9 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
     setMeta.run(dump.createdAt, "created_at");
     const rec = db.prepare(
       `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
-         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,
+         provider_data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const r of dump.records) {
       rec.run(
@@ -261,6 +263,7 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
         r.updatedAt,
         r.refreshedAt,
         r.refreshAge,
+        providerDataColumn(undefined, dump.lineage, r),
       );
     }
     const entry = db.prepare(

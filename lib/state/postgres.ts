@@ -43,9 +43,11 @@ import {
   defaultKeySource,
   holdsPlainSecret,
   type KeySource,
+  providerDataColumn,
+  providerDataFields,
   sealAttributes,
   Sealer,
-  unsealAttributes,
+  unsealRecord,
 } from "./seal.ts";
 import {
   type AcquiredLock,
@@ -191,6 +193,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     description: "sensitive values sealed with pravo's key: each root when first opened",
     sql: `ALTER TABLE roots ADD COLUMN sealed boolean NOT NULL DEFAULT false;`,
   },
+  {
+    version: 4,
+    description: "a record keeps its type's schema version and the provider's private data",
+    sql: `ALTER TABLE records ADD COLUMN provider_data text;`,
+  },
 ];
 
 /** What the log's markers are keyed with, in the associated data of its seal. */
@@ -295,7 +302,7 @@ export class PostgresStore implements StateStore {
   }
 
   #unsealed(rec: StateRecord): StateRecord {
-    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
+    return unsealRecord(this.#sealer, this.#lineage, rec);
   }
 
   /**
@@ -922,6 +929,7 @@ export class PostgresStore implements StateStore {
                 updated_at: r.updatedAt,
                 refreshed_at: r.refreshedAt,
                 refresh_age: r.refreshAge,
+                provider_data: providerDataColumn(undefined, dump.lineage, r),
               })))
             }`;
           }
@@ -1082,8 +1090,7 @@ class PostgresTx implements StateTx {
     const [row] = await this.#q`
       SELECT * FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
     if (!row) return undefined;
-    const rec = toRecord(row);
-    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
+    return unsealRecord(this.#sealer, this.#lineage, toRecord(row));
   }
 
   async putRecord(r: RecordInput): Promise<void> {
@@ -1097,17 +1104,20 @@ class PostgresTx implements StateTx {
         WHERE root_id = ${this.#rootId} AND address = ${r.address}
       ), up AS (
       INSERT INTO records (root_id, address, mode, type, provider, attributes, sensitive_paths,
-        dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
+        dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,
+        provider_data)
       VALUES (${this.#rootId}, ${r.address}, ${r.mode}, ${r.type}, ${r.provider},
         ${canonicalJson(sealAttributes(this.#sealer, this.#lineage, r))},
         ${JSON.stringify(r.sensitivePaths)},
         ${JSON.stringify(r.dependencies)}, ${r.configDigest}, ${r.createdAt ?? now}, ${now},
-        ${r.refreshedAt ?? now}, ${r.refreshAge})
+        ${r.refreshedAt ?? now}, ${r.refreshAge},
+        ${providerDataColumn(this.#sealer, this.#lineage, r)})
       ON CONFLICT (root_id, address) DO UPDATE SET mode = excluded.mode, type = excluded.type,
         provider = excluded.provider, attributes = excluded.attributes,
         sensitive_paths = excluded.sensitive_paths, dependencies = excluded.dependencies,
         config_digest = excluded.config_digest, updated_at = excluded.updated_at,
-        refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age
+        refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age,
+        provider_data = excluded.provider_data
       RETURNING 1)
       SELECT (SELECT sensitive_paths FROM old) AS sensitive_paths,
         (SELECT provider FROM old) AS provider, (SELECT type FROM old) AS type,
@@ -1465,6 +1475,7 @@ function toRecord(row: Row): StateRecord {
     updatedAt: iso(row.updated_at),
     refreshedAt: iso(row.refreshed_at),
     refreshAge: row.refresh_age === null ? null : String(row.refresh_age),
+    ...providerDataFields(row.provider_data),
   };
 }
 

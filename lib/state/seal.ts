@@ -217,3 +217,53 @@ export function holdsPlainSecret(
     return v !== null && v !== undefined && !isSealed(v);
   });
 }
+
+/** The path a record's private data is sealed under (no attribute has this name). */
+const PRIVATE_PATH: AttrPath = ["@private"];
+/** How a record read from a row carries its private data before it is opened. */
+const SEALED_PRIVATE = "sealed-private:";
+
+/**
+ * The `provider_data` column of a record: its type's schema version and
+ * the provider's private data, sealed (bound to the lineage and the
+ * address, as sensitive values are); null when it has neither. Private data
+ * still sealed (a record copied as stored) stays as it is.
+ */
+export function providerDataColumn(
+  sealer: Sealer | undefined,
+  lineage: string,
+  rec: { address: string; schemaVersion?: number; private?: string },
+): string | null {
+  if (rec.schemaVersion === undefined && !rec.private) return null;
+  const out: { schema_version?: number; private?: SealedValue } = {};
+  if (rec.schemaVersion !== undefined) out.schema_version = rec.schemaVersion;
+  if (rec.private) {
+    if (rec.private.startsWith(SEALED_PRIVATE)) {
+      out.private = JSON.parse(rec.private.slice(SEALED_PRIVATE.length)) as SealedValue;
+    } else if (sealer) out.private = sealer.seal(lineage, rec.address, PRIVATE_PATH, rec.private);
+    else throw new Error("bug: private data to copy as stored is not sealed");
+  }
+  return JSON.stringify(out);
+}
+
+/** The fields of a record that the `provider_data` column holds, the private data still sealed. */
+export function providerDataFields(
+  column: unknown,
+): { schemaVersion?: number; private?: string } {
+  if (typeof column !== "string" || column === "") return {};
+  const d = JSON.parse(column) as { schema_version?: number; private?: SealedValue };
+  const out: { schemaVersion?: number; private?: string } = {};
+  if (typeof d.schema_version === "number") out.schemaVersion = d.schema_version;
+  if (isSealed(d.private)) out.private = SEALED_PRIVATE + JSON.stringify(d.private);
+  return out;
+}
+
+/** A record read from a row with its sensitive values and its private data opened. */
+export function unsealRecord(sealer: Sealer, lineage: string, rec: StateRecord): StateRecord {
+  const out = { ...rec, attributes: unsealAttributes(sealer, lineage, rec) };
+  if (rec.private?.startsWith(SEALED_PRIVATE)) {
+    const sealed = JSON.parse(rec.private.slice(SEALED_PRIVATE.length)) as SealedValue;
+    out.private = String(sealer.unseal(lineage, rec.address, PRIVATE_PATH, sealed));
+  }
+  return out;
+}

@@ -46,9 +46,11 @@ import {
   defaultKeySource,
   holdsPlainSecret,
   type KeySource,
+  providerDataColumn,
+  providerDataFields,
   sealAttributes,
   Sealer,
-  unsealAttributes,
+  unsealRecord,
 } from "./seal.ts";
 import {
   type AcquiredLock,
@@ -170,6 +172,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "sensitive values sealed with pravo's key (done after the schema, in JS)",
     sql: `INSERT INTO meta (key, value) VALUES ('sealed', '0') ON CONFLICT (key) DO NOTHING;`,
   },
+  {
+    version: 4,
+    description: "a record keeps its type's schema version and the provider's private data",
+    sql: `ALTER TABLE records ADD COLUMN provider_data TEXT;`,
+  },
 ];
 
 /** What the log's markers are keyed with, in the associated data of its seal. */
@@ -254,7 +261,7 @@ export class SqliteStore implements StateStore {
   }
 
   #unsealed(rec: StateRecord): StateRecord {
-    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
+    return unsealRecord(this.#sealer, this.#lineage, rec);
   }
 
   /**
@@ -904,8 +911,7 @@ class SqliteTx implements StateTx {
     this.#live();
     const row = this.#db.prepare("SELECT * FROM records WHERE address = ?").get(address);
     if (!row) return undefined;
-    const rec = toRecord(row);
-    return { ...rec, attributes: unsealAttributes(this.#sealer, this.#lineage, rec) };
+    return unsealRecord(this.#sealer, this.#lineage, toRecord(row));
   }
 
   async putRecord(r: RecordInput): Promise<void> {
@@ -915,13 +921,15 @@ class SqliteTx implements StateTx {
     const now = this.#now().toISOString();
     this.#db.prepare(
       `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
-         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,
+         provider_data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (address) DO UPDATE SET mode = excluded.mode, type = excluded.type,
          provider = excluded.provider, attributes = excluded.attributes,
          sensitive_paths = excluded.sensitive_paths, dependencies = excluded.dependencies,
          config_digest = excluded.config_digest, updated_at = excluded.updated_at,
-         refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age`,
+         refreshed_at = excluded.refreshed_at, refresh_age = excluded.refresh_age,
+         provider_data = excluded.provider_data`,
     ).run(
       r.address,
       r.mode,
@@ -935,6 +943,7 @@ class SqliteTx implements StateTx {
       now,
       r.refreshedAt ?? now,
       r.refreshAge,
+      providerDataColumn(this.#sealer, this.#lineage, r),
     );
     this.wrote = true;
     return;
@@ -1021,6 +1030,7 @@ export function toRecord(row: Row): StateRecord {
     updatedAt: String(row.updated_at),
     refreshedAt: String(row.refreshed_at),
     refreshAge: row.refresh_age === null ? null : String(row.refresh_age),
+    ...providerDataFields(row.provider_data),
   };
 }
 

@@ -30,9 +30,10 @@ export type { Mode };
 /**
  * The schema version this program writes; older stores are migrated.
  * Version 2 records the plan's actor and reason in the log; version 3 seals
- * sensitive values at rest (seal.ts).
+ * sensitive values at rest (seal.ts); version 4 keeps, for a plugin type's
+ * record, its schema version and the provider's private data (sealed).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * A path to an attribute inside a record's attributes: object keys and list
@@ -81,6 +82,16 @@ export interface RecordInput {
    * its own.
    */
   createdAt?: string;
+  /**
+   * The version of its type's schema the attributes were written with
+   * (plugin types: an older one is upgraded by the provider before use).
+   */
+  schemaVersion?: number;
+  /**
+   * The provider's private data for the object, opaque, base64 (plugin
+   * types); sealed at rest with pravo's key, as sensitive values are.
+   */
+  private?: string;
 }
 
 /** A node's record as stored. Times are ISO 8601 strings (UTC). */

@@ -19,7 +19,7 @@ import { isDeepStrictEqual } from "node:util";
 import { Exit } from "../cli/exit.ts";
 import type { Style } from "../cli/output.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import { findProvider } from "../providers/registry.ts";
+import { findType } from "../providers/registry.ts";
 import type {
   AttrPath,
   LockInfo,
@@ -56,9 +56,7 @@ export function sensitivePathsOf(
 ): AttrPath[] {
   const seen = new Map<string, AttrPath>();
   for (const p of rec.sensitivePaths ?? []) seen.set(JSON.stringify(p), p);
-  const type = findProvider(rec.provider)?.types.find((t) =>
-    t.name === rec.type && t.mode === rec.mode
-  );
+  const type = findType(rec.provider, rec.mode, rec.type);
   for (const [k, a] of Object.entries(type?.attributes ?? {})) {
     if (a.sensitive) seen.set(JSON.stringify([k]), [k]);
   }

@@ -17,6 +17,10 @@
  * - data source `fake_stats`: how many calls were in flight at most.
  * - ephemeral resource `fake_token`: a token, renewed and closed.
  *
+ * With `$FAKE_PROVIDER_STATE` naming a file, its things are kept there
+ * between runs (as a real API keeps its objects), so that pravo can read
+ * them back in a later process.
+ *
  * Modes: `normal`; `bad-line` (prints something else than a handshake);
  * `die` (fails before the handshake); `slow` (waits 30 s before it);
  * `noisy` (prints 10 kB with no newline, then waits);
@@ -204,6 +208,25 @@ type Obj = Record<string, Value>;
 
 const things = new Map<string, Obj>();
 let nextId = 1;
+const stateFile = Deno.env.get("FAKE_PROVIDER_STATE");
+if (stateFile) {
+  try {
+    const saved = JSON.parse(Deno.readTextFileSync(stateFile)) as { next: number; things: Obj[] };
+    nextId = saved.next;
+    for (const t of saved.things) {
+      things.set(String(t.id), decodeJSON(JSON.stringify(t), typeOf("fake_thing")) as Obj);
+    }
+  } catch {
+    // no file yet
+  }
+}
+function persist(): void {
+  if (!stateFile) return;
+  Deno.writeTextFileSync(
+    stateFile,
+    JSON.stringify({ next: nextId, things: [...things.values()] }),
+  );
+}
 let inFlight = 0;
 let maxInFlight = 0;
 let stops = 0;
@@ -301,6 +324,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     const planned = read(req.planned_state, "fake_thing") as Obj | null;
     if (!planned) {
       if (prior) things.delete(String(prior.id));
+      persist();
       return { new_state: write(null, "fake_thing") };
     }
     if (planned.name === "crash") {
@@ -314,6 +338,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     const created = typeof planned.created === "string" ? planned.created : `created-${id}`;
     const state: Obj = { ...planned, id, created, password_wo: null };
     things.set(id, state);
+    persist();
     return { new_state: write(state, "fake_thing"), private: req.planned_private };
   },
   readResource: (req) => {

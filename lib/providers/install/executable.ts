@@ -93,8 +93,11 @@ export function providerExecutable(
   }
   const candidates = [packageDirIn(installation.cacheDir, addr, version, platform)];
   for (const mirror of installation.mirrors ?? []) {
+    // The layout's own path first: it needs no listing of the mirror, which
+    // narrow permissions may not grant (only the package directory).
+    candidates.push(packageDirIn(mirror, addr, version, platform));
     const dir = new FilesystemMirrorSource(mirror).unpackedDir(addr, version, platform);
-    if (dir) candidates.push(dir);
+    if (dir && !candidates.includes(dir)) candidates.push(dir);
   }
   let problem: DiagnosticsError | undefined;
   for (const candidate of candidates) {

@@ -27,6 +27,7 @@
  */
 
 import { stableJson } from "../../cli/output.ts";
+import { pinnedFor } from "../../cli/pinned.ts";
 import { Exit } from "../../cli/exit.ts";
 import { DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
 import {
@@ -226,10 +227,16 @@ function readEntry(
 
 /**
  * Reads `ROOT/pravo.lock.json`; undefined when there is none. Refused (exit
- * 1) when it cannot be read or is malformed.
+ * 1) when it cannot be read or is malformed. In a child of `pravo mcp` it is
+ * the lock the server read when it started (lib/cli/pinned.ts), and the
+ * file is not read.
  */
 export function readLockFile(root: string): LockFileContent | undefined {
   const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
+  const pinned = pinnedFor(root);
+  if (pinned) {
+    return pinned.lockFile === undefined ? undefined : parseLockFile(pinned.lockFile, path);
+  }
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
