@@ -126,7 +126,7 @@ function wrongType(
   // Inside a map, list or set: the element's type.
   let want = full;
   let t = at.schema.type;
-  for (let i = 0; i < at.rest.length && typeof t !== "string"; i++) {
+  for (let i = 0; i < at.rest.length && typeof t !== "string" && !("cty" in t); i++) {
     t = "map" in t ? t.map : "list" in t ? t.list : t.set;
     want = typeString(t);
   }

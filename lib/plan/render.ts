@@ -114,7 +114,12 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
       if (!unknown && JSON.stringify(a) === JSON.stringify(b)) {
         // A sensitive value that changes looks the same redacted: say that it changes.
         if (n.changed.includes(k) && a === "(sensitive)") {
-          lines.push(`      ${style.yellow("~")} ${pad} = (sensitive value)${forces}`);
+          rows.push({
+            indent: "      ",
+            mark: style.yellow("~") + " ",
+            name: k,
+            text: `(sensitive value)${forces}`,
+          });
         }
         continue;
       }
