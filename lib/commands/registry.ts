@@ -388,15 +388,6 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./state_migrate.ts"),
   },
   {
-    name: "import",
-    summary: "Take an object made outside pravo into the state, as a node of the configuration",
-    args: "ADDR ID",
-    minArgs: 2,
-    maxArgs: 2,
-    options: {},
-    load: () => import("./import.ts"),
-  },
-  {
     name: "why",
     summary: "Say why nodes are or are not in the plan",
     args: "ADDR...",

@@ -214,9 +214,18 @@ export async function importNode(
           attributes: object.attributes,
           sensitivePaths,
           dependencies: node.dependencies,
-          configDigest: plugin
-            ? ""
-            : nodeDigest(inputs, node.lifecycle, node.mode === "data" ? [] : sensitive),
+          // The digest of the inputs as imported: equal to the configuration's
+          // when the two agree (the next plan skips the node), different when
+          // they do not (the next plan asks the provider what that changes).
+          configDigest: plugin ? "" : nodeDigest(
+            Object.fromEntries(
+              Object.entries(inputs).map((
+                [k, v],
+              ) => [k, object.attributes[k] === undefined ? v : object.attributes[k]]),
+            ),
+            node.lifecycle,
+            sensitive,
+          ),
           refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
           ...(object.schemaVersion !== undefined ? { schemaVersion: object.schemaVersion } : {}),
           ...(object.private ? { private: object.private } : {}),

@@ -28,7 +28,9 @@ function plant(root: string, address: string, type: string, provider: string, at
   try {
     const old = "2020-01-01T00:00:00.000Z";
     db.prepare(
-      "INSERT INTO records VALUES (?, 'managed', ?, ?, ?, '[]', '[]', 'x', ?, ?, ?, '1s')",
+      `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
+         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age)
+       VALUES (?, 'managed', ?, ?, ?, '[]', '[]', 'x', ?, ?, ?, '1s')`,
     ).run(address, type, provider, JSON.stringify(attrs), old, old, old);
   } finally {
     db.close();

@@ -31,10 +31,14 @@ const EXAMPLE = fileURLToPath(new URL("../../examples/aws/main.cue", import.meta
 const SUFFIX = crypto.randomUUID().slice(0, 8);
 const TAGS = ["-t", `moto=${MOTO.url}`, "-t", `suffix=${SUFFIX}`];
 
-/** pravo through scripts/pravo (narrow permissions), in the root, with the moto tags. */
+/**
+ * pravo through scripts/pravo (narrow permissions), in the root, with the
+ * moto tags; an apply of a saved plan without them (the plan holds its tags).
+ */
 async function run(r: PluginRoot, args: string[]): Promise<{ code: number; out: string }> {
+  const saved = args[0] === "apply" && args.some((a) => a.endsWith(".plan"));
   const out = await new Deno.Command(SCRIPT, {
-    args: [...TAGS, ...args],
+    args: [...(saved ? [] : TAGS), ...args],
     cwd: r.root,
     env: { ...r.env, PRAVO_ACTOR: "aws-test", NO_COLOR: "1" },
     stdout: "piped",
