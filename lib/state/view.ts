@@ -36,6 +36,13 @@ import type {
  */
 export const REDACTED = "(sensitive)";
 
+/**
+ * What the human views print for a sensitive value, as Terraform's plan
+ * does: JSON documents carry the string `REDACTED`, and every human view
+ * (plan, apply, output, state show, import, drift) prints this instead.
+ */
+export const SENSITIVE_TEXT = "(sensitive value)";
+
 /** The `format_version` of every document on this page. */
 export const STATE_FORMAT_VERSION = "1.0";
 
