@@ -20,7 +20,7 @@ import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
-import { type ApplyOptions, applyPlan, type ApplyResult } from "../apply/apply.ts";
+import { applyPlan, type ApplyResult } from "../apply/apply.ts";
 import { openStore, stateLocation } from "../state/open.ts";
 import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
