@@ -16,6 +16,7 @@ import { interrupts, listen } from "./lib/cli/interrupt.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
 import { defaultActor } from "./lib/cli/actor.ts";
+import { placeFlags } from "./lib/cli/hint.ts";
 import {
   MAX_PINNED_BYTES,
   mergeTags,
@@ -113,6 +114,7 @@ export async function run(
     reason: pinned?.reason ?? (options.reason as string | undefined) ?? env("PRAVO_REASON") ?? "",
     // A pinned run's state location is the pinned one (lib/state/open.ts).
     state: pinned ? undefined : (options.state as string | undefined) ?? env("PRAVO_STATE"),
+    place: pinned ? [] : placeFlags(options),
     streams,
   };
   hooks.onStart?.(ctx, command.name);

@@ -27,7 +27,7 @@ import { applyMoves } from "./moved.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "../render/apply_progress.ts";
-import { REDACTED } from "../state/view.ts";
+import { REDACTED, SENSITIVE_TEXT } from "../state/view.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -443,13 +443,13 @@ async function applyNode(
     const id = attrs?.id;
     if (typeof id !== "string" && typeof id !== "number") return undefined;
     const text = String(id);
-    if (text === "" || text === REDACTED) return text === REDACTED ? REDACTED : undefined;
-    if (sensitivePaths.some((p) => p.length === 1 && p[0] === "id")) return REDACTED;
+    if (text === "" || text === REDACTED) return text === REDACTED ? SENSITIVE_TEXT : undefined;
+    if (sensitivePaths.some((p) => p.length === 1 && p[0] === "id")) return SENSITIVE_TEXT;
     const leaks = secrets.some((v) =>
       (typeof v === "string" || typeof v === "number") && String(v).length >= 4 &&
       text.includes(String(v))
     );
-    return leaks ? REDACTED : text;
+    return leaks ? SENSITIVE_TEXT : text;
   };
   /** The provider starts acting: the node's progress starts here (Terraform's `Creating...`). */
   const starting = () => {

@@ -30,6 +30,7 @@ import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.t
 import { tookOverWarning } from "../state/lock_message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
+import { pravoCommand } from "../cli/hint.ts";
 import { ApplyProgressView } from "../render/apply_progress.ts";
 import { appliedOutputs, renderOutputLines } from "./output.ts";
 import { parseSources } from "../cue/loader.ts";
@@ -238,9 +239,17 @@ export const run: CommandRun = async (ctx, opts, args) => {
               error(
                 destroying ? "Destroy needs approval" : "Apply needs approval",
                 "There is no terminal to ask on, and -auto-approve was not given. Save a plan " +
-                  `with \`pravo plan${
-                    destroying ? " --destroy" : ""
-                  } --out FILE\`, review it, and run \`pravo apply FILE\`; or pass -auto-approve.`,
+                  `with \`${
+                    pravoCommand(
+                      ctx.place ?? [],
+                      "plan",
+                      ...(destroying ? ["--destroy"] : []),
+                      "--out",
+                      "FILE",
+                    )
+                  }\`, review it, and run \`${
+                    pravoCommand(ctx.place ?? [], "apply", "FILE")
+                  }\`; or pass -auto-approve.`,
               ),
             ], Exit.USAGE);
           }
@@ -348,10 +357,16 @@ export const run: CommandRun = async (ctx, opts, args) => {
       if (counts.not_started) text += `\nNot started: ${list("not_started")}.`;
       text += result.nothingStarted
         ? `\nNothing was applied, and the state lock was released.${
-          planPath ? ` The plan is unchanged: apply it again with \`pravo apply ${planPath}\`.` : ""
+          planPath
+            ? ` The plan is unchanged: apply it again with \`${
+              pravoCommand(ctx.place ?? [], "apply", planPath)
+            }\`.`
+            : ""
         }`
         : "\nWhat was applied is recorded in the state and the log, with what was not; the " +
-          "state lock was released. Run `pravo plan` to see what is left, then apply again.";
+          `state lock was released. Run \`${
+            pravoCommand(ctx.place ?? [], "plan")
+          }\` to see what is left, then apply again.`;
     } else if (!result.ok) {
       text += ` ${counts.failed} failed, ${counts.skipped} not applied.`;
     }

@@ -345,7 +345,7 @@ export function dependentsOf(records: readonly StateRecord[], address: string): 
 
 /** A value for one line: strings quoted, structures as compact JSON. */
 export function inlineValue(v: unknown): string {
-  if (v === REDACTED) return REDACTED;
+  if (v === REDACTED) return SENSITIVE_TEXT;
   return JSON.stringify(v) ?? "null";
 }
 
@@ -370,7 +370,9 @@ export function renderRecord(doc: RecordDocument, style: Style): string {
     ...attrs.map((k) => {
       const v = doc.attributes[k];
       const width = Math.max(...attrs.map((a) => a.length));
-      return `  ${k.padEnd(width)} = ${v === REDACTED ? style.dim(REDACTED) : inlineValue(v)}`;
+      return `  ${k.padEnd(width)} = ${
+        v === REDACTED ? style.dim(SENSITIVE_TEXT) : inlineValue(v)
+      }`;
     }),
   );
   lines.push(
