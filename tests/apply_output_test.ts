@@ -61,7 +61,7 @@ Deno.test("apply -auto-approve piped prints the plan, a line per node, Still cre
   // The summary, then the outputs.
   assert.match(
     out,
-    /Apply complete! Resources: 5 added, 0 changed, 0 replaced, 0 destroyed\.\n\nOutputs:\n\nnum      = \d\npassword = \(sensitive value\)\n$/,
+    /Apply complete! Resources: 5 added, 0 changed, 0 replaced, 0 destroyed\.\n\nOutputs:\n\nnum {6}= \d\npassword = \(sensitive value\)\n$/,
   );
   // The password is in the state and in pw.txt, and nowhere in what apply printed.
   const password = (await Deno.readTextFile(`${dir}/pw.txt`)).trim();
@@ -79,7 +79,7 @@ Deno.test("apply PLANFILE and destroy print the node lines; --json prints one do
   assert.match(saved.stdout, /^\w+: Creating\.\.\.\n/);
   assert.ok(!saved.stdout.includes("will perform"));
   assert.match(saved.stdout, /^note: Creation complete after \d+s \[id=[0-9a-f]{40}\]$/m);
-  assert.match(saved.stdout, /\n\nOutputs:\n\nnum      = \d\n/);
+  assert.match(saved.stdout, /\n\nOutputs:\n\nnum {6}= \d\n/);
 
   await Deno.writeTextFile(`${dir}/main.cue`, ROOT.replace("max: 9", "max: 5"));
   const json = await pravo(dir, ["--json", "apply", "-auto-approve"]);
