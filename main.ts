@@ -15,6 +15,8 @@ import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { interrupts, listen } from "./lib/cli/interrupt.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
+import { defaultActor } from "./lib/cli/actor.ts";
+import { placeFlags } from "./lib/cli/hint.ts";
 import {
   MAX_PINNED_BYTES,
   mergeTags,
@@ -108,11 +110,11 @@ export async function run(
     color,
     style: new Style(color),
     tags,
-    actor: pinned?.actor ?? (options.actor as string | undefined) ?? env("PRAVO_ACTOR") ??
-      env("USER") ?? "unknown",
+    actor: pinned?.actor ?? defaultActor(options.actor as string | undefined, env),
     reason: pinned?.reason ?? (options.reason as string | undefined) ?? env("PRAVO_REASON") ?? "",
     // A pinned run's state location is the pinned one (lib/state/open.ts).
     state: pinned ? undefined : (options.state as string | undefined) ?? env("PRAVO_STATE"),
+    place: pinned ? [] : placeFlags(options),
     streams,
   };
   hooks.onStart?.(ctx, command.name);

@@ -87,7 +87,14 @@ Deno.test("every managed type: create, nothing to do, update in place, replace, 
   const upd = await planDoc(root, ["--full"]);
   // An incremental plan runs only the nodes whose configuration changed.
   const inc = await planDoc(root);
-  assert.deepEqual(Object.keys(inc.actions).sort(), ["offset", "rotating", "sleep"]);
+  // Local files are read on every plan (refresh age 0s), so they are in it too.
+  assert.deepEqual(Object.keys(inc.actions).sort(), [
+    "file",
+    "offset",
+    "rotating",
+    "secret",
+    "sleep",
+  ]);
   assert.equal(upd.actions.offset, "update");
   assert.equal(upd.actions.rotating, "update");
   assert.equal(upd.actions.sleep, "update");
@@ -163,10 +170,10 @@ f: $local.#Resource.local_file & {filename: "f.txt", content: "as declared"}
   });
   await pravo(root, ["init"]);
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
-  // Within its refresh age, a plan does not read the file.
+  // A local file's refresh age is 0s: the next plan reads it, as Terraform's does.
   await Deno.writeTextFile(`${root}/f.txt`, "edited");
-  assert.equal((await planDoc(root)).code, 0);
-  const edited = await planDoc(root, ["--refresh", "all"]);
+  assert.equal((await planDoc(root, ["--refresh", "false"])).code, 0);
+  const edited = await planDoc(root);
   assert.equal(edited.actions.f, "replace");
   const node = edited.doc.nodes[0];
   assert.equal(node.before.content, "edited");

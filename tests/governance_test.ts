@@ -104,8 +104,9 @@ $random: rnd.#Provider
 $local: loc.#Provider
 
 n: $random.#Resource.random_integer & {min: 1, max: 9}
-f: $local.#Resource.local_file & {filename: "f.txt", content: "n=\\(n.result)"}
-g: $local.#Resource.local_file & {filename: "g.txt", content: "still"}
+// Local files are read on every plan unless they say otherwise: these skip reads for an hour.
+f: $local.#Resource.local_file & {filename: "f.txt", content: "n=\\(n.result)", lifecycle: refresh_age: "1h"}
+g: $local.#Resource.local_file & {filename: "g.txt", content: "still", lifecycle: refresh_age: "1h"}
 `,
   });
   await pravo(root, ["init"]);

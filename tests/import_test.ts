@@ -109,7 +109,7 @@ Deno.test("pravo import of a password prints, logs and stores its value nowhere 
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).imported.id, "(sensitive)");
   const human = await pravo(dir, ["import", "bytes", "8/fu3q+2DcgSJ19i0jZ5Cw=="]);
-  assert.match(human.stdout, /from ID \(sensitive\)/);
+  assert.match(human.stdout, /from ID \(sensitive value\)/);
   for (const out of [r.stdout, r.stderr, human.stdout]) assert.ok(!out.includes(secret));
   const log = await pravo(dir, ["state", "log", "--json"]);
   assert.ok(!log.stdout.includes(secret), "the log holds the password");

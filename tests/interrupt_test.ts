@@ -171,7 +171,11 @@ async function sleepsRoot(env: Record<string, string> = {}): Promise<string> {
 Deno.test("apply sent SIGINT mid-walk: cancels the waiting nodes, starts nothing new, records what was done and not, releases the lock, exits 130", async () => {
   const root = await sleepsRoot();
   const r = await interruptApply(root, "SIGINT");
-  assert.match(r.stdout, /^Apply interrupted \(SIGINT\)\. Resources: 1 added/);
+  // The plan and the nodes' lines come first (apply's progress), then the summary.
+  assert.match(r.stdout, /^Apply interrupted \(SIGINT\)\. Resources: 1 added/m);
+  assert.match(r.stdout, /^fast: Creation complete after \d+s/m);
+  assert.match(r.stdout, /^slow: Creation cancelled after \d+s$/m);
+  assert.doesNotMatch(r.stdout, /^after: Creating/m);
   assert.match(r.stdout, /Cancelled: slow, slow2\./);
   assert.match(r.stdout, /Not started: after\./);
   assert.match(r.stderr, /Interrupt received \(SIGINT\): stopping/);

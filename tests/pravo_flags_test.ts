@@ -39,7 +39,7 @@ Deno.test("permissionFlags() grants read and write of the root, env by name, run
       "--allow-write=/r/demo",
       `--allow-env=${ENV_VARS.join(",")}`,
       "--allow-run=/p/node_modules/deno/deno",
-      "--allow-sys=hostname",
+      "--allow-sys=hostname,uid,gid,userInfo",
     ],
   );
 });
@@ -310,7 +310,7 @@ Deno.test("scripts/compile bakes in the same env list, relative root access and 
     "--allow-write=.",
     `--allow-env=${ENV_VARS.join(",")}`,
     "--allow-run=/opt/bin/pravo",
-    "--allow-sys=hostname",
+    "--allow-sys=hostname,uid,gid,userInfo",
   ]);
   assert.ok(cmd.includes("aarch64-apple-darwin"));
 });
@@ -406,7 +406,7 @@ Deno.test("permissionFlags() with install opens the network and the caches, and 
     "--allow-write=/r,/c/providers,/c",
     `--allow-env=${ENV_VARS.join(",")}`,
     "--allow-run=/d/deno",
-    "--allow-sys=hostname",
+    "--allow-sys=hostname,uid,gid,userInfo",
     "--allow-net",
   ]);
 });
@@ -433,7 +433,7 @@ Deno.test("permissionFlags() with plugins runs exactly the verified executables,
     "--allow-write=/r,/home/op/.cache/pravo",
     `--allow-env=${[...ENV_VARS, ...PLUGIN_ENV_VARS].join(",")}`,
     "--allow-run=/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
-    "--allow-sys=hostname",
+    "--allow-sys=hostname,uid,gid,userInfo",
   ]);
   assert.ok(
     permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", plugins }).includes(

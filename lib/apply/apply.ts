@@ -26,6 +26,8 @@ import { sensitivePathsOf } from "../state/view.ts";
 import { applyMoves } from "./moved.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
+import type { ProgressEvent } from "../render/apply_progress.ts";
+import { REDACTED, SENSITIVE_TEXT } from "../state/view.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -42,15 +44,12 @@ export interface ApplyOptions {
   heldLock?: LockInfo;
   /** Told when the state lock is taken here, to warn of a lock taken over from a dead holder. */
   onLocked?: (lock: AcquiredLock) => void;
-  /** Told when a node starts and ends, for progress on a terminal. */
-  progress?: (
-    event: {
-      address: string;
-      action: string;
-      phase: "start" | "done" | "failed" | "cancelled";
-      ms?: number;
-    },
-  ) => void;
+  /**
+   * Told when the provider starts acting on a node and when the node ends,
+   * for the progress view (lib/render/apply_progress.ts). Ids are redacted
+   * when sensitive.
+   */
+  progress?: (event: ProgressEvent) => void;
   /**
    * Aborts on an interrupt (its reason is the signal's name): no node starts
    * after it, the running ones finish or are cancelled (the provider gets the
@@ -435,18 +434,46 @@ async function applyNode(
   session: ProviderSession,
   storedPrior: Pick<StoredObject, "schemaVersion" | "private"> | undefined,
 ): Promise<NodeOutcome> {
-  const started = Date.now();
-  opts.progress?.({ address: n.address, action: n.action, phase: "start" });
+  let started = Date.now();
   let attempted = false;
   /** The sensitive values a provider's message might quote: none of them is shown. */
   const secrets: unknown[] = n.sensitive.flatMap((k) => [n.config[k], n.before?.[k], n.after?.[k]]);
-  const outcome = (status: NodeStatus, found: Diagnostic[]): NodeOutcome => {
-    const diagnostics = scrubDiagnostics(found, secrets);
+  /** The id of an object for the progress lines: redacted when it is, or holds, a secret. */
+  const idOf = (attrs: Attrs | null | undefined): string | undefined => {
+    const id = attrs?.id;
+    if (typeof id !== "string" && typeof id !== "number") return undefined;
+    const text = String(id);
+    if (text === "" || text === REDACTED) return text === REDACTED ? SENSITIVE_TEXT : undefined;
+    if (sensitivePaths.some((p) => p.length === 1 && p[0] === "id")) return SENSITIVE_TEXT;
+    const leaks = secrets.some((v) =>
+      (typeof v === "string" || typeof v === "number") && String(v).length >= 4 &&
+      text.includes(String(v))
+    );
+    return leaks ? SENSITIVE_TEXT : text;
+  };
+  /** The provider starts acting: the node's progress starts here (Terraform's `Creating...`). */
+  const starting = () => {
+    started = Date.now();
     opts.progress?.({
       address: n.address,
       action: n.action,
+      mode: n.mode,
+      phase: "start",
+      id: n.action === "create" ? undefined : idOf(n.before),
+    });
+  };
+  let finalId: string | undefined;
+  const outcome = (status: NodeStatus, found: Diagnostic[]): NodeOutcome => {
+    const diagnostics = scrubDiagnostics(found, secrets);
+    const failure = diagnostics.find((d) => d.severity === "error");
+    opts.progress?.({
+      address: n.address,
+      action: n.action,
+      mode: n.mode,
       phase: status === "applied" ? "done" : opts.signal?.aborted ? "cancelled" : "failed",
       ms: Date.now() - started,
+      ...(status === "applied" && finalId !== undefined ? { id: finalId } : {}),
+      ...(status !== "applied" && failure ? { summary: failure.summary } : {}),
     });
     return {
       address: n.address,
@@ -503,6 +530,7 @@ async function applyNode(
       });
     });
     values.set(n.address, obj.attributes);
+    finalId = idOf(obj.attributes);
   };
   /** Records that the node no longer exists. */
   const forget = async () => {
@@ -544,6 +572,7 @@ async function applyNode(
   };
   try {
     if (n.action === "delete") {
+      starting();
       if (n.mode === "managed") {
         const d = await destroy();
         if (hasErrors(d)) return outcome("failed", d);
@@ -559,6 +588,7 @@ async function applyNode(
     const config = resolved.config as ProviderAttrs;
     // From here on the provider acts: a failure may have changed the real world.
     attempted = true;
+    starting();
 
     if (n.action === "open") {
       const r = await provider.openEphemeral({ ...base, config });

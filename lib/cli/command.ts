@@ -66,6 +66,12 @@ export interface Context {
   reason: string;
   /** The state location from `--state` or `$PRAVO_STATE`, if any. */
   state?: string;
+  /**
+   * `-C DIR` and `--state LOC` as given on the command line: what a command
+   * that a message suggests needs to reach the same root and state
+   * (lib/cli/hint.ts).
+   */
+  place?: string[];
   streams: Streams;
 }
 

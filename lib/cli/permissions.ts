@@ -28,8 +28,12 @@
  * - `--allow-run` of the deno executable alone (`Deno.execPath()`, the real
  *   binary and not the `node_modules/.bin` symlink, which Deno would not
  *   match), so that `pravo mcp` can run pravo and nothing else.
- * - `--allow-sys=hostname` alone: the state store records the host name of a
- *   lock's holder (lib/state/holder.ts), so that a lock says where it is held.
+ * - `--allow-sys=hostname,uid,gid,userInfo` alone: the state store records
+ *   the host name of a lock's holder (lib/state/holder.ts), so that a lock
+ *   says where it is held; and the actor, when neither `--actor`,
+ *   `$PRAVO_ACTOR`, `$USER` nor `$LOGNAME` names one, is the user's name in
+ *   the host's user database (`node:os` `userInfo()`, which needs the other
+ *   three).
  * - `--allow-net` only where the state lives on PostgreSQL (the `allowNet`
  *   option): to that server's HOST:PORT and nowhere else, with read access to
  *   the variables the driver and pravo read for it ({@link PG_ENV_VARS}).
@@ -84,6 +88,8 @@ export const ENV_VARS: readonly string[] = [
   "PRAVO_TEST_REGISTRY_OVERRIDE",
   "PRAVO_APPROVER_KEY",
   "PRAVO_PLUGIN_SOCKET_DIR",
+  "LOGNAME",
+  "PRAVO_TEST_PROGRESS_INTERVAL_MS",
 ];
 
 /**
@@ -223,9 +229,9 @@ export interface PermissionOptions {
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
  *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,XDG_CACHE_HOME," +
  *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE,PRAVO_APPROVER_KEY," +
- *   "PRAVO_PLUGIN_SOCKET_DIR " +
+ *   "PRAVO_PLUGIN_SOCKET_DIR,LOGNAME,PRAVO_TEST_PROGRESS_INTERVAL_MS " +
  *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
- *   "--allow-sys=hostname") {
+ *   "--allow-sys=hostname,uid,gid,userInfo") {
  *   throw new Error(flags.join(" "));
  * }
  * ```
@@ -278,7 +284,7 @@ export function permissionFlags(options: PermissionOptions): string[] {
     }`,
     `--allow-env=${env.join(",")}`,
     ...(run.length ? [`--allow-run=${run.join(",")}`] : []),
-    "--allow-sys=hostname",
+    "--allow-sys=hostname,uid,gid,userInfo",
     ...(install ? ["--allow-net"] : allNet.length ? [`--allow-net=${allNet.join(",")}`] : []),
   ];
 }

@@ -20,7 +20,7 @@ import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
-import { type ApplyOptions, applyPlan, type ApplyResult } from "../apply/apply.ts";
+import { applyPlan, type ApplyResult } from "../apply/apply.ts";
 import { openStore, stateLocation } from "../state/open.ts";
 import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
@@ -30,6 +30,11 @@ import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.t
 import { tookOverWarning } from "../state/lock_message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
+import { pravoCommand } from "../cli/hint.ts";
+import { ApplyProgressView } from "../render/apply_progress.ts";
+import { appliedOutputs, renderOutputLines } from "./output.ts";
+import { parseSources } from "../cue/loader.ts";
+import type { StateRecord } from "../state/store.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -69,23 +74,48 @@ async function confirm(ctx: Context, destroying = false): Promise<boolean> {
   }
 }
 
-function progressPrinter(ctx: Context): ApplyOptions["progress"] {
-  const verbs: Record<string, string> = {
-    create: "Creating",
-    update: "Updating",
-    replace: "Replacing",
-    delete: "Destroying",
-    read: "Reading",
-    open: "Opening",
-  };
-  return (e) => {
-    if (e.phase === "start") {
-      ctx.streams.stderr(`${e.address}: ${verbs[e.action] ?? e.action}...\n`);
-    } else {
-      const secs = ((e.ms ?? 0) / 1000).toFixed(1);
-      ctx.streams.stderr(`${e.address}: ${e.phase} after ${secs}s\n`);
-    }
-  };
+/**
+ * The progress view of an apply, on standard output (as Terraform's): live
+ * on a terminal with colour, lines otherwise; none with `--json`.
+ */
+function progressView(ctx: Context): ApplyProgressView | undefined {
+  if (ctx.json) return undefined;
+  const every = Number(Deno.env.get(PROGRESS_INTERVAL_ENV) ?? NaN);
+  return new ApplyProgressView({
+    write: (t) => ctx.streams.stdout(t),
+    live: ctx.streams.isTerminal && ctx.color,
+    style: ctx.style,
+    ...(Number.isFinite(every) && every > 0 ? { intervalMs: every } : {}),
+  });
+}
+
+/**
+ * `$PRAVO_TEST_PROGRESS_INTERVAL_MS`: the interval of `Still creating...`
+ * lines, for tests that must not wait 10 s.
+ */
+const PROGRESS_INTERVAL_ENV = "PRAVO_TEST_PROGRESS_INTERVAL_MS";
+
+function hasOutputs(plan: Plan): boolean {
+  return Object.keys(plan.outputs).length + plan.outputsUnknown.length > 0;
+}
+
+/**
+ * The outputs after the apply. Known when the plan was made, they are the
+ * plan's; else the plan's own sources are evaluated again with the state.
+ */
+async function outputsAfter(
+  plan: Plan,
+  records: StateRecord[],
+): Promise<Record<string, unknown> | undefined> {
+  if (plan.outputsUnknown.length === 0) return plan.outputs;
+  const sources = parseSources(plan.root, plan.sources);
+  if (!sources.ok) return undefined;
+  try {
+    return await appliedOutputs(sources.value, plan.tags, records);
+  } catch (e) {
+    if (e instanceof DiagnosticsError) return undefined; // the apply's result stands without them
+    throw e;
+  }
 }
 
 /** Judges the plan when there are policies: a refusal ends the command (exit 5). */
@@ -172,6 +202,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const store = await openStore(ctx);
   let result: ApplyResult;
   let plan: Plan;
+  let records: StateRecord[] | undefined;
   try {
     if (saved) {
       const where = stateLocation(ctx);
@@ -208,9 +239,17 @@ export const run: CommandRun = async (ctx, opts, args) => {
               error(
                 destroying ? "Destroy needs approval" : "Apply needs approval",
                 "There is no terminal to ask on, and -auto-approve was not given. Save a plan " +
-                  `with \`pravo plan${
-                    destroying ? " --destroy" : ""
-                  } --out FILE\`, review it, and run \`pravo apply FILE\`; or pass -auto-approve.`,
+                  `with \`${
+                    pravoCommand(
+                      ctx.place ?? [],
+                      "plan",
+                      ...(destroying ? ["--destroy"] : []),
+                      "--out",
+                      "FILE",
+                    )
+                  }\`, review it, and run \`${
+                    pravoCommand(ctx.place ?? [], "apply", "FILE")
+                  }\`; or pass -auto-approve.`,
               ),
             ], Exit.USAGE);
           }
@@ -220,9 +259,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
             ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
             return Exit.ERROR;
           }
-        } else if (!ctx.json && ctx.streams.isTerminal) {
-          // On a terminal, what is about to be done is shown, also without a
-          // question; piped, the output stays the apply's result alone.
+        } else if (!ctx.json) {
+          // What is about to be done is shown, also without a question: in
+          // CI, the log shows the plan that was applied (as Terraform's).
           ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
         }
       }
@@ -233,19 +272,28 @@ export const run: CommandRun = async (ctx, opts, args) => {
           `--with-dependencies adds the changes they depend on: ${added.sort().join(", ")}\n`,
         );
       }
-      result = await applyPlan(plan, store, {
-        actor: ctx.actor,
-        reason: ctx.reason,
-        only: chosen,
-        parallelism,
-        heldLock: lock,
-        planPath,
-        progress: ctx.streams.isTerminal && !ctx.json ? progressPrinter(ctx) : undefined,
-        signal: interrupts.signal,
-        onLocked: (l) => {
-          if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
-        },
-      });
+      const view = progressView(ctx);
+      try {
+        result = await applyPlan(plan, store, {
+          actor: ctx.actor,
+          reason: ctx.reason,
+          only: chosen,
+          parallelism,
+          heldLock: lock,
+          planPath,
+          progress: view && ((e) => view.event(e)),
+          signal: interrupts.signal,
+          onLocked: (l) => {
+            if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
+          },
+        });
+      } finally {
+        view?.close();
+      }
+      // The outputs are shown after a whole apply, from the state now (not with a destroy).
+      if (!ctx.json && result.ok && !destroying && !plan.destroy && hasOutputs(plan)) {
+        records = await store.listRecords();
+      }
     } finally {
       if (lock) await store.releaseLock(lock);
     }
@@ -274,6 +322,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     else if (o.action === "replace") counts.replaced++;
     else if (o.action === "delete" && modes.get(o.address) === "managed") counts.destroyed++;
   }
+  const outputs = records && await outputsAfter(plan, records);
   const diags = result.outcomes.flatMap((o) => o.diagnostics);
   const doc = {
     format_version: "1.0",
@@ -308,14 +357,23 @@ export const run: CommandRun = async (ctx, opts, args) => {
       if (counts.not_started) text += `\nNot started: ${list("not_started")}.`;
       text += result.nothingStarted
         ? `\nNothing was applied, and the state lock was released.${
-          planPath ? ` The plan is unchanged: apply it again with \`pravo apply ${planPath}\`.` : ""
+          planPath
+            ? ` The plan is unchanged: apply it again with \`${
+              pravoCommand(ctx.place ?? [], "apply", planPath)
+            }\`.`
+            : ""
         }`
         : "\nWhat was applied is recorded in the state and the log, with what was not; the " +
-          "state lock was released. Run `pravo plan` to see what is left, then apply again.";
+          `state lock was released. Run \`${
+            pravoCommand(ctx.place ?? [], "plan")
+          }\` to see what is left, then apply again.`;
     } else if (!result.ok) {
       text += ` ${counts.failed} failed, ${counts.skipped} not applied.`;
     }
-    return text;
+    return text +
+      (outputs && Object.keys(outputs).length
+        ? `\n\nOutputs:\n\n${renderOutputLines(outputs, ctx.style)}`
+        : "");
   });
   // Nodes not started are listed above; their diagnostics only say so.
   const shown = result.outcomes.filter((o) => o.status !== "not_started").flatMap((o) =>

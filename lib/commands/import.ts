@@ -17,7 +17,7 @@ import { importNode } from "../import/import.ts";
 import { interrupts } from "../cli/interrupt.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
 import { diagnosticsJson } from "../cli/output.ts";
-import { REDACTED, STATE_FORMAT_VERSION } from "../state/view.ts";
+import { REDACTED, SENSITIVE_TEXT, STATE_FORMAT_VERSION } from "../state/view.ts";
 
 export const run: CommandRun = async (ctx, _opts, args) => {
   const [address, id] = args;
@@ -61,7 +61,7 @@ export const run: CommandRun = async (ctx, _opts, args) => {
       doc,
       () =>
         `${done.address}: imported ${done.type} from ID ${
-          secret ? `${REDACTED}` : JSON.stringify(id)
+          secret ? SENSITIVE_TEXT : JSON.stringify(id)
         }.\n\n` +
         ctx.style.bold(ctx.style.green("Import successful!")) +
         ` ${done.address} is in the state and managed by pravo from now on; recorded in the log ` +

@@ -13,6 +13,7 @@
  */
 
 import { type CommandRun, emit } from "../cli/command.ts";
+import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
 import { stableJson } from "../cli/output.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
@@ -26,6 +27,7 @@ import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
 import {
   REDACTED,
+  SENSITIVE_TEXT,
   sensitivePathsOf,
   sensitiveStrings,
   showSensitive,
@@ -79,7 +81,39 @@ async function evaluateWithState(
 }
 
 function renderValue(v: unknown): string {
-  return v === REDACTED ? REDACTED : stableJson(v);
+  return v === REDACTED ? SENSITIVE_TEXT : stableJson(v);
+}
+
+/**
+ * The outputs after an apply, as `pravo output` shows them: evaluated from
+ * the given sources with the state's values, sensitive ones redacted; those
+ * not known (a node not applied) are left out.
+ */
+export async function appliedOutputs(
+  sources: Sources,
+  tags: Record<string, string>,
+  records: StateRecord[],
+): Promise<Record<string, unknown>> {
+  const spec = await evaluateWithState({ value: sources }, tags, records);
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec.outputs)) if (!hasUnknown(v)) values[k] = v;
+  const redacted = redactOutputs(values, sensitiveStrings(records));
+  for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
+  return redacted;
+}
+
+/** Outputs as `name = value` lines, names aligned, in name order (the human view). */
+export function renderOutputLines(
+  outputs: Record<string, unknown>,
+  style: Style,
+  extra: Record<string, string> = {},
+): string {
+  const all = [...Object.keys(outputs), ...Object.keys(extra)].sort();
+  const width = Math.max(...all.map((k) => k.length));
+  return all.map((k) => {
+    const v = k in outputs ? renderValue(outputs[k]) : style.dim(extra[k]);
+    return `${k.padEnd(width)} = ${v === SENSITIVE_TEXT ? style.dim(v) : v}`;
+  }).join("\n");
 }
 
 export const run: CommandRun = async (ctx, opts, args) => {
@@ -190,13 +224,12 @@ export const run: CommandRun = async (ctx, opts, args) => {
 
   emit(ctx, doc, () => {
     if (all.length === 0) return "The root declares no outputs.";
-    const width = Math.max(...all.map((k) => k.length));
-    return all.map((k) => {
-      const v = k in doc.outputs
-        ? renderValue(doc.outputs[k])
-        : ctx.style.dim(needsTags.has(k) ? `(needs ${tagFlags(missing)})` : UNKNOWN_TEXT);
-      return `${k.padEnd(width)} = ${v === REDACTED ? ctx.style.dim(REDACTED) : v}`;
-    }).join("\n");
+    const extra = Object.fromEntries(
+      all.filter((k) => !(k in doc.outputs)).map((
+        k,
+      ) => [k, needsTags.has(k) ? `(needs ${tagFlags(missing)})` : UNKNOWN_TEXT]),
+    );
+    return renderOutputLines(doc.outputs, ctx.style, extra);
   });
   return Exit.OK;
 };

@@ -92,10 +92,10 @@ Deno.test("output after apply shows the applied values, sensitive ones redacted"
     [
       `both   = {\n  "list": [\n    1,\n    2\n  ],\n  "n": ${base.result}\n}`,
       'fixed  = "hello"',
-      "hint   = (sensitive)",
+      "hint   = (sensitive value)",
       `name   = "${pet.id}"`,
       `number = ${base.result}`,
-      "secret = (sensitive)",
+      "secret = (sensitive value)",
       "",
     ].join("\n"),
   );

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { pravoCommand } from "../cli/hint.ts";
 import { type CommandRun, emit, emitWarnings, type OptionValues } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
@@ -160,10 +161,13 @@ export const run: CommandRun = async (ctx, opts) => {
     if (refused) {
       text += `\nA policy refuses this plan${out ? `: it was not saved to ${out}` : ""}.\n`;
     } else if (out) {
-      text += `\nSaved the plan to ${out}. Apply exactly this plan with:\n    pravo apply ${out}\n`;
+      text += `\nSaved the plan to ${out}. Apply exactly this plan with:\n    ${
+        pravoCommand(ctx.place ?? [], "apply", out)
+      }\n`;
     } else if (hasChanges(plan)) {
-      text +=
-        `\nThis plan was not saved. To apply exactly these actions, run "pravo plan --out FILE" and then "pravo apply FILE".\n`;
+      text += `\nThis plan was not saved. To apply exactly these actions, run "${
+        pravoCommand(ctx.place ?? [], "plan", "--out", "FILE")
+      }" and then "${pravoCommand(ctx.place ?? [], "apply", "FILE")}".\n`;
     }
     return text;
   });

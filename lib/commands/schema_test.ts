@@ -62,7 +62,8 @@ Deno.test("schema shows defaults, sensitivity and the refresh age", async () => 
   assert.doesNotMatch(pw.stdout, /Refresh/);
   const lf = await pravo(["schema", "managed.local_file"]);
   assert.match(lf.stdout, /file_permission +string +optional, forces replacement, default "0777"/);
-  assert.match(lf.stdout, /\nRefresh: read again when the last read is older than 1h\.\n/);
+  // Reading a local file costs nothing: every plan reads it.
+  assert.match(lf.stdout, /\nRefresh: read on every plan\.\n/);
   const data = await pravo(["schema", "data.local_file"]);
   assert.match(data.stdout, /\nRefresh: read on every plan\.\n/);
 });
@@ -124,7 +125,7 @@ Deno.test("schema --json prints the document with every flag of every attribute"
   );
   const [managed, data, pet] = doc.types;
   assert.equal(managed.provider, "hashicorp/local");
-  assert.equal(managed.refresh_age, "1h");
+  assert.equal(managed.refresh_age, "0s");
   assert.equal(data.refresh_age, "0s");
   assert.ok(!("refresh_age" in pet));
   assert.equal(typeof managed.description, "string");

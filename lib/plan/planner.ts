@@ -217,7 +217,9 @@ export async function makePlan(
     let due = refresh === "all" ? "--refresh all reads every node" : undefined;
     if (refresh === "age" && rec.refreshAge !== null) {
       const age = parseDuration(rec.refreshAge);
-      if (age !== undefined && now().getTime() - Date.parse(rec.refreshedAt) >= age) {
+      if (age === 0) {
+        due = "its refresh age is 0s: every plan reads it";
+      } else if (age !== undefined && now().getTime() - Date.parse(rec.refreshedAt) >= age) {
         due =
           `its refresh age ${rec.refreshAge} has passed since it was last read at ${rec.refreshedAt}`;
       }

@@ -261,11 +261,11 @@ Deno.test("the ephemeral random_password has the inputs but no id and no bcrypt_
   assert.equal(eph.attributes.special.default, true);
 });
 
-Deno.test("refreshAge: none for state-only values, 1h for managed files, 0s for data sources", () => {
+Deno.test("refreshAge: none for state-only values, 0s for local files (a read costs nothing) and data sources", () => {
   for (const { type } of everyType()) {
     const key = `${type.mode}.${type.name}`;
     if (type.mode === "data") assert.equal(type.refreshAge, "0s", key);
-    else if (type.name.startsWith("local_")) assert.equal(type.refreshAge, "1h", key);
+    else if (type.name.startsWith("local_")) assert.equal(type.refreshAge, "0s", key);
     else assert.equal(type.refreshAge, undefined, key);
   }
 });

@@ -36,6 +36,13 @@ import type {
  */
 export const REDACTED = "(sensitive)";
 
+/**
+ * What the human views print for a sensitive value, as Terraform's plan
+ * does: JSON documents carry the string `REDACTED`, and every human view
+ * (plan, apply, output, state show, import, drift) prints this instead.
+ */
+export const SENSITIVE_TEXT = "(sensitive value)";
+
 /** The `format_version` of every document on this page. */
 export const STATE_FORMAT_VERSION = "1.0";
 
@@ -338,7 +345,7 @@ export function dependentsOf(records: readonly StateRecord[], address: string): 
 
 /** A value for one line: strings quoted, structures as compact JSON. */
 export function inlineValue(v: unknown): string {
-  if (v === REDACTED) return REDACTED;
+  if (v === REDACTED) return SENSITIVE_TEXT;
   return JSON.stringify(v) ?? "null";
 }
 
@@ -363,7 +370,9 @@ export function renderRecord(doc: RecordDocument, style: Style): string {
     ...attrs.map((k) => {
       const v = doc.attributes[k];
       const width = Math.max(...attrs.map((a) => a.length));
-      return `  ${k.padEnd(width)} = ${v === REDACTED ? style.dim(REDACTED) : inlineValue(v)}`;
+      return `  ${k.padEnd(width)} = ${
+        v === REDACTED ? style.dim(SENSITIVE_TEXT) : inlineValue(v)
+      }`;
     }),
   );
   lines.push(

@@ -148,7 +148,9 @@ const localFile: TypeSchema = {
   name: "local_file",
   mode: "managed",
   description: "A file on the local machine with the given content.",
-  refreshAge: "1h",
+  // Reading a local file costs next to nothing: every plan reads it, as
+  // Terraform does, so that a file changed behind pravo's back is seen at once.
+  refreshAge: "0s",
   attributes: { ...fileInputs(false), ...CHECKSUMS },
 };
 
@@ -156,7 +158,7 @@ const localSensitiveFile: TypeSchema = {
   name: "local_sensitive_file",
   mode: "managed",
   description: "A file on the local machine whose content is sensitive and never shown.",
-  refreshAge: "1h",
+  refreshAge: "0s",
   attributes: { ...fileInputs(true), ...CHECKSUMS },
 };
 
