@@ -1106,7 +1106,7 @@ export async function evaluateRoot(
       config[k] = marked;
       const a = type.attributes[k];
       if (!a || !(a.required || a.optional) || !hasUnknown(marked)) continue;
-      if (traced && explains(marked, uv, sentinels)) nodeTemplates[k] = uv;
+      if (traced && explains(marked, uv, sentinels, v)) nodeTemplates[k] = uv;
       else needsEvaluation.push(k);
     }
     for (const [name, a] of Object.entries(type.attributes)) {

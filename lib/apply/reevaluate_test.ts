@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { readRoot } from "../cue/loader.ts";
+import { stats } from "../cue/engine.ts";
+import { openStore } from "../state/open.ts";
+import { makePlan } from "../plan/planner.ts";
+import { applyPlan } from "./apply.ts";
+
+async function planAndApply(cue: string) {
+  const root = await Deno.makeTempDir({ prefix: "pravo-reevaluate-test-" });
+  await Deno.writeTextFile(`${root}/main.cue`, cue);
+  const store = await openStore({ root, state: undefined }, { create: true });
+  try {
+    const sources = readRoot(root);
+    assert.ok(sources.ok);
+    const { plan } = await makePlan(sources.value, store, {
+      root,
+      tags: {},
+      actor: "alice",
+      reason: "test",
+      refresh: "age",
+    });
+    const before = stats.evaluated + stats.cached;
+    const result = await applyPlan(plan, store, { actor: "alice", reason: "test" });
+    const evaluations = stats.evaluated + stats.cached - before;
+    assert.ok(result.ok, JSON.stringify(result.outcomes));
+    const records = new Map((await store.listRecords()).map((r) => [r.address, r.attributes]));
+    return { plan, evaluations, records };
+  } finally {
+    await store.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("a number interpolated into a string is filled in at apply, with no evaluation again", async () => {
+  const { plan, evaluations, records } = await planAndApply(`package chain
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result)"}
+n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "s-\\(n1.result)/\\(n0.id)"}
+`);
+  for (const a of ["n1", "n2"]) {
+    const n = plan.nodes.find((x) => x.address === a)!;
+    assert.deepEqual(n.needsEvaluation, [], `${a} waits for no evaluation`);
+    assert.deepEqual(Object.keys(n.templates), ["seed"]);
+  }
+  assert.equal(evaluations, 0);
+  assert.equal(records.get("n1")!.seed, String(records.get("n0")!.result));
+  assert.equal(
+    records.get("n2")!.seed,
+    `s-${records.get("n1")!.result}/${records.get("n0")!.id}`,
+  );
+});
+
+Deno.test("arithmetic on an unknown number inside a string is still evaluated again", async () => {
+  const { plan, evaluations, records } = await planAndApply(`package chain
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result + 1000003)"}
+n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"}
+`);
+  const n1 = plan.nodes.find((x) => x.address === "n1")!;
+  assert.deepEqual(n1.needsEvaluation, ["seed"]);
+  assert.ok(evaluations >= 1);
+  assert.equal(records.get("n1")!.seed, String((records.get("n0")!.result as number) + 1000003));
+  assert.equal(records.get("n2")!.seed, String(-(records.get("n0")!.result as number)));
+});
