@@ -72,3 +72,30 @@ n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"
   assert.equal(records.get("n1")!.seed, String((records.get("n0")!.result as number) + 1000003));
   assert.equal(records.get("n2")!.seed, String(-(records.get("n0")!.result as number)));
 });
+
+Deno.test("nodes that wait for the same values share one evaluation again", async () => {
+  const { plan, evaluations, records } = await planAndApply(`package fan
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+base: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+a: $random.#Resource.random_integer & {min: base.result + 1, max: 1000, seed: "a"}
+b: $random.#Resource.random_integer & {min: base.result + 2, max: 1000, seed: "b"}
+c: $random.#Resource.random_integer & {min: base.result + 3, max: 1000, seed: "c"}
+d: $random.#Resource.random_integer & {min: c.result + 1, max: 2000, seed: "d"}
+`);
+  for (const a of ["a", "b", "c", "d"]) {
+    assert.deepEqual(plan.nodes.find((x) => x.address === a)!.needsEvaluation, ["min"]);
+  }
+  // One evaluation again for a, b and c (base applied), one more for d (c
+  // applied); each may take two CUE evaluations (plain, and with sentinels
+  // for what is still unknown). One for each of the four nodes took 8.
+  assert.ok(evaluations <= 4, `${evaluations} evaluations`);
+  const base = records.get("base")!.result as number;
+  assert.equal(records.get("a")!.min, base + 1);
+  assert.equal(records.get("b")!.min, base + 2);
+  assert.equal(records.get("c")!.min, base + 3);
+  assert.equal(records.get("d")!.min, (records.get("c")!.result as number) + 1);
+});
