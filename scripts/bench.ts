@@ -38,6 +38,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { permissionFlags } from "../lib/cli/permissions.ts";
+import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { generatedCue, SEED_CUE } from "./bench/roots.ts";
 import { type Cmd, interleave, max, median, runOnce, type Sample } from "./bench/measure.ts";
 import { McpClient } from "./bench/mcp_client.ts";
@@ -106,10 +107,19 @@ function pravo(root: string, args: string[], extra: Partial<Cmd> = {}): Cmd {
   return { name: `pravo ${args.join(" ")}`, argv: script(root, MAIN, args), cwd: root, ...extra };
 }
 
-/** Another script run the same way as pravo: same deno, config and flags. */
+/** Another script run the same way as pravo: same deno, V8 flags, config and permissions. */
 function script(root: string, file: string, args: string[] = []): string[] {
   const perms = permissionFlags({ root, execPath: DENO, projectDir: PROJECT });
-  return [DENO, "run", "--config", CONFIG, ...perms, file, ...args];
+  return [
+    DENO,
+    "run",
+    `--v8-flags=${V8_FLAGS.join(",")}`,
+    "--config",
+    CONFIG,
+    ...perms,
+    file,
+    ...args,
+  ];
 }
 
 function hello(root: string): Cmd {

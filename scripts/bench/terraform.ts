@@ -214,10 +214,12 @@ export async function pravoArgv(
   project: string,
 ): Promise<(root: string, args: string[]) => string[]> {
   const { permissionFlags } = await import("../../lib/cli/permissions.ts");
+  const { V8_FLAGS } = await import("../../lib/cli/v8_flags.ts");
   const deno = Deno.execPath();
   return (root, args) => [
     deno,
     "run",
+    `--v8-flags=${V8_FLAGS.join(",")}`,
     "--config",
     join(project, "deno.json"),
     ...permissionFlags({ root, execPath: deno, projectDir: project }),
