@@ -63,13 +63,13 @@ import rnd "pravo.dev/providers/hashicorp/random"
 $random: rnd.#Provider
 
 n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
-n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result + 1000003)"}
+n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result * 3)"}
 n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"}
 `);
   const n1 = plan.nodes.find((x) => x.address === "n1")!;
   assert.deepEqual(n1.needsEvaluation, ["seed"]);
   assert.ok(evaluations >= 1);
-  assert.equal(records.get("n1")!.seed, String((records.get("n0")!.result as number) + 1000003));
+  assert.equal(records.get("n1")!.seed, String((records.get("n0")!.result as number) * 3));
   assert.equal(records.get("n2")!.seed, String(-(records.get("n0")!.result as number)));
 });
 
@@ -81,10 +81,10 @@ import rnd "pravo.dev/providers/hashicorp/random"
 $random: rnd.#Provider
 
 base: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
-a: $random.#Resource.random_integer & {min: base.result + 1, max: 1000, seed: "a"}
-b: $random.#Resource.random_integer & {min: base.result + 2, max: 1000, seed: "b"}
-c: $random.#Resource.random_integer & {min: base.result + 3, max: 1000, seed: "c"}
-d: $random.#Resource.random_integer & {min: c.result + 1, max: 2000, seed: "d"}
+a: $random.#Resource.random_integer & {min: base.result * 2, max: 1000, seed: "a"}
+b: $random.#Resource.random_integer & {min: base.result * 3, max: 1000, seed: "b"}
+c: $random.#Resource.random_integer & {min: base.result * 4, max: 1000, seed: "c"}
+d: $random.#Resource.random_integer & {min: c.result * 2, max: 3000, seed: "d"}
 `);
   for (const a of ["a", "b", "c", "d"]) {
     assert.deepEqual(plan.nodes.find((x) => x.address === a)!.needsEvaluation, ["min"]);
@@ -94,8 +94,30 @@ d: $random.#Resource.random_integer & {min: c.result + 1, max: 2000, seed: "d"}
   // for what is still unknown). One for each of the four nodes took 8.
   assert.ok(evaluations <= 4, `${evaluations} evaluations`);
   const base = records.get("base")!.result as number;
-  assert.equal(records.get("a")!.min, base + 1);
-  assert.equal(records.get("b")!.min, base + 2);
-  assert.equal(records.get("c")!.min, base + 3);
-  assert.equal(records.get("d")!.min, (records.get("c")!.result as number) + 1);
+  assert.equal(records.get("a")!.min, base * 2);
+  assert.equal(records.get("b")!.min, base * 3);
+  assert.equal(records.get("c")!.min, base * 4);
+  assert.equal(records.get("d")!.min, (records.get("c")!.result as number) * 2);
+});
+
+Deno.test("a constant added to an unknown number is filled in at apply, with no evaluation again", async () => {
+  const { plan, evaluations, records } = await planAndApply(`package chain
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+n1: $random.#Resource.random_integer & {min: n0.result + 1, max: n0.result + 100, seed: "a"}
+n2: $random.#Resource.random_integer & {min: n1.result - 1, max: n1.result + 10, seed: "\\(n1.result + 7)"}
+`);
+  for (const a of ["n1", "n2"]) {
+    assert.deepEqual(plan.nodes.find((x) => x.address === a)!.needsEvaluation, [], a);
+  }
+  assert.equal(evaluations, 0);
+  const r0 = records.get("n0")!.result as number, r1 = records.get("n1")!.result as number;
+  assert.equal(records.get("n1")!.min, r0 + 1);
+  assert.equal(records.get("n1")!.max, r0 + 100);
+  assert.equal(records.get("n2")!.min, r1 - 1);
+  assert.equal(records.get("n2")!.seed, String(r1 + 7));
 });

@@ -123,17 +123,40 @@ export function sentinelNumber(i: number): number {
 }
 
 function numberIndex(v: number, table: readonly SentinelRef[]): number | undefined {
-  const i = (v - NUMBER_BASE) / NUMBER_STEP;
-  return Number.isInteger(i) && i >= 0 && i < table.length ? i : undefined;
+  const near = nearSentinel(v, table);
+  return near && near.offset === 0 ? near.index : undefined;
 }
 
-/** The number sentinels written in decimal in a string, as indexes into the table. */
-function decimalIndex(digits: string, table: readonly SentinelRef[]): number | undefined {
-  return numberIndex(Number(digits), table);
+/**
+ * The most a whole number may be off a number sentinel and still be read as
+ * that sentinel plus a constant (`x.result + 1`): under half their spacing.
+ */
+const MAX_OFFSET = Math.floor(NUMBER_STEP / 2);
+
+/**
+ * The number sentinel `v` is, or is a whole constant off: its index and the
+ * offset. Arithmetic that adds a known constant to an unknown number keeps
+ * the sum a template; whether it is such a sum is checked against the plain
+ * evaluation (see {@link explains}), where the default stands instead.
+ */
+function nearSentinel(
+  v: number,
+  table: readonly SentinelRef[],
+): { index: number; offset: number } | undefined {
+  if (!Number.isSafeInteger(v)) return undefined;
+  const index = Math.round((v - NUMBER_BASE) / NUMBER_STEP);
+  if (index < 0 || index >= table.length) return undefined;
+  const offset = v - sentinelNumber(index);
+  return Math.abs(offset) <= MAX_OFFSET ? { index, offset } : undefined;
+}
+
+/** A number sentinel written in decimal in a string (plus a constant, maybe). */
+function decimalNear(digits: string, table: readonly SentinelRef[]) {
+  return nearSentinel(Number(digits), table);
 }
 
 function hasDecimalSentinel(s: string, table: readonly SentinelRef[]): boolean {
-  for (const m of s.matchAll(DECIMAL_RE)) if (decimalIndex(m[0], table) !== undefined) return true;
+  for (const m of s.matchAll(DECIMAL_RE)) if (decimalNear(m[0], table)) return true;
   return false;
 }
 
@@ -145,7 +168,8 @@ function reproduces(template: string, plain: unknown, table: readonly SentinelRe
   if (typeof plain !== "string") return false;
   const back = template.replace(ANY_RE, (m, n) => {
     if (n !== undefined) return DEFAULT_STRING;
-    return decimalIndex(m, table) === undefined ? m : String(DEFAULT_NUMBER);
+    const near = decimalNear(m, table);
+    return near ? String(DEFAULT_NUMBER + near.offset) : m;
   });
   return back === plain;
 }
@@ -173,6 +197,14 @@ export function explains(
 ): boolean {
   if (a === UNKNOWN) {
     if (typeof b === "string" && hasDecimalSentinel(b, table)) return reproduces(b, plain, table);
+    if (typeof b === "number") {
+      // A sentinel itself, or a constant off one where the plain evaluation
+      // is the same constant off the default: the sum of the two.
+      // (Without the plain value, only a sentinel itself.)
+      const near = nearSentinel(b, table);
+      if (!near) return false;
+      return plain === undefined ? near.offset === 0 : plain === DEFAULT_NUMBER + near.offset;
+    }
     return hasSentinel(b, table);
   }
   const sub = (k: string | number) =>
@@ -202,11 +234,19 @@ export function substitute(
   let complete = true;
   const walk = (v: unknown): unknown => {
     if (typeof v === "number") {
-      const i = numberIndex(v, table);
-      if (i === undefined) return v;
-      const got = lookup(table[i]);
-      if (got === undefined) complete = false;
-      return got;
+      const near = nearSentinel(v, table);
+      if (!near) return v;
+      const got = lookup(table[near.index]);
+      if (near.offset === 0) {
+        if (got === undefined) complete = false;
+        return got;
+      }
+      // A sum of a whole number and a constant; anything else is evaluated again.
+      if (typeof got !== "number" || !Number.isSafeInteger(got + near.offset)) {
+        complete = false;
+        return undefined;
+      }
+      return got + near.offset;
     }
     if (typeof v === "string") {
       const whole = /^⟦pravo:(\d+)⟧$/.exec(v);
@@ -224,15 +264,15 @@ export function substitute(
           }
           return typeof got === "string" ? got : JSON.stringify(got);
         }
-        const i = decimalIndex(m, table);
-        if (i === undefined) return m;
-        const got = lookup(table[i]);
+        const near = decimalNear(m, table);
+        if (!near) return m;
+        const got = lookup(table[near.index]);
         // CUE writes a whole number in decimal; anything else is evaluated again.
-        if (typeof got !== "number" || !Number.isSafeInteger(got)) {
+        if (typeof got !== "number" || !Number.isSafeInteger(got + near.offset)) {
           complete = false;
           return "";
         }
-        return String(got);
+        return String(got + near.offset);
       });
     }
     if (Array.isArray(v)) return v.map(walk);

@@ -103,3 +103,25 @@ Deno.test("a string whose digits are not the number itself is not a template", (
   assert.ok(!hasSentinel(`${sentinelNumber(0)}.5`, TABLE));
   assert.ok(!hasSentinel(`0.${sentinelNumber(0)}`, TABLE));
 });
+
+Deno.test("a constant added to an unknown number is a template; other arithmetic is not", () => {
+  const D = 7_000_000_000_000_000;
+  // x + 5 and x - 3: the plain evaluation is the same constant off the default.
+  assert.ok(explains(UNKNOWN, sentinelNumber(0) + 5, TABLE, D + 5));
+  assert.ok(explains(UNKNOWN, sentinelNumber(1) - 3, TABLE, D - 3));
+  assert.ok(explains(UNKNOWN, `n-${sentinelNumber(0) + 1}`, TABLE, `n-${D + 1}`));
+  assert.deepEqual(substitute(sentinelNumber(0) + 5, TABLE, () => 10), {
+    value: 15,
+    complete: true,
+  });
+  assert.deepEqual(substitute(`n-${sentinelNumber(1) - 3}`, TABLE, () => 10), {
+    value: "n-7",
+    complete: true,
+  });
+  // Not a whole number to add to: evaluated again.
+  assert.equal(substitute(sentinelNumber(0) + 5, TABLE, () => "x").complete, false);
+  // x * 2, and a sum that lands on another sentinel: the plain value tells.
+  assert.ok(!explains(UNKNOWN, sentinelNumber(0) * 2, TABLE, D * 2));
+  assert.ok(!explains(UNKNOWN, sentinelNumber(1), TABLE, D + 1_000_003));
+  assert.ok(!explains(UNKNOWN, sentinelNumber(0) + 5, TABLE, D + 6));
+});
