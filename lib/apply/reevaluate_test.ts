@@ -121,3 +121,24 @@ n2: $random.#Resource.random_integer & {min: n1.result - 1, max: n1.result + 10,
   assert.equal(records.get("n2")!.min, r1 - 1);
   assert.equal(records.get("n2")!.seed, String(r1 + 7));
 });
+
+Deno.test("a value that reaches a node through another node's input waits for that node, not for the one it came from", async () => {
+  const { plan, records } = await planAndApply(`package chain
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+size: $random.#Resource.random_integer & {min: 12, max: 20, seed: "size"}
+pw: $random.#Resource.random_password & {length: size.result, special: false}
+pet: $random.#Resource.random_pet & {length: pw.length - 10, separator: "_"}
+`);
+  for (const a of ["pet"]) {
+    const n = plan.nodes.find((x) => x.address === a)!;
+    assert.deepEqual(n.dependencies, ["pw"]);
+    assert.deepEqual(n.templates, {}, `${a}: its length comes through pw`);
+    assert.deepEqual(n.needsEvaluation, ["length"]);
+  }
+  const size = records.get("size")!.result as number;
+  assert.equal(records.get("pet")!.length, size - 10);
+});
