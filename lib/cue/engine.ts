@@ -119,6 +119,9 @@ export const CACHE_ENTRIES = 32;
 /** Counts of this process's evaluations, for benchmarks and tests. */
 export const stats = { evaluated: 0, cached: 0, loadMs: 0, evaluateMs: 0 };
 
+/** For scripts/bench/record.ts: told each source cue-wasm is about to evaluate. */
+export const observers: { beforeEvaluate?: (src: string) => void } = {};
+
 /** True once cue-wasm has been loaded in this process. */
 export function loaded(): boolean {
   return api !== undefined;
@@ -213,6 +216,7 @@ export async function evaluate(
   console.log = console.warn = (...args: unknown[]) =>
     void written.push(args.map(String).join(" "));
   try {
+    observers.beforeEvaluate?.(src);
     result = { ok: true, json: cue.toJSON(src) };
     stats.evaluateMs += performance.now() - t1;
   } catch (e) {
