@@ -211,12 +211,12 @@ export async function evaluate(
   // code through console.warn): a crash dump would land on standard output
   // (a --json document, the MCP channel). What it writes is kept for the
   // diagnostic instead.
+  observers.beforeEvaluate?.(src);
   const written: string[] = [];
   const { log, warn } = console;
   console.log = console.warn = (...args: unknown[]) =>
     void written.push(args.map(String).join(" "));
   try {
-    observers.beforeEvaluate?.(src);
     result = { ok: true, json: cue.toJSON(src) };
     stats.evaluateMs += performance.now() - t1;
   } catch (e) {
