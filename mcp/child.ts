@@ -12,6 +12,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { permissionFlags } from "../lib/cli/permissions.ts";
+import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { PINNED_FLAG } from "../lib/cli/pinned.ts";
 
 /** How this process runs pravo: the executable and the words before pravo's own. */
@@ -77,8 +78,11 @@ export const NO_CORE_DUMP = "--fuzzing";
 export function selfCommand(root: string, opts: SelfOptions = {}): Self {
   const exec = Deno.execPath();
   const base = exec.split("/").pop() ?? "";
-  const v8 = [...(opts.memoryMiB === undefined ? [] : [memoryFlags(opts.memoryMiB)]), NO_CORE_DUMP]
-    .join(",");
+  const v8 = [
+    ...(opts.memoryMiB === undefined ? [] : [memoryFlags(opts.memoryMiB)]),
+    ...V8_FLAGS,
+    NO_CORE_DUMP,
+  ].join(",");
   if (base !== "deno" && base !== "deno.exe") {
     // A compiled pravo carries its permissions; it runs itself. Its V8 flags
     // come from the environment.

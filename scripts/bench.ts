@@ -7,7 +7,17 @@
  * from `/usr/bin/time -f %M`.
  *
  *   deno task bench [--quick] [--runs N] [--sizes 100,1000,10000] [--write]
+ *                   [--chains 10,100,1000] [--aws-runs N]
  *
+ * First, pravo beside Terraform 1.11.4 (on the PATH; issue 13): chains of
+ * 10, 100 and 1,000 nodes, every step of a root's life, the two tools
+ * interleaved (scripts/bench/terraform.ts); then the AWS root of
+ * examples/aws against moto_server (scripts/bench/aws.ts, which starts
+ * moto on 127.0.0.1). Then pravo's own rows, each against a baseline.
+ *
+ * - `--chains`: the chain sizes beside Terraform ("" for none).
+ * - `--aws-runs N`: runs of the AWS root (default 1; 0 skips it, as it does
+ *   when moto_server or the provider mirror is missing).
  * - `--quick`: a smoke run: two runs of everything, roots of 100 and 1,000
  *   nodes, two processes for cue-wasm's start.
  * - `--runs N`: N runs of every command (default 7 for fast commands, 5 for
@@ -28,9 +38,17 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { permissionFlags } from "../lib/cli/permissions.ts";
+import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { generatedCue, SEED_CUE } from "./bench/roots.ts";
 import { type Cmd, interleave, max, median, runOnce, type Sample } from "./bench/measure.ts";
 import { McpClient } from "./bench/mcp_client.ts";
+import {
+  benchKey,
+  chainBench,
+  type ChainResult,
+  chainRows,
+  terraformEnv,
+} from "./bench/terraform.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const DENO = Deno.execPath();
@@ -47,6 +65,8 @@ const { values: flags } = parseArgs({
     sizes: { type: "string" },
     write: { type: "boolean", default: false },
     timeout: { type: "string", default: "90" },
+    chains: { type: "string" },
+    "aws-runs": { type: "string" },
   },
 });
 const quick = Boolean(flags.quick);
@@ -65,6 +85,16 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 2)) {
   throw new Error(`--sizes "${flags.sizes}" is not a list of whole numbers of at least 2`);
 }
 sizes.sort((a, b) => a - b);
+const chainSizes = (flags.chains ?? (quick ? "10,100" : "10,100,1000")).split(",").filter((x) =>
+  x !== ""
+).map(Number);
+if (chainSizes.some((n) => !Number.isInteger(n) || n < 2)) {
+  throw new Error(`--chains "${flags.chains}" is not a list of whole numbers of at least 2`);
+}
+const awsRuns = Number(flags["aws-runs"] ?? (quick ? "0" : "1"));
+if (!Number.isInteger(awsRuns) || awsRuns < 0) {
+  throw new Error(`--aws-runs "${flags["aws-runs"]}" is not a whole number`);
+}
 const TIMEOUT_S = Number(flags.timeout);
 if (!(TIMEOUT_S > 0)) throw new Error(`--timeout "${flags.timeout}" is not a number of seconds`);
 const began = performance.now();
@@ -77,10 +107,19 @@ function pravo(root: string, args: string[], extra: Partial<Cmd> = {}): Cmd {
   return { name: `pravo ${args.join(" ")}`, argv: script(root, MAIN, args), cwd: root, ...extra };
 }
 
-/** Another script run the same way as pravo: same deno, config and flags. */
+/** Another script run the same way as pravo: same deno, V8 flags, config and permissions. */
 function script(root: string, file: string, args: string[] = []): string[] {
   const perms = permissionFlags({ root, execPath: DENO, projectDir: PROJECT });
-  return [DENO, "run", "--config", CONFIG, ...perms, file, ...args];
+  return [
+    DENO,
+    "run",
+    `--v8-flags=${V8_FLAGS.join(",")}`,
+    "--config",
+    CONFIG,
+    ...perms,
+    file,
+    ...args,
+  ];
 }
 
 function hello(root: string): Cmd {
@@ -192,6 +231,8 @@ function fmtN(n: number): string {
 // ---------------------------------------------------------------- setup
 
 const tmp = await Deno.makeTempDir({ prefix: "pravo-bench-" });
+// A key of the bench's own for its roots: the user's key file is neither needed nor touched.
+benchKey();
 const roots = {
   seed: join(tmp, "seed"),
   ops: join(tmp, "seed-applied"),
@@ -228,6 +269,35 @@ for (const n of sizes) {
 // Warm Deno's caches for every script, untimed.
 await must(hello(roots.seed));
 await must(floor(roots.seed, seedValidate, "warm"));
+
+// ---------------------------------------------------------------- 0. beside Terraform
+
+const chainResults: ChainResult[] = [];
+for (const n of chainSizes) {
+  // Terraform applies and destroys a 1,000-node chain in minutes: fewer runs there.
+  const runs = n >= 1000 ? (fixedRuns ?? 1) : RUNS.cue;
+  log(`chain of ${fmtN(n)} nodes, pravo beside Terraform (${runs} runs)`);
+  chainResults.push(
+    await chainBench(tmp, n, runs, {
+      pravo: (root, args) => pravo(root, args).argv,
+      tfEnv: terraformEnv(tmp),
+      log,
+    }),
+  );
+}
+let awsReport = "";
+if (awsRuns > 0) {
+  log(`the AWS root beside Terraform, against moto_server (${awsRuns} runs)`);
+  const out = await new Deno.Command(DENO, {
+    args: ["run", "-A", "--config", CONFIG, join(BENCH, "aws.ts"), "--runs", String(awsRuns)],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  awsReport = out.code === 0
+    ? new TextDecoder().decode(out.stdout).trim()
+    : `The AWS rows were not taken: scripts/bench/aws.ts failed (exit ${out.code}).`;
+}
 
 // ---------------------------------------------------------------- 1. no CUE
 
@@ -510,7 +580,8 @@ const machine =
   `${nproc} cores, ${memGb} GB, ${cpu}; deno ${Deno.version.deno} (V8 ${Deno.version.v8}); ` +
   `load average at the end ${load}`;
 const date = new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC";
-const settings = `runs: ${RUNS.fast} fast, ${RUNS.cue} CUE, ${RUNS.big} largest/apply-1,000, ` +
+const settings = `chains beside Terraform: ${chainSizes.map(fmtN).join(", ") || "none"}; ` +
+  `AWS runs: ${awsRuns}; runs: ${RUNS.fast} fast, ${RUNS.cue} CUE, ${RUNS.big} largest/apply-1,000, ` +
   `${RUNS.start} cue-wasm starts; sizes ${sizes.map(fmtN).join(", ")}${quick ? "; --quick" : ""}`;
 
 function markdownTable(head: string[], body: string[][]): string {
@@ -638,9 +709,46 @@ for (const r of rows.filter((r) => r.name.startsWith("MCP "))) {
 }
 const tHead = ["target", "limit", "measured", ""];
 
+const cHead = ["chain: step", "pravo", "Terraform", "pravo / Terraform", "pravo peak", "TF peak"];
+const cBody = chainResults.flatMap(chainRows);
+// Issue 13's targets, pravo / Terraform in the same run.
+const chainLimits: Record<number, Record<string, number>> = {
+  10: { "validate": 3, "plan (new root)": 3, "apply": 1, "no-op plan": 1 },
+  100: {
+    "validate": 2,
+    "plan (new root)": 1,
+    "apply": 0.5,
+    "first plan after apply": 1,
+    "no-op plan": 0.5,
+  },
+  1000: { "plan (new root)": 0.3, "apply": 0.05, "no-op plan": 0.2 },
+};
+const chainTargets: string[][] = [];
+for (const r of chainResults) {
+  for (const [step, limit] of Object.entries(chainLimits[r.n] ?? {})) {
+    const p = median(r.pravo.get(step as never)!.map((x) => x.ms));
+    const t = median(r.terraform.get(step as never)!.map((x) => x.ms));
+    const ratio = p / t;
+    chainTargets.push([
+      `chain ${fmtN(r.n)}: ${step} / Terraform`,
+      `<= ${limit}x`,
+      `${ratio.toFixed(2)}x`,
+      ratio <= limit ? "met" : "missed",
+    ]);
+  }
+}
+
 const elapsed = (performance.now() - began) / 1000;
 console.log(`\nmachine: ${machine}`);
 console.log(`date: ${date}; ${settings}; the bench took ${elapsed.toFixed(0)} s\n`);
+if (cBody.length) {
+  console.log("pravo beside Terraform (medians; peak RSS the largest of the runs):\n");
+  console.log(textTable(cHead, cBody));
+  console.log("\ntargets of issue 13:\n");
+  console.log(textTable(tHead, chainTargets));
+  console.log("");
+}
+if (awsReport) console.log(awsReport + "\n");
 console.log(textTable(head, body));
 console.log("\ncue-wasm's start (medians; ms since the previous phase):\n");
 console.log(textTable(bHead, bBody));
@@ -653,6 +761,19 @@ if (flags.write) {
     "",
     `Taken ${date} on ${machine}. Settings: ${settings}; the run took ${elapsed.toFixed(0)} s.`,
     "",
+    ...(cBody.length
+      ? [
+        "pravo beside Terraform 1.11.4, chains of N nodes (medians; peak RSS the largest of the runs):",
+        "",
+        markdownTable(cHead, cBody),
+        "",
+        "The targets of issue 13, judged from the table above:",
+        "",
+        markdownTable(tHead, chainTargets),
+        "",
+      ]
+      : []),
+    ...(awsReport ? [awsReport, ""] : []),
     markdownTable(head, body),
     "",
     "cue-wasm's start, medians in ms, each phase measured from the end of the previous one:",

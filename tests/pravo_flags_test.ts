@@ -3,6 +3,8 @@ import { dirname, join } from "node:path";
 import { keyFilePath } from "../lib/keys/key.ts";
 import { fileURLToPath } from "node:url";
 import { ENV_VARS, permissionFlags, PG_ENV_VARS, PLUGIN_ENV_VARS } from "../lib/cli/permissions.ts";
+import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
+import { selfCommand } from "../mcp/child.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const SCRIPT = join(PROJECT, "scripts", "pravo");
@@ -488,4 +490,23 @@ Deno.test("scripts/pravo grants the commands that may start plugin providers the
     permissionFlags(base),
     "a command that starts no provider gets nothing of them",
   );
+});
+
+Deno.test("scripts/pravo, scripts/compile and pravo mcp's children run with V8_FLAGS", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const flag = `--v8-flags=${V8_FLAGS.join(",")}`;
+    const cmd = await dryRun(["validate"], tmp);
+    assert.equal(cmd[2], flag, "scripts/pravo");
+    const out = await new Deno.Command(join(PROJECT, "scripts", "compile"), {
+      args: ["--target", "x86_64-unknown-linux-gnu"],
+      env: { PRAVO_SCRIPT_DRY_RUN: "1" },
+      stdout: "piped",
+    }).output();
+    assert.ok(new TextDecoder().decode(out.stdout).trim().split(" ").includes(flag), "compile");
+    const child = selfCommand(tmp).prefix.find((w) => w.startsWith("--v8-flags="))!;
+    for (const f of V8_FLAGS) assert.ok(child.slice(11).split(",").includes(f), child);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });

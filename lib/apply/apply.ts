@@ -234,8 +234,22 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     ],
   });
   let evaluating: Promise<unknown> = Promise.resolve();
+  /**
+   * The last evaluation again: every node's inputs, and the values it knew.
+   * It answers for any node whose dependencies hold the same values now
+   * (the same objects): the nodes of one level of the graph, applied side by
+   * side, share one evaluation instead of one each.
+   */
+  let last: { knew: Map<string, Attrs>; nodes: Map<string, Evaluated> } | undefined;
   const evaluateAgain = (n: PlannedNode): Promise<Evaluated | undefined> => {
-    const next = evaluating.then(() => reevaluate(plan, values, kinds, n));
+    const next = evaluating.then(async () => {
+      const fresh = last && n.dependencies.every((d) => last!.knew.get(d) === values.get(d));
+      if (!fresh) {
+        const knew = new Map(values);
+        last = { knew, nodes: await reevaluate(plan, knew, kinds) };
+      }
+      return last!.nodes.get(n.address);
+    });
     evaluating = next.catch(() => undefined);
     return next;
   };
@@ -337,8 +351,8 @@ interface Evaluated {
 }
 
 /**
- * Evaluates the plan's sources again with the values known now; the node's
- * inputs. The secrets among the known values are traced as at plan (see
+ * Evaluates the plan's sources again with the values known now; every
+ * node's inputs, by address. The secrets among the known values are traced as at plan (see
  * lib/cue/secrets.ts), so that an input computed from one is recorded
  * sensitive and a message never quotes one.
  */
@@ -346,8 +360,7 @@ async function reevaluate(
   plan: Plan,
   values: Map<string, Attrs>,
   kinds: Map<string, Kind>,
-  n: PlannedNode,
-): Promise<Evaluated | undefined> {
+): Promise<Map<string, Evaluated>> {
   const sources = parseSources(plan.root, plan.sources);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
   const known = new Map<string, Record<string, unknown>>();
@@ -369,9 +382,12 @@ async function reevaluate(
   }
   const res = await evaluateRoot(sources.value, { tags: plan.tags, known, secrets, knownKinds });
   if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
-  const node = res.value.nodes.find((x) => x.address === n.address);
-  return node &&
-    { config: node.config as Record<string, unknown>, sensitive: node.sensitiveInputs };
+  return new Map(
+    res.value.nodes.map((x) => [
+      x.address,
+      { config: x.config as Record<string, unknown>, sensitive: x.sensitiveInputs },
+    ]),
+  );
 }
 
 function containsUnknown(v: unknown): boolean {

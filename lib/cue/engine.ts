@@ -39,9 +39,75 @@ interface CueApi {
 
 let api: Promise<CueApi> | undefined;
 
+/**
+ * cue-wasm's module, raw, beside this file: the package carries it as a
+ * 6 MB base64 string of its gzip, which costs ~80 ms to import, decode and
+ * unzip at each start (STACK.md). `deno task cue-wasm` writes it from the
+ * package (tests/cue_wasm_test.ts checks that the two are the same module).
+ * The bundle and the compiled executable have no file beside them: they
+ * load the package's inline module.
+ */
+export const RAW_MODULE = new URL("./cue.wasm", import.meta.url);
+
+/** The Go runtime's glue of the package, which the raw module needs. */
+const WASM_EXEC = "../../node_modules/cue-wasm/dist/wasm_exec.full-4a915ab6.js";
+
+/** How cue-wasm was loaded in this process, for benchmarks and tests. */
+export const loadedFrom: { module?: "raw" | "package" } = {};
+
 async function load(): Promise<CueApi> {
+  const raw = readRaw();
+  if (raw) {
+    try {
+      const cue = await startRaw(raw);
+      loadedFrom.module = "raw";
+      return cue;
+    } catch {
+      // The glue could not be had (a bundle): the package's own start.
+    }
+  }
   const CUE = await import("cue-wasm");
-  return (await CUE.init()) as CueApi;
+  const cue = (await CUE.init()) as CueApi;
+  loadedFrom.module = "package";
+  return cue;
+}
+
+function readRaw(): Uint8Array | undefined {
+  if (RAW_MODULE.protocol !== "file:") return undefined;
+  try {
+    return Deno.readFileSync(RAW_MODULE);
+  } catch {
+    return undefined; // not beside this file, or not readable: the package's module
+  }
+}
+
+interface GoRuntime {
+  importObject: WebAssembly.Imports;
+  run(instance: WebAssembly.Instance): Promise<void>;
+}
+
+/** What `CUE.init()` does, with the raw module: the Go runtime started, its API registered. */
+async function startRaw(bytes: Uint8Array): Promise<CueApi> {
+  await import(WASM_EXEC);
+  const g = globalThis as unknown as {
+    Go: new () => GoRuntime;
+    CueWasmAPI: { _toJSONImpl(src: string): { value?: string; error?: string } };
+  };
+  const go = new g.Go();
+  const { instance } = await WebAssembly.instantiate(bytes as BufferSource, go.importObject);
+  g.CueWasmAPI = {} as typeof g.CueWasmAPI;
+  // Returns once Go's main blocks, its API registered (as the package does it).
+  void go.run(instance);
+  const impl = g.CueWasmAPI;
+  if (typeof impl._toJSONImpl !== "function") throw new Error("cue-wasm registered no API");
+  return {
+    toJSON(src: string): string {
+      const r = impl._toJSONImpl(src);
+      // CUE's errors are thrown as strings, as the package throws them.
+      if (r && r.error) throw r.error;
+      return r.value!;
+    },
+  };
 }
 
 /** The outcome of one evaluation: the JSON text, or CUE's error message. */
@@ -52,6 +118,9 @@ export const CACHE_ENTRIES = 32;
 
 /** Counts of this process's evaluations, for benchmarks and tests. */
 export const stats = { evaluated: 0, cached: 0, loadMs: 0, evaluateMs: 0 };
+
+/** For scripts/bench/record.ts: told each source cue-wasm is about to evaluate. */
+export const observers: { beforeEvaluate?: (src: string) => void } = {};
 
 /** True once cue-wasm has been loaded in this process. */
 export function loaded(): boolean {
@@ -142,6 +211,7 @@ export async function evaluate(
   // code through console.warn): a crash dump would land on standard output
   // (a --json document, the MCP channel). What it writes is kept for the
   // diagnostic instead.
+  observers.beforeEvaluate?.(src);
   const written: string[] = [];
   const { log, warn } = console;
   console.log = console.warn = (...args: unknown[]) =>

@@ -75,6 +75,7 @@ import {
   markUnknown,
   sentinelFor,
   type SentinelRef,
+  sentinelRefs,
 } from "./unknowns.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
@@ -1106,7 +1107,7 @@ export async function evaluateRoot(
       config[k] = marked;
       const a = type.attributes[k];
       if (!a || !(a.required || a.optional) || !hasUnknown(marked)) continue;
-      if (traced && explains(marked, uv, sentinels)) nodeTemplates[k] = uv;
+      if (traced && explains(marked, uv, sentinels, v)) nodeTemplates[k] = uv;
       else needsEvaluation.push(k);
     }
     for (const [name, a] of Object.entries(type.attributes)) {
@@ -1167,6 +1168,16 @@ export async function evaluateRoot(
   const deps = dependencies(sources, nodes);
   for (const n of nodes) {
     n.dependencies = [...(deps.get(n.address) ?? [])].filter((d) => byAddress.has(d)).sort();
+    // A template waits only for the nodes it depends on: one whose sentinel
+    // came through another node's input (`pw.length - 10`, where pw's
+    // length is size.result) is evaluated again at apply instead, once the
+    // node it depends on is applied.
+    const own = new Set(n.dependencies);
+    for (const [k, t] of Object.entries(n.templates)) {
+      if (sentinelRefs(t, sentinels).every((r) => own.has(r.address))) continue;
+      delete n.templates[k];
+      n.needsEvaluation.push(k);
+    }
   }
   for (const n of nodes) {
     if (n.mode === "ephemeral") continue;

@@ -11,7 +11,12 @@
  * depends on something unknown. Where it holds sentinels, it is a template
  * that apply fills in once the values exist, without evaluating CUE again;
  * where it does not (arithmetic on an unknown number, say), apply evaluates
- * again.
+ * again. A number sentinel interpolated into a string (`"\(x.result)"`)
+ * shows there in decimal: such a string is a template only when putting the
+ * defaults back in place of its sentinels gives exactly the plain
+ * evaluation's string (so the digits are the number itself, not a part of
+ * another one or of arithmetic on it), and apply fills it in only with a
+ * whole number, written as CUE writes one.
  *
  * @module
  */
@@ -101,7 +106,13 @@ export interface SentinelRef {
 const NUMBER_BASE = 8_000_000_000_000_000;
 /** Sentinels are this far apart, so that arithmetic on one does not make another. */
 const NUMBER_STEP = 1_000_003;
-const STRING_RE = /⟦pravo:(\d+)⟧/g;
+/**
+ * A number sentinel written in decimal inside a string: 16 digits (8e15 up
+ * to 2^53), not part of a longer number.
+ */
+const DECIMAL_RE = /(?<![\d.])\d{16}(?![\d.])/g;
+/** Either kind in a string, in one pass (so that a value put in is never read again). */
+const ANY_RE = /⟦pravo:(\d+)⟧|(?<![\d.])\d{16}(?![\d.])/g;
 
 export function sentinelString(i: number): string {
   return `⟦pravo:${i}⟧`;
@@ -112,13 +123,60 @@ export function sentinelNumber(i: number): number {
 }
 
 function numberIndex(v: number, table: readonly SentinelRef[]): number | undefined {
-  const i = (v - NUMBER_BASE) / NUMBER_STEP;
-  return Number.isInteger(i) && i >= 0 && i < table.length ? i : undefined;
+  const near = nearSentinel(v, table);
+  return near && near.offset === 0 ? near.index : undefined;
+}
+
+/**
+ * The most a whole number may be off a number sentinel and still be read as
+ * that sentinel plus a constant (`x.result + 1`): under half their spacing.
+ */
+const MAX_OFFSET = Math.floor(NUMBER_STEP / 2);
+
+/**
+ * The number sentinel `v` is, or is a whole constant off: its index and the
+ * offset. Arithmetic that adds a known constant to an unknown number keeps
+ * the sum a template; whether it is such a sum is checked against the plain
+ * evaluation (see {@link explains}), where the default stands instead.
+ */
+function nearSentinel(
+  v: number,
+  table: readonly SentinelRef[],
+): { index: number; offset: number } | undefined {
+  if (!Number.isSafeInteger(v)) return undefined;
+  const index = Math.round((v - NUMBER_BASE) / NUMBER_STEP);
+  if (index < 0 || index >= table.length) return undefined;
+  const offset = v - sentinelNumber(index);
+  return Math.abs(offset) <= MAX_OFFSET ? { index, offset } : undefined;
+}
+
+/** A number sentinel written in decimal in a string (plus a constant, maybe). */
+function decimalNear(digits: string, table: readonly SentinelRef[]) {
+  return nearSentinel(Number(digits), table);
+}
+
+function hasDecimalSentinel(s: string, table: readonly SentinelRef[]): boolean {
+  for (const m of s.matchAll(DECIMAL_RE)) if (decimalNear(m[0], table)) return true;
+  return false;
+}
+
+/**
+ * True when the string `template`, with the default of an unknown in place
+ * of each sentinel, is `plain`: the sentinels stand where the values go.
+ */
+function reproduces(template: string, plain: unknown, table: readonly SentinelRef[]): boolean {
+  if (typeof plain !== "string") return false;
+  const back = template.replace(ANY_RE, (m, n) => {
+    if (n !== undefined) return DEFAULT_STRING;
+    const near = decimalNear(m, table);
+    return near ? String(DEFAULT_NUMBER + near.offset) : m;
+  });
+  return back === plain;
 }
 
 /** True when `v` holds a sentinel anywhere. */
 export function hasSentinel(v: unknown, table: readonly SentinelRef[]): boolean {
-  if (typeof v === "string") return v.includes("⟦pravo:");
+  if (typeof v === "string") return v.includes("⟦pravo:") || hasDecimalSentinel(v, table);
   if (typeof v === "number") return numberIndex(v, table) !== undefined;
   if (Array.isArray(v)) return v.some((e) => hasSentinel(e, table));
   if (v && typeof v === "object") return Object.values(v).some((e) => hasSentinel(e, table));
@@ -126,18 +184,39 @@ export function hasSentinel(v: unknown, table: readonly SentinelRef[]): boolean 
 }
 
 /**
- * True when every unknown leaf of `a` (the plain evaluation) holds a
+ * True when every unknown leaf of `a` (the plain evaluation, marked) holds a
  * sentinel in `b` (the evaluation with sentinels): then `b` is a template.
+ * `plain` is the plain evaluation's value itself, unmarked: a string holding
+ * a number sentinel in decimal counts only when it is reproduced from `plain`.
  */
-export function explains(a: Value | undefined, b: unknown, table: readonly SentinelRef[]): boolean {
-  if (a === UNKNOWN) return hasSentinel(b, table);
+export function explains(
+  a: Value | undefined,
+  b: unknown,
+  table: readonly SentinelRef[],
+  plain?: unknown,
+): boolean {
+  if (a === UNKNOWN) {
+    if (typeof b === "string" && hasDecimalSentinel(b, table)) return reproduces(b, plain, table);
+    if (typeof b === "number") {
+      // A sentinel itself, or a constant off one where the plain evaluation
+      // is the same constant off the default: the sum of the two.
+      // (Without the plain value, only a sentinel itself.)
+      const near = nearSentinel(b, table);
+      if (!near) return false;
+      return plain === undefined ? near.offset === 0 : plain === DEFAULT_NUMBER + near.offset;
+    }
+    return hasSentinel(b, table);
+  }
+  const sub = (k: string | number) =>
+    plain && typeof plain === "object" ? (plain as Record<string, unknown>)[k] : undefined;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((e, i) => explains(e, b[i], table));
+    return Array.isArray(b) && a.length === b.length &&
+      a.every((e, i) => explains(e, b[i], table, sub(i)));
   }
   if (a && typeof a === "object") {
     if (!b || typeof b !== "object" || Array.isArray(b)) return false;
     return Object.entries(a).every(([k, e]) =>
-      explains(e, (b as Record<string, unknown>)[k], table)
+      explains(e, (b as Record<string, unknown>)[k], table, sub(k))
     );
   }
   return true;
@@ -155,11 +234,19 @@ export function substitute(
   let complete = true;
   const walk = (v: unknown): unknown => {
     if (typeof v === "number") {
-      const i = numberIndex(v, table);
-      if (i === undefined) return v;
-      const got = lookup(table[i]);
-      if (got === undefined) complete = false;
-      return got;
+      const near = nearSentinel(v, table);
+      if (!near) return v;
+      const got = lookup(table[near.index]);
+      if (near.offset === 0) {
+        if (got === undefined) complete = false;
+        return got;
+      }
+      // A sum of a whole number and a constant; anything else is evaluated again.
+      if (typeof got !== "number" || !Number.isSafeInteger(got + near.offset)) {
+        complete = false;
+        return undefined;
+      }
+      return got + near.offset;
     }
     if (typeof v === "string") {
       const whole = /^⟦pravo:(\d+)⟧$/.exec(v);
@@ -168,13 +255,24 @@ export function substitute(
         if (got === undefined) complete = false;
         return got;
       }
-      return v.replace(STRING_RE, (_, n) => {
-        const got = lookup(table[Number(n)]);
-        if (got === undefined) {
+      return v.replace(ANY_RE, (m, n) => {
+        if (n !== undefined) {
+          const got = lookup(table[Number(n)]);
+          if (got === undefined) {
+            complete = false;
+            return "";
+          }
+          return typeof got === "string" ? got : JSON.stringify(got);
+        }
+        const near = decimalNear(m, table);
+        if (!near) return m;
+        const got = lookup(table[near.index]);
+        // CUE writes a whole number in decimal; anything else is evaluated again.
+        if (typeof got !== "number" || !Number.isSafeInteger(got + near.offset)) {
           complete = false;
           return "";
         }
-        return typeof got === "string" ? got : JSON.stringify(got);
+        return String(got + near.offset);
       });
     }
     if (Array.isArray(v)) return v.map(walk);

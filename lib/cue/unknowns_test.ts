@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { UNKNOWN } from "./program.ts";
 import {
   explains,
+  hasSentinel,
   hasUnknownDefault,
   isUnknownDefault,
   markUnknown,
@@ -66,4 +67,61 @@ Deno.test("defaults and sentinels of every type are told apart", () => {
   }
   assert.ok(hasUnknownDefault({ a: [JSON.parse(unknownDefault("string"))] }));
   assert.ok(!hasUnknownDefault({ a: [1, "x"] }));
+});
+
+Deno.test("a number sentinel interpolated into a string is a template, filled with the whole number", () => {
+  const plainOf = (s: string) => s.replaceAll(String(sentinelNumber(0)), "7000000000000000");
+  const t = `seed-${sentinelNumber(0)}`;
+  assert.ok(hasSentinel(t, TABLE));
+  assert.ok(explains(UNKNOWN, t, TABLE, plainOf(t)));
+  assert.ok(explains({ s: UNKNOWN }, { s: t }, TABLE, { s: plainOf(t) }));
+  assert.deepEqual(substitute(t, TABLE, () => 42), { value: "seed-42", complete: true });
+  assert.deepEqual(substitute(String(sentinelNumber(0)), TABLE, () => 7), {
+    value: "7",
+    complete: true,
+  });
+  // With both kinds in one string, each is filled once.
+  const both = `${sentinelString(1)}/${sentinelNumber(0)}`;
+  const values: Record<string, unknown> = { a: 5, b: String(sentinelNumber(0)) };
+  assert.deepEqual(substitute(both, TABLE, (r) => values[r.address]), {
+    value: `${sentinelNumber(0)}/5`,
+    complete: true,
+  });
+  // Not a whole number: apply evaluates again.
+  assert.equal(substitute(t, TABLE, () => 1.5).complete, false);
+  assert.deepEqual(sentinelRefs(t, TABLE), [TABLE[0]]);
+});
+
+Deno.test("a string whose digits are not the number itself is not a template", () => {
+  // Arithmetic that lands on another sentinel: the defaults do not give the plain string back.
+  const shifted = String(sentinelNumber(1)); // x + 1,000,003 where x is sentinel 0
+  assert.ok(!explains(UNKNOWN, shifted, TABLE, String(7_000_000_000_000_000 + 1_000_003)));
+  // Without the plain value, a decimal sentinel is never trusted.
+  assert.ok(!explains(UNKNOWN, `s${sentinelNumber(0)}`, TABLE));
+  // Digits that are part of a longer number or a fraction are not sentinels.
+  assert.ok(!hasSentinel(`1${sentinelNumber(0)}`, TABLE));
+  assert.ok(!hasSentinel(`${sentinelNumber(0)}.5`, TABLE));
+  assert.ok(!hasSentinel(`0.${sentinelNumber(0)}`, TABLE));
+});
+
+Deno.test("a constant added to an unknown number is a template; other arithmetic is not", () => {
+  const D = 7_000_000_000_000_000;
+  // x + 5 and x - 3: the plain evaluation is the same constant off the default.
+  assert.ok(explains(UNKNOWN, sentinelNumber(0) + 5, TABLE, D + 5));
+  assert.ok(explains(UNKNOWN, sentinelNumber(1) - 3, TABLE, D - 3));
+  assert.ok(explains(UNKNOWN, `n-${sentinelNumber(0) + 1}`, TABLE, `n-${D + 1}`));
+  assert.deepEqual(substitute(sentinelNumber(0) + 5, TABLE, () => 10), {
+    value: 15,
+    complete: true,
+  });
+  assert.deepEqual(substitute(`n-${sentinelNumber(1) - 3}`, TABLE, () => 10), {
+    value: "n-7",
+    complete: true,
+  });
+  // Not a whole number to add to: evaluated again.
+  assert.equal(substitute(sentinelNumber(0) + 5, TABLE, () => "x").complete, false);
+  // x * 2, and a sum that lands on another sentinel: the plain value tells.
+  assert.ok(!explains(UNKNOWN, sentinelNumber(0) * 2, TABLE, D * 2));
+  assert.ok(!explains(UNKNOWN, sentinelNumber(1), TABLE, D + 1_000_003));
+  assert.ok(!explains(UNKNOWN, sentinelNumber(0) + 5, TABLE, D + 6));
 });

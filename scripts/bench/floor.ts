@@ -1,17 +1,21 @@
 /**
- * The floor of a command that evaluates CUE: a bare script that imports
- * cue-wasm, starts it and evaluates the sources pravo evaluated (recorded by
- * record.ts), then prints a line.
+ * The floor of a command that evaluates CUE: a bare script that starts
+ * cue-wasm as pravo does (lib/cue/engine.ts: the raw module when it is
+ * there) and evaluates the sources pravo evaluated (recorded by record.ts),
+ * with no cache, then prints a line.
  *
  *   deno run ... scripts/bench/floor.ts SOURCES.json
  *
  * @module
  */
 
-import * as CUE from "cue-wasm";
+import { evaluate } from "../../lib/cue/engine.ts";
 
 const sources = JSON.parse(Deno.readTextFileSync(Deno.args[0])) as string[];
-const cue = await CUE.init();
 let bytes = 0;
-for (const src of sources) bytes += cue.toJSON(src).length;
+for (const src of sources) {
+  const r = await evaluate(src);
+  if (!r.ok) throw new Error(r.message);
+  bytes += r.json.length;
+}
 console.log(`evaluated ${sources.length} sources, ${bytes} bytes of JSON`);

@@ -1,21 +1,21 @@
 /**
  * Records the CUE sources a pravo command evaluates, so that the floor
- * (floor.ts) evaluates exactly the same. It wraps cue-wasm's `toJSON` (the
- * API object is shared by every `init()`), then runs pravo in this process.
+ * (floor.ts) evaluates exactly the same. It watches the engine's evaluations
+ * (`observers` of lib/cue/engine.ts), then runs pravo in this process.
  * The root's evaluation cache is removed first, so that every evaluation
  * reaches cue-wasm.
  *
  *   deno run -A scripts/bench/record.ts OUT.json ROOT [--stop-after K] -- PRAVO ARGS...
  *
  * With `--stop-after K`, the recording ends as soon as the K-th evaluation
- * returns, without waiting for pravo to finish: for roots so large that
+ * is asked for, without waiting for pravo to finish: for roots so large that
  * pravo's own work after evaluating takes longer than the benchmark can
  * wait (the bench takes K from a smaller root of the same shape).
  *
  * @module
  */
 
-import * as CUE from "cue-wasm";
+import { observers } from "../../lib/cue/engine.ts";
 import { run } from "../../main.ts";
 
 const [out, root, ...rest] = Deno.args;
@@ -30,18 +30,14 @@ try {
 } catch {
   // no cache yet
 }
-const api = await CUE.init();
 const sources: string[] = [];
-const toJSON = api.toJSON;
-api.toJSON = (src: string) => {
+observers.beforeEvaluate = (src: string) => {
   sources.push(src);
-  const json = toJSON(src);
   if (sources.length === stopAfter) {
     Deno.writeTextFileSync(out, JSON.stringify(sources));
     console.log(JSON.stringify({ code: null, sources: sources.length, stopped: true }));
     Deno.exit(0);
   }
-  return json;
 };
 Deno.chdir(root);
 const code = await run(["-C", root, ...args], {
