@@ -1,6 +1,7 @@
 /**
  * cue-wasm's WebAssembly module as the package in node_modules carries it,
- * decoded: for scripts/cue_wasm.ts and tests/cue_wasm_test.ts.
+ * decoded, as Deno reads it: for tests/cue_wasm_test.ts (scripts/cue_wasm.mjs, run by
+ * `npm ci`, writes lib/cue/cue.wasm from it the same way).
  *
  * @module
  */

@@ -2,13 +2,17 @@ import assert from "node:assert/strict";
 import { packageModule } from "../scripts/cue_wasm_module.ts";
 import { evaluate, loadedFrom, RAW_MODULE } from "../lib/cue/engine.ts";
 
-Deno.test("lib/cue/cue.wasm is the module of the cue-wasm package installed (deno task cue-wasm writes it)", async () => {
+Deno.test("lib/cue/cue.wasm, which npm ci writes (scripts/cue_wasm.mjs), is the module of the cue-wasm package installed", async () => {
   const want = await packageModule();
   const have = Deno.readFileSync(RAW_MODULE);
-  assert.equal(have.length, want.length, "run `deno task cue-wasm` after upgrading cue-wasm");
+  assert.equal(
+    have.length,
+    want.length,
+    "run `npm ci` (or `deno task cue-wasm`) after upgrading cue-wasm",
+  );
   assert.ok(
     have.every((b, i) => b === want[i]),
-    "run `deno task cue-wasm` after upgrading cue-wasm",
+    "run `npm ci` (or `deno task cue-wasm`) after upgrading cue-wasm",
   );
 });
 

@@ -42,7 +42,7 @@ let api: Promise<CueApi> | undefined;
 /**
  * cue-wasm's module, raw, beside this file: the package carries it as a
  * 6 MB base64 string of its gzip, which costs ~80 ms to import, decode and
- * unzip at each start (STACK.md). `deno task cue-wasm` writes it from the
+ * unzip at each start (STACK.md). `npm ci` writes it from the
  * package (tests/cue_wasm_test.ts checks that the two are the same module).
  * The bundle and the compiled executable have no file beside them: they
  * load the package's inline module.
