@@ -27,7 +27,7 @@ import {
 import { boundResult } from "./cut.ts";
 import { CallQueue, QueueFull } from "./queue.ts";
 import { Exit } from "../lib/cli/exit.ts";
-import { digestOf } from "../lib/cli/pinned.ts";
+import { digestOf } from "../lib/cli/pinned_files.ts";
 import { readRegular, statRegular } from "../lib/files/regular.ts";
 
 export { bound } from "./cut.ts";

@@ -24,10 +24,9 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { PravoConfig } from "../state/config.ts";
 import type { StateLocation } from "../state/open.ts";
-import { FileRefusal, readRegular } from "../files/regular.ts";
 
 /** The first argument of a child of `pravo mcp`: read the pinned document from stdin. */
 export const PINNED_FLAG = "--pinned-stdin";
@@ -172,35 +171,8 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(bin);
 }
 
-/**
- * The text of `ROOT/pravo.lock.json`: as pinned when this process is a child
- * of `pravo mcp` for that root (undefined when the root had none at start),
- * else read from the file now.
- */
-export function lockFileText(root: string): string | undefined {
-  const p = pinnedFor(root);
-  if (p) return p.lockFile;
-  return readLockFileText(root);
-}
-
 /** The most bytes of `pravo.lock.json` pravo reads. */
 export const MAX_LOCK_FILE_BYTES = 16 * 1024 * 1024;
-
-/**
- * `ROOT/pravo.lock.json` read now (never a FIFO or a device, at most
- * {@link MAX_LOCK_FILE_BYTES}); undefined when there is none. Throws a
- * {@link FileRefusal} when it cannot be used.
- */
-export function readLockFileText(root: string): string | undefined {
-  try {
-    return new TextDecoder().decode(
-      readRegular(join(root, LOCK_FILE), { maxBytes: MAX_LOCK_FILE_BYTES }),
-    );
-  } catch (e) {
-    if (e instanceof FileRefusal && e.reason === "missing") return undefined;
-    throw e;
-  }
-}
 
 /**
  * Tags for a pinned run: the server's (the operator's) and the agent's. The
@@ -218,24 +190,4 @@ export function mergeTags(
     tags[k] = v;
   }
   return { tags };
-}
-
-/**
- * SHA-256 of a file's bytes (of `content` when given), hex; "" when it cannot
- * be read. The file is read as {@link readRegular} does: never a FIFO or a
- * device, at most 16 MiB.
- */
-export async function digestOf(file: string, content?: string | Uint8Array): Promise<string> {
-  let bytes: Uint8Array;
-  try {
-    bytes = typeof content === "string"
-      ? new TextEncoder().encode(content)
-      : content ?? readRegular(file, { maxBytes: 16 * 1024 * 1024 });
-  } catch {
-    return "";
-  }
-  const d = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
-  );
-  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
 }

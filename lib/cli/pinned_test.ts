@@ -5,15 +5,8 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { readConfig } from "../state/config.ts";
 import { stateLocation } from "../state/open.ts";
 import { MAIN, makeRoot, SEED } from "../../tests/_pravo.ts";
-import {
-  lockFileText,
-  mergeTags,
-  parsePinned,
-  pin,
-  type Pinned,
-  PINNED_FLAG,
-  toBase64,
-} from "./pinned.ts";
+import { lockFileText } from "./pinned_files.ts";
+import { mergeTags, parsePinned, pin, type Pinned, PINNED_FLAG, toBase64 } from "./pinned.ts";
 
 function doc(root: string, extra: Partial<Pinned> = {}): Pinned {
   return {

@@ -19,14 +19,8 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
 import { readConfig } from "../state/config.ts";
-import {
-  digestOf,
-  LOCK_FILE,
-  type Pinned,
-  type PinnedPlugin,
-  readLockFileText,
-  toBase64,
-} from "../cli/pinned.ts";
+import { LOCK_FILE, type Pinned, type PinnedPlugin, toBase64 } from "../cli/pinned.ts";
+import { digestOf, readLockFileText } from "../cli/pinned_files.ts";
 import type { PravoConfig } from "../state/config.ts";
 import { parseLockFile } from "../providers/install/lock.ts";
 import { hashCachePath, pravoCacheHome } from "../providers/install/cache_dir.ts";
