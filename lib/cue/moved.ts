@@ -24,6 +24,7 @@
 import { type Diagnostic, didYouMean, error } from "../diag/diag.ts";
 import type { Value } from "./program.ts";
 import { locate, pathKey, type SourceIndex } from "./errors.ts";
+import { addressLabels as labels } from "./address.ts";
 
 /** The top-level field that holds the moves. */
 export const MOVED = "moved";
@@ -32,26 +33,6 @@ export const MOVED = "moved";
 export interface MovedEntry {
   from: string;
   to: string;
-}
-
-/** The labels of an address (`net.web."a b"`), or undefined when it is not one. */
-function labels(address: string): string[] | undefined {
-  const out: string[] = [];
-  const re = /(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$#][A-Za-z0-9_$#]*))(\.|$)/y;
-  let at = 0;
-  while (at < address.length) {
-    re.lastIndex = at;
-    const m = re.exec(address);
-    if (!m) return undefined;
-    try {
-      out.push(m[1] !== undefined ? JSON.parse(`"${m[1]}"`) : m[2]);
-    } catch {
-      return undefined;
-    }
-    at = re.lastIndex;
-    if (m[3] === "." && at === address.length) return undefined;
-  }
-  return out.length ? out : undefined;
 }
 
 function under(inner: string[], outer: string[]): boolean {
