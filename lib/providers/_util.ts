@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { type Diagnostic, error } from "../diag/diag.ts";
-import type { Attrs, Response } from "./runtime.ts";
+import type { Attrs, ImportRequest, Response } from "./runtime.ts";
 import type { TypeSchema } from "./schema.ts";
 
 // ---------------------------------------------------------------------------
@@ -337,4 +337,21 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     arm();
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The refusal of an import ID that is not in its type's format, with an example of one that is. */
+export function badId(
+  req: ImportRequest,
+  format: string,
+  why: string,
+  example: string,
+): Promise<Response<Attrs | null>> {
+  return Promise.resolve(
+    fail<Attrs | null>(
+      req.address,
+      `Invalid import ID for ${req.type.name}`,
+      `${why}. A ${req.type.name} is imported with an ID of the form ${format}; write it as, ` +
+        `for example, \`pravo import ${req.address} ${example}\`.`,
+    ),
+  );
 }

@@ -14,24 +14,12 @@
  */
 
 import { type Diagnostic, warning } from "../../diag/diag.ts";
-import { fail, fromBase64, ok, stateOf, toBase64, toBase64Url, toHex } from "../_util.ts";
+import { badId, fail, fromBase64, ok, stateOf, toBase64, toBase64Url, toHex } from "../_util.ts";
 import type { Attrs, ImportRequest, Response } from "../runtime.ts";
 
 type Importer = (req: ImportRequest) => Promise<Response<Attrs | null>>;
 
 const INTEGER = /^[+-]?\d+$/;
-
-/** A malformed ID: the format and an example, as the last sentence. */
-function badId(req: ImportRequest, format: string, why: string, example: string) {
-  return Promise.resolve(
-    fail<Attrs | null>(
-      req.address,
-      `Invalid import ID for ${req.type.name}`,
-      `${why}. A ${req.type.name} is imported with an ID of the form ${format}; write it as, ` +
-        `for example, \`pravo import ${req.address} ${example}\`.`,
-    ),
-  );
-}
 
 export const INTEGER_FORMAT = "RESULT,MIN,MAX[,SEED]";
 

@@ -10,22 +10,20 @@
  * @module
  */
 
-import { fail, formatRfc3339, now, ok, parseDuration, parseRfc3339, stateOf } from "../_util.ts";
+import {
+  badId,
+  fail,
+  formatRfc3339,
+  now,
+  ok,
+  parseDuration,
+  parseRfc3339,
+  stateOf,
+} from "../_util.ts";
 import type { Attrs, ImportRequest, Response } from "../runtime.ts";
 import type { TypeSchema } from "../schema.ts";
 
 type Importer = (req: ImportRequest) => Promise<Response<Attrs | null>>;
-
-function badId(req: ImportRequest, format: string, why: string, example: string) {
-  return Promise.resolve(
-    fail<Attrs | null>(
-      req.address,
-      `Invalid import ID for ${req.type.name}`,
-      `${why}. A ${req.type.name} is imported with an ID of the form ${format}; write it as, ` +
-        `for example, \`pravo import ${req.address} ${example}\`.`,
-    ),
-  );
-}
 
 /** Only the triggers of the configuration: every other input comes from the ID. */
 function triggersOf(config: Attrs): Attrs {
