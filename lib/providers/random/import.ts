@@ -14,7 +14,7 @@
  */
 
 import { type Diagnostic, warning } from "../../diag/diag.ts";
-import { badId, fail, fromBase64, ok, stateOf, toBase64, toBase64Url, toHex } from "../_util.ts";
+import { badId, fromBase64, ok, stateOf, toBase64, toBase64Url, toHex } from "../_util.ts";
 import type { Attrs, ImportRequest, Response } from "../runtime.ts";
 
 type Importer = (req: ImportRequest) => Promise<Response<Attrs | null>>;

@@ -10,16 +10,7 @@
  * @module
  */
 
-import {
-  badId,
-  fail,
-  formatRfc3339,
-  now,
-  ok,
-  parseDuration,
-  parseRfc3339,
-  stateOf,
-} from "../_util.ts";
+import { badId, formatRfc3339, now, ok, parseDuration, parseRfc3339, stateOf } from "../_util.ts";
 import type { Attrs, ImportRequest, Response } from "../runtime.ts";
 import type { TypeSchema } from "../schema.ts";
 
