@@ -364,11 +364,17 @@ pgTest(
 
     await writeFiles(root, { "main.cue": SLEEPS("300s").replaceAll("slow", "nap") });
     const run = start(root, ["apply", "-auto-approve"], { env });
+    // `fast` is already recorded (the apply above finished the work): wait
+    // until this run has destroyed `slow`, so it is in the middle of its walk
+    // (creating `nap`, 300 s) and not still planning, when the lock is forced.
+    // Forced while it plans, the run rightly fails at its first write and is
+    // gone before the SIGINT below.
     await until(
-      async () =>
-        (await readState(root, env)).locks.length > 0 &&
-        (await readState(root, env)).records.has("fast"),
-      "the lock to be taken",
+      async () => {
+        const state = await readState(root, env);
+        return state.locks.length > 0 && !state.records.has("slow");
+      },
+      "the lock to be taken and slow destroyed",
     );
     const id = (await readState(root, env)).locks[0].id;
     const ok = await pravo(root, [
