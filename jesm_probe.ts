@@ -1,2 +1,2 @@
-import { stripComments, parseTree } from "jsonc-parser/lib/esm/main.js";
+import { parseTree, stripComments } from "jsonc-parser/lib/esm/main.js";
 console.log(typeof stripComments, typeof parseTree, stripComments("{/*x*/}"));
