@@ -15,18 +15,12 @@ import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { interrupts, listen } from "./lib/cli/interrupt.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
-import { defaultActor } from "./lib/cli/actor.ts";
 import { placeFlags } from "./lib/cli/hint.ts";
-import {
-  MAX_PINNED_BYTES,
-  mergeTags,
-  parsePinned,
-  pin,
-  type Pinned,
-  PINNED_FLAG,
-} from "./lib/cli/pinned.ts";
-import { isAbsolute, resolve } from "node:path";
+import type { Pinned } from "./lib/cli/pinned.ts";
 import { closeAll, removeSocketDir, runningCount } from "./lib/providers/plugin/running.ts";
+
+/** The first argument of a child of `pravo mcp` (lib/cli/pinned.ts's `PINNED_FLAG`). */
+export const PINNED_FLAG = "--pinned-stdin";
 
 /** The global flags a child of `pravo mcp` takes from the pinned document, never from its argv. */
 const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
@@ -50,7 +44,6 @@ export async function run(
   pinned?: Pinned,
   hooks: RunHooks = {},
 ): Promise<number> {
-  pin(pinned);
   let parsed;
   try {
     parsed = parse(argv);
@@ -72,6 +65,14 @@ export async function run(
     streams.stdout(helpText(command));
     return command || options.help ? Exit.OK : Exit.USAGE;
   }
+  // Loaded once the command is known, so that --version and --help load
+  // neither node:path nor node:os (tests/startup_test.ts).
+  const [{ isAbsolute, resolve }, { mergeTags, pin }, { defaultActor }] = await Promise.all([
+    import("node:path"),
+    import("./lib/cli/pinned.ts"),
+    import("./lib/cli/actor.ts"),
+  ]);
+  pin(pinned);
   const noColor = Boolean(options["no-color"]) || (env("NO_COLOR") ?? "") !== "";
   const color = !noColor && streams.isTerminal;
   let tags: Record<string, string>;
@@ -110,7 +111,7 @@ export async function run(
     color,
     style: new Style(color),
     tags,
-    actor: pinned?.actor ?? defaultActor(options.actor as string | undefined, env),
+    actor: pinned?.actor ?? await defaultActor(options.actor as string | undefined, env),
     reason: pinned?.reason ?? (options.reason as string | undefined) ?? env("PRAVO_REASON") ?? "",
     // A pinned run's state location is the pinned one (lib/state/open.ts).
     state: pinned ? undefined : (options.state as string | undefined) ?? env("PRAVO_STATE"),
@@ -207,6 +208,7 @@ if (import.meta.main) {
     }
     if (argv[0] === PINNED_FLAG) {
       // A child of pravo mcp: what the server pinned comes first, on stdin.
+      const { MAX_PINNED_BYTES, parsePinned } = await import("./lib/cli/pinned.ts");
       pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));
       argv = argv.slice(1);
     }

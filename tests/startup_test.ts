@@ -2,9 +2,11 @@
  * What every pravo process loads before it knows its command: main.ts's
  * static imports. Commands that need no CUE must not pay for it, and the
  * `node:` modules Deno builds on first use cost milliseconds each (`node:fs`
- * ~20 ms): the static graph holds neither cue-wasm nor the engine, nor
- * `node:fs`. A command loads what it needs through the registry's dynamic
- * imports.
+ * ~20 ms, `node:crypto` ~15 ms, `node:path` and `node:os` a few each): the
+ * static graph holds neither cue-wasm nor the engine, nor any `node:` module
+ * but `node:util` (argument parsing). A command loads what it needs through
+ * the registry's dynamic imports, and the commands that need no CUE load no
+ * more than they use (docs/performance.md, "Commands that need no CUE").
  */
 
 import assert from "node:assert/strict";
@@ -14,9 +16,9 @@ interface InfoModule {
   dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
 }
 
-/** The modules main.ts reaches through static imports of code (not types). */
-async function staticGraph(): Promise<string[]> {
-  const main = new URL("../main.ts", import.meta.url);
+/** The modules `file` (from the checkout's top) reaches through static imports of code (not types). */
+async function staticGraph(file = "main.ts"): Promise<string[]> {
+  const main = new URL(`../${file}`, import.meta.url);
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", main.href],
     stdout: "piped",
@@ -47,3 +49,42 @@ Deno.test("main.ts's static imports load neither CUE nor node:fs: pravo --versio
     [],
   );
 });
+
+Deno.test("--version and --help load no node: module but node:util, nor the pinned document's or the actor's modules", async () => {
+  const graph = await staticGraph();
+  assert.deepEqual(graph.filter((s) => s.startsWith("node:")), ["node:util"]);
+  assert.deepEqual(
+    graph.filter((s) =>
+      /\/lib\/cli\/(pinned|actor)\.ts$/.test(s) || s.includes("jsonc-parser") ||
+      s.includes("/lib/state/") || s.includes("/lib/keys/")
+    ),
+    [],
+  );
+});
+
+Deno.test("main.ts's PINNED_FLAG is lib/cli/pinned.ts's (main.ts keeps a copy so as not to load pinned.ts)", async () => {
+  const main = await import("../main.ts");
+  const pinned = await import("../lib/cli/pinned.ts");
+  assert.equal(main.PINNED_FLAG, pinned.PINNED_FLAG);
+});
+
+Deno.test("the actor's module loads node:os only when it asks the user database", async () => {
+  const graph = await staticGraph("lib/cli/actor.ts");
+  assert.deepEqual(graph.filter((s) => s.startsWith("node:")), []);
+});
+
+for (const command of ["providers", "schema"]) {
+  Deno.test(`pravo ${command} loads neither the installer nor node:crypto or node:fs`, async () => {
+    const graph = await staticGraph(`lib/commands/${command}.ts`);
+    assert.ok(graph.some((s) => s.endsWith("/lib/providers/catalog.ts")), "the walk follows");
+    assert.deepEqual(
+      graph.filter((s) =>
+        s.includes("/lib/providers/install/installer.ts") ||
+        s.includes("/lib/providers/plugin/launch.ts") ||
+        s.includes("/lib/providers/install/executable.ts") ||
+        s === "node:crypto" || s === "node:fs" || s.includes("/lib/cue/")
+      ),
+      [],
+    );
+  });
+}

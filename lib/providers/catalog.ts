@@ -24,7 +24,9 @@ import { addressString, parseProviderSource } from "./install/address.ts";
 import { hashScheme } from "./install/hash_scheme.ts";
 import { readLockFile } from "./install/lock.ts";
 import { attributesOf, typeSchemaOf } from "./plugin/convert.ts";
-import { pravoCacheFolder } from "./plugin/launch.ts";
+// Not from plugin/launch.ts, which loads the whole installer (and node:crypto,
+// node:fs) that `pravo providers` and `pravo schema` do not need (tests/startup_test.ts).
+import { pravoCacheFolder } from "./install/cache_dir.ts";
 import { type CachedSchema, readSchemaCache, writeSchemaCache } from "./plugin/schema_cache.ts";
 import { type PluginCatalog, useCatalog } from "./registry.ts";
 import type { Mode, ProviderSchema, TypeSchema } from "./schema.ts";

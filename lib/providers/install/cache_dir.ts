@@ -43,6 +43,20 @@ function expandHome(path: string, env: Env): string {
   return path;
 }
 
+/** A variable of pravo's environment; undefined where it may not be read. */
+export function envVar(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** pravo's cache folder, outside every root: file hashes, schemas. */
+export function pravoCacheFolder(): string | undefined {
+  return pravoCacheHome(envVar);
+}
+
 /**
  * pravo's own cache folder: `$XDG_CACHE_HOME/pravo`, else `~/.cache/pravo`;
  * undefined when neither can be told (no `HOME`).

@@ -29,7 +29,7 @@ import { Exit } from "../../cli/exit.ts";
 import { PLUGIN_SOCKETS } from "../../cli/permissions.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
-import { hashCachePath, pravoCacheHome } from "../install/cache_dir.ts";
+import { envVar, hashCachePath, pravoCacheFolder } from "../install/cache_dir.ts";
 import {
   installationFromEnv,
   providerExecutable,
@@ -39,25 +39,13 @@ import {
 import { FileHashCache } from "../install/hash_cache.ts";
 import { readLockFile } from "../install/lock.ts";
 
+export { envVar, pravoCacheFolder };
+
 /** The variable that names the directory of provider sockets. */
 export const SOCKET_DIR_ENV = "PRAVO_PLUGIN_SOCKET_DIR";
 
 /** How many providers one run may start when sockets are granted by name. */
 export const SOCKET_SLOTS = PLUGIN_SOCKETS.length;
-
-/** A variable of pravo's environment; undefined where it may not be read. */
-export function envVar(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
-/** pravo's cache folder, outside every root: file hashes, schemas. */
-export function pravoCacheFolder(): string | undefined {
-  return pravoCacheHome(envVar);
-}
 
 let hashes: FileHashCache | undefined;
 
