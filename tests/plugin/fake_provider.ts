@@ -22,7 +22,7 @@
  * them back in a later process.
  *
  * Modes: `normal`; `bad-line` (prints something else than a handshake);
- * `die` (fails before the handshake); `slow` (waits 30 s before it);
+ * `die` (fails before the handshake);
  * `noisy` (prints 10 kB with no newline, then waits);
  * `ignore-stop` (ignores Stop and Shutdown, as a hung provider would).
  *
@@ -72,7 +72,6 @@ if (mode === "bad-line") {
   console.log("hello, I am not a plugin");
   await new Promise((r) => setTimeout(r, 60_000));
 }
-if (mode === "slow") await new Promise((r) => setTimeout(r, 30_000));
 if (mode === "noisy") {
   // Kilobytes on stdout and no newline: a handshake line never comes.
   await Deno.stdout.write(new TextEncoder().encode("x".repeat(10_000)));

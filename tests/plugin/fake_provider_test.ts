@@ -443,7 +443,15 @@ Deno.test("a provider that dies before its handshake: its exit code and last out
 });
 
 Deno.test("a provider that is too slow to shake hands is killed after the time limit", async () => {
-  const r = await startFake("slow", { handshakeTimeoutMs: 1500 });
+  // A shell that says it starts and then waits: its line comes within
+  // milliseconds, long before the limit. (The fake provider itself loads
+  // gRPC first, 0.7 s on an idle machine: a loaded one passed the limit
+  // before the line came.)
+  const r = await startFake("normal", {
+    command: "/bin/sh",
+    args: ["-c", 'echo "fake provider starting" >&2; exec sleep 60'],
+    handshakeTimeoutMs: 1500,
+  });
   assert.equal(r.value, undefined);
   const d = r.diagnostics[0];
   assert.match(d.detail, /It printed no handshake line within 1\.5 s and was stopped/);
