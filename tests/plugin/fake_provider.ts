@@ -226,6 +226,15 @@ function persist(): void {
     JSON.stringify({ next: nextId, things: [...things.values()] }),
   );
 }
+/**
+ * The events a test waits for, one line each, appended to
+ * $FAKE_PROVIDER_EVENTS when set: `slow read waiting`, `stop`, `slow read
+ * stopped`.
+ */
+const eventsFile = Deno.env.get("FAKE_PROVIDER_EVENTS");
+function event(line: string): void {
+  if (eventsFile) Deno.writeTextFileSync(eventsFile, line + "\n", { append: true });
+}
 let inFlight = 0;
 let maxInFlight = 0;
 let stops = 0;
@@ -391,8 +400,10 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
           waiting.delete(stop);
           resolve(false);
         }, Number(c.ms));
+        event("slow read waiting");
       });
       if (stoppedEarly) {
+        event("slow read stopped");
         return { diagnostics: [diag("Stopped", "The read was stopped before it finished.")] };
       }
       return { state: write({ ...c, done: true }, name) };
@@ -429,6 +440,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
   }),
   stopProvider: () => {
     stops++;
+    event("stop");
     if (mode !== "ignore-stop") { for (const w of [...waiting]) w(); }
     return { Error: "" };
   },
