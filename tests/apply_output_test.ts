@@ -22,7 +22,12 @@ $local:  lc.#Provider
 
 base: $random.#Resource.random_integer & {min: 1, max: 9, seed: "base"}
 pw:   $random.#Resource.random_password & {length: 16}
-pause: $time.#Resource.time_sleep & {create_duration: "1500ms"}
+// Last, once the others are done: nothing else computes while it waits (a
+// bcrypt or an evaluation holds the event loop, and the interval with it).
+pause: $time.#Resource.time_sleep & {
+	create_duration: "1500ms"
+	triggers: {after: note.id, also: secret_file.filename}
+}
 note: $local.#Resource.local_file & {
 	filename: "note.txt"
 	content:  "number \\(base.result)\\n"

@@ -225,7 +225,13 @@ Deno.test("a second SIGINT stops at once; the state is whole and the next apply 
   const run = start(root, ["apply", "-auto-approve"]);
   await until(async () => (await readState(root)).records.has("fast"), "fast to be applied");
   Deno.kill(run.pid, "SIGINT");
-  Deno.kill(run.pid, "SIGINT");
+  try {
+    Deno.kill(run.pid, "SIGINT");
+  } catch (e) {
+    // The first one was enough: the run ended (and was reaped) in between,
+    // on a machine that paused this test there. The checks below allow it.
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
   const r = await run.done;
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stdout + r.stderr, /Stopped at once by a second SIGINT|Apply interrupted/);

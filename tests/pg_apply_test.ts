@@ -136,11 +136,10 @@ pgTest(
           ttlMs: 3_600_000,
         });
         try {
-          const started = performance.now();
+          // Held back by that lock, it would wait 10 s and exit 4 (no clock needed).
           const r = await pravo(other, ["--state", otherUrl, "apply", "-auto-approve"]);
           assert.equal(r.code, 0, r.stderr);
           assert.ok(!/lock|wait/i.test(r.stderr), r.stderr);
-          assert.ok(performance.now() - started < 30_000);
           const blocked = await pravo(heldRoot, ["--state", held, "state", "locks", "--json"]);
           assert.match(blocked.stdout, /someone-else/);
         } finally {

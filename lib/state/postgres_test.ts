@@ -109,13 +109,13 @@ test("PostgresStore keeps many roots in one database apart", async () => {
       command: "apply",
       timeoutMs: 0,
     });
-    const started = performance.now();
+    // With no wait allowed (timeoutMs 0), and a write that refuses another's
+    // lock at once: either throws if A's lock reached B (no clock needed).
     const lockB = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
     await b.transaction(
       META,
       (tx) => tx.logChange({ address: "other", action: "read", before: null, after: {} }),
     );
-    assert.ok(performance.now() - started < 2000);
     assert.deepEqual(await b.listAddresses(), []);
     assert.equal(await b.getRecord("web"), undefined);
     assert.deepEqual((await b.readLog()).map((e) => e.serial), [1]);

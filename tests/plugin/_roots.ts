@@ -21,21 +21,28 @@ import { mirrorDir } from "./_aws.ts";
 export const FAKE_SOURCE = "example.com/pravo/fake";
 export const FAKE_VERSION = "1.0.0";
 
-/** A mirror holding the fake provider; its starts are counted in `starts`. */
-export async function fakeMirror(): Promise<{ dir: string; starts: string; state: string }> {
+/**
+ * A mirror holding the fake provider; its starts are counted in `starts`,
+ * and what it does is in `events` (see `event` in fake_provider.ts).
+ */
+export async function fakeMirror(): Promise<
+  { dir: string; starts: string; state: string; events: string }
+> {
   const dir = await Deno.makeTempDir({ prefix: "pravo-fake-mirror-" });
   const pkg = join(dir, "example.com/pravo/fake", FAKE_VERSION, "linux_amd64");
   await Deno.mkdir(pkg, { recursive: true });
   const starts = join(dir, "starts.log");
   const state = join(dir, "things.json");
+  const events = join(dir, "events.log");
   const exe = join(pkg, `terraform-provider-fake_v${FAKE_VERSION}`);
   await Deno.writeTextFile(
     exe,
     `#!/bin/sh\necho start >> '${starts}'\ncd '${PROJECT}' || exit 1\n` +
-      `FAKE_PROVIDER_STATE='${state}' exec '${Deno.execPath()}' run -A --quiet '${FAKE}' normal\n`,
+      `FAKE_PROVIDER_STATE='${state}' FAKE_PROVIDER_EVENTS='${events}' ` +
+      `exec '${Deno.execPath()}' run -A --quiet '${FAKE}' normal\n`,
   );
   await Deno.chmod(exe, 0o755);
-  return { dir, starts, state };
+  return { dir, starts, state, events };
 }
 
 /** How many times the fake provider of a mirror started. */

@@ -22,7 +22,7 @@
  * them back in a later process.
  *
  * Modes: `normal`; `bad-line` (prints something else than a handshake);
- * `die` (fails before the handshake); `slow` (waits 30 s before it);
+ * `die` (fails before the handshake);
  * `noisy` (prints 10 kB with no newline, then waits);
  * `ignore-stop` (ignores Stop and Shutdown, as a hung provider would).
  *
@@ -72,7 +72,6 @@ if (mode === "bad-line") {
   console.log("hello, I am not a plugin");
   await new Promise((r) => setTimeout(r, 60_000));
 }
-if (mode === "slow") await new Promise((r) => setTimeout(r, 30_000));
 if (mode === "noisy") {
   // Kilobytes on stdout and no newline: a handshake line never comes.
   await Deno.stdout.write(new TextEncoder().encode("x".repeat(10_000)));
@@ -226,6 +225,15 @@ function persist(): void {
     stateFile,
     JSON.stringify({ next: nextId, things: [...things.values()] }),
   );
+}
+/**
+ * The events a test waits for, one line each, appended to
+ * $FAKE_PROVIDER_EVENTS when set: `slow read waiting`, `stop`, `slow read
+ * stopped`.
+ */
+const eventsFile = Deno.env.get("FAKE_PROVIDER_EVENTS");
+function event(line: string): void {
+  if (eventsFile) Deno.writeTextFileSync(eventsFile, line + "\n", { append: true });
 }
 let inFlight = 0;
 let maxInFlight = 0;
@@ -392,8 +400,10 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
           waiting.delete(stop);
           resolve(false);
         }, Number(c.ms));
+        event("slow read waiting");
       });
       if (stoppedEarly) {
+        event("slow read stopped");
         return { diagnostics: [diag("Stopped", "The read was stopped before it finished.")] };
       }
       return { state: write({ ...c, done: true }, name) };
@@ -430,6 +440,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
   }),
   stopProvider: () => {
     stops++;
+    event("stop");
     if (mode !== "ignore-stop") { for (const w of [...waiting]) w(); }
     return { Error: "" };
   },

@@ -443,7 +443,15 @@ Deno.test("a provider that dies before its handshake: its exit code and last out
 });
 
 Deno.test("a provider that is too slow to shake hands is killed after the time limit", async () => {
-  const r = await startFake("slow", { handshakeTimeoutMs: 1500 });
+  // A shell that says it starts and then waits: its line comes within
+  // milliseconds, long before the limit. (The fake provider itself loads
+  // gRPC first, 0.7 s on an idle machine: a loaded one passed the limit
+  // before the line came.)
+  const r = await startFake("normal", {
+    command: "/bin/sh",
+    args: ["-c", 'echo "fake provider starting" >&2; exec sleep 60'],
+    handshakeTimeoutMs: 1500,
+  });
   assert.equal(r.value, undefined);
   const d = r.diagnostics[0];
   assert.match(d.detail, /It printed no handshake line within 1\.5 s and was stopped/);
@@ -467,9 +475,13 @@ Deno.test("a stop signal sends Stop to the provider, as Ctrl-C does", async () =
   const p = await mustStartFake("normal", { stopSignal: ac.signal });
   try {
     const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } });
-    for (let i = 0; i < 100; i++) {
+    // Stop only once the slow read is in flight (the stats call is the other).
+    const end = Date.now() + 60_000;
+    for (;;) {
       const s = await p.readDataSource({ typeName: "fake_stats", config: {} });
       if (((s.state as Obj).max_in_flight as number) >= 2) break;
+      if (Date.now() > end) throw new Error("the slow read never reached the provider");
+      await new Promise((r) => setTimeout(r, 20));
     }
     ac.abort();
     const r = await slow;
@@ -557,8 +569,10 @@ Deno.test("GRPCStdio output and stderr are drained and kept", async () => {
   const p = await mustStartFake();
   try {
     await p.configureProvider({ config: { endpoint: "http://drained" } });
-    // The stdio stream is asynchronous: wait for the line.
-    for (let i = 0; i < 50 && !p.process.outputReport().includes("drained"); i++) {
+    // The stdio stream is asynchronous: wait for the line (at most 60 s: a
+    // guard, not a measure; 1 s was short on a loaded machine).
+    const end = Date.now() + 60_000;
+    while (!p.process.outputReport().includes("drained") && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 20));
     }
     assert.match(
