@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { CACHE_ENTRIES, evaluate, rootCache, stats } from "./engine.ts";
+import {
+  CACHE_ENTRIES,
+  evaluate,
+  GO_ENV,
+  loadedFrom,
+  readRaw,
+  rootCache,
+  startRaw,
+  stats,
+} from "./engine.ts";
 
 const KEY = new Uint8Array(randomBytes(32));
 
@@ -89,4 +98,37 @@ Deno.test("rootCache() removes the clear entries of older versions, and gives no
   } finally {
     Deno.removeSync(root, { recursive: true });
   }
+});
+
+Deno.test("cue-wasm's Go runtime starts with GO_ENV, and honours it: collections stop the world, below GOGC=100", async () => {
+  // The engine's own runtime got GO_ENV.
+  assert.deepEqual(await evaluate("a: 1"), { ok: true, json: '{"a":1}' });
+  assert.equal(loadedFrom.module, "raw");
+  assert.deepEqual(loadedFrom.goEnv, GO_ENV);
+  // Another runtime, with GO_ENV and the collector's trace: the glue passes
+  // the environment to Go, and Go 1.18 applies it.
+  const raw = readRaw();
+  assert.ok(raw, "lib/cue/cue.wasm is there (npm ci writes it)");
+  const lines: string[] = [];
+  const { log, warn } = console;
+  console.log = console.warn = (...args: unknown[]) => void lines.push(args.join(" "));
+  try {
+    const cue = await startRaw(raw, { ...GO_ENV, GODEBUG: `${GO_ENV.GODEBUG},gctrace=1` });
+    const json = cue.toJSON('import "list"\na: [for x in list.Range(0, 20000, 1) {b: x}]');
+    assert.equal((JSON.parse(json) as { a: unknown[] }).a.length, 20000);
+  } finally {
+    console.log = log;
+    console.warn = warn;
+  }
+  // "gc 1 @0.04s 18%: ... ms cpu, 2->2->1 MB, 2 MB goal, ...": the heap at
+  // the start of a collection, at the end of its marking, what survived.
+  const gcs = lines.flatMap((l) => {
+    const m = /^gc \d+ @.* (\d+)->(\d+)->(\d+) MB, (\d+) MB goal/.exec(l);
+    return m ? [m.slice(1).map(Number)] : [];
+  });
+  assert.ok(gcs.length >= 2, lines.join("\n"));
+  // Stopping the world: nothing is allocated while a collection marks.
+  for (const [start, marked] of gcs) assert.equal(marked, start, lines.join("\n"));
+  // GOGC=70: the first goal is 70% of Go's 4 MB minimum heap.
+  assert.ok(gcs[0][3] < 4, lines.join("\n"));
 });
