@@ -59,11 +59,12 @@ export const loadedFrom: {
   goEnv?: Record<string, string>;
 } = {};
 
-async function load(): Promise<CueApi> {
+/** `first`: the size of the first source the process evaluates (see {@link goEnvFor}). */
+async function load(first: number): Promise<CueApi> {
   const raw = readRaw();
   if (raw) {
     try {
-      const cue = await startRaw(raw);
+      const cue = await startRaw(raw, goEnvFor(first));
       loadedFrom.module = "raw";
       return cue;
     } catch {
@@ -109,7 +110,10 @@ interface GoRuntime {
  *
  * Measured on the two evaluations of a plan of the 10,000-node bench root
  * (docs/performance.md): WebAssembly memory 283-300 MB instead of 383-408 MB,
- * in as much time; a 1,000-node root's evaluations take as long as before.
+ * in as much time. On small programs it costs time instead: Go's smallest
+ * heap shrinks with GOGC (4 MB × 0.7), so its start collects twice as often;
+ * a 100-node plan's two evaluations took ~18 ms longer (165 → 183 ms). So
+ * only a process whose first source is large starts with it ({@link goEnvFor}).
  */
 export const GO_ENV: Readonly<Record<string, string>> = {
   GODEBUG: "gcstoptheworld=1",
@@ -117,12 +121,25 @@ export const GO_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
+ * From this size of the first source a process evaluates on, its Go runtime
+ * starts with {@link GO_ENV}: ~2,500 nodes of the bench's roots (a 1,000-node
+ * root's source is ~100 KB, a 10,000-node one's ~900 KB). A process
+ * evaluates the same root throughout, so its first source tells its size.
+ */
+export const LEAN_FROM = 256 * 1024;
+
+/** The Go runtime's environment for a process whose first source is `first` characters long. */
+export function goEnvFor(first: number): Readonly<Record<string, string>> {
+  return first >= LEAN_FROM ? GO_ENV : {};
+}
+
+/**
  * What `CUE.init()` does, with the raw module: the Go runtime started with
- * `env` (default {@link GO_ENV}), its API registered.
+ * `env`, its API registered.
  */
 export async function startRaw(
   bytes: Uint8Array,
-  env: Readonly<Record<string, string>> = GO_ENV,
+  env: Readonly<Record<string, string>>,
 ): Promise<CueApi> {
   await import(WASM_EXEC);
   const g = globalThis as unknown as {
@@ -239,7 +256,7 @@ export async function evaluate(
     }
   }
   const t0 = performance.now();
-  api ??= load();
+  api ??= load(src.length);
   const cue = await api;
   const t1 = performance.now();
   stats.loadMs += t1 - t0;

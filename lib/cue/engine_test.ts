@@ -4,6 +4,8 @@ import {
   CACHE_ENTRIES,
   evaluate,
   GO_ENV,
+  goEnvFor,
+  LEAN_FROM,
   loadedFrom,
   readRaw,
   rootCache,
@@ -100,11 +102,13 @@ Deno.test("rootCache() removes the clear entries of older versions, and gives no
   }
 });
 
-Deno.test("cue-wasm's Go runtime starts with GO_ENV, and honours it: collections stop the world, below GOGC=100", async () => {
-  // The engine's own runtime got GO_ENV.
+Deno.test("cue-wasm's Go runtime starts with GO_ENV for a large first source, and honours it: collections stop the world, below GOGC=100", async () => {
+  // This file's first evaluation was small: Go's defaults.
   assert.deepEqual(await evaluate("a: 1"), { ok: true, json: '{"a":1}' });
   assert.equal(loadedFrom.module, "raw");
-  assert.deepEqual(loadedFrom.goEnv, GO_ENV);
+  assert.deepEqual(loadedFrom.goEnv, {});
+  assert.deepEqual(goEnvFor(LEAN_FROM - 1), {});
+  assert.deepEqual(goEnvFor(LEAN_FROM), GO_ENV);
   // Another runtime, with GO_ENV and the collector's trace: the glue passes
   // the environment to Go, and Go 1.18 applies it.
   const raw = readRaw();
@@ -131,4 +135,23 @@ Deno.test("cue-wasm's Go runtime starts with GO_ENV, and honours it: collections
   for (const [start, marked] of gcs) assert.equal(marked, start, lines.join("\n"));
   // GOGC=70: the first goal is 70% of Go's 4 MB minimum heap.
   assert.ok(gcs[0][3] < 4, lines.join("\n"));
+});
+
+Deno.test("a process whose first source is large starts cue-wasm's Go runtime with GO_ENV", async () => {
+  // A process of its own: the engine's runtime starts once per process.
+  const script = `
+    import { evaluate, LEAN_FROM, loadedFrom } from ${
+    JSON.stringify(new URL("./engine.ts", import.meta.url).href)
+  };
+    const r = await evaluate("a: 1\\n// " + "x".repeat(LEAN_FROM) + "\\n");
+    console.log(JSON.stringify({ r, env: loadedFrom.goEnv }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--config", new URL("../../deno.json", import.meta.url).pathname, script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const got = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+  assert.deepEqual(got, { r: { ok: true, json: '{"a":1}' }, env: GO_ENV });
 });
