@@ -17,10 +17,9 @@
  *
  * `--max-semi-space-size=4`: V8's young generation, where every object is
  * allocated first, may grow to 2 × 4 MB instead of 2 × 32 MB. A large plan
- * allocates fast enough to grow it to the largest size, ~60 MB of memory
- * that short-lived objects use and leave: the 10,000-node plan's peak was
- * ~50 MB lower with it, and plans of 100 and 1,000 nodes took as long
- * (docs/performance.md).
+ * allocates fast enough to grow it to the largest size: a 10,000-node plan
+ * held 56-64 MB there, 8 MB with the cap, and plans of 100 and 1,000 nodes
+ * took as long (docs/performance.md).
  *
  * @module
  */
