@@ -14,7 +14,7 @@ Deno.test("selfCommand() from source is `deno run --quiet --v8-flags=<memory> --
   assert.deepEqual(self.prefix, [
     "run",
     "--quiet",
-    "--v8-flags=--max-old-space-size=1024,--wasm-max-mem-pages=16384,--wasm-tiering-budget=1000000000,--fuzzing",
+    "--v8-flags=--max-old-space-size=1024,--wasm-max-mem-pages=16384,--wasm-tiering-budget=1000000000,--max-semi-space-size=4,--fuzzing",
     "--config",
     `${dirname(main)}/deno.json`,
     ...permissionFlags({

@@ -181,7 +181,7 @@ Deno.test("each child is `deno run --quiet --v8-flags=<memory> --config deno.jso
       exec,
       "run",
       "--quiet",
-      "--v8-flags=--max-old-space-size=1024,--wasm-max-mem-pages=16384,--wasm-tiering-budget=1000000000,--fuzzing",
+      "--v8-flags=--max-old-space-size=1024,--wasm-max-mem-pages=16384,--wasm-tiering-budget=1000000000,--max-semi-space-size=4,--fuzzing",
       "--config",
       `${PROJECT}/deno.json`,
       ...permissionFlags({ root, execPath: exec, projectDir: PROJECT, allowRun: false }),

@@ -15,8 +15,17 @@
  * 10,000-node evaluation is as fast as with the default, where `--liftoff-only`
  * made it 1.6 times slower (docs/performance.md has the figures).
  *
+ * `--max-semi-space-size=4`: V8's young generation, where every object is
+ * allocated first, may grow to 2 × 4 MB instead of 2 × 32 MB. A large plan
+ * allocates fast enough to grow it to the largest size: a 10,000-node plan
+ * held 56-64 MB there, 8 MB with the cap, and plans of 100 and 1,000 nodes
+ * took as long (docs/performance.md).
+ *
  * @module
  */
 
 /** V8's flags for pravo, each a `--flag=value`. */
-export const V8_FLAGS: readonly string[] = ["--wasm-tiering-budget=1000000000"];
+export const V8_FLAGS: readonly string[] = [
+  "--wasm-tiering-budget=1000000000",
+  "--max-semi-space-size=4",
+];

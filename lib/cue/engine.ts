@@ -53,13 +53,18 @@ export const RAW_MODULE = new URL("./cue.wasm", import.meta.url);
 const WASM_EXEC = "../../node_modules/cue-wasm/dist/wasm_exec.full-4a915ab6.js";
 
 /** How cue-wasm was loaded in this process, for benchmarks and tests. */
-export const loadedFrom: { module?: "raw" | "package" } = {};
+export const loadedFrom: {
+  module?: "raw" | "package";
+  /** The Go runtime's environment, when started from the raw module. */
+  goEnv?: Record<string, string>;
+} = {};
 
-async function load(): Promise<CueApi> {
+/** `first`: the size of the first source the process evaluates (see {@link goEnvFor}). */
+async function load(first: number): Promise<CueApi> {
   const raw = readRaw();
   if (raw) {
     try {
-      const cue = await startRaw(raw);
+      const cue = await startRaw(raw, goEnvFor(first));
       loadedFrom.module = "raw";
       return cue;
     } catch {
@@ -72,7 +77,8 @@ async function load(): Promise<CueApi> {
   return cue;
 }
 
-function readRaw(): Uint8Array | undefined {
+/** cue-wasm's raw module, when it is beside this file and readable. */
+export function readRaw(): Uint8Array | undefined {
   if (RAW_MODULE.protocol !== "file:") return undefined;
   try {
     return Deno.readFileSync(RAW_MODULE);
@@ -83,17 +89,66 @@ function readRaw(): Uint8Array | undefined {
 
 interface GoRuntime {
   importObject: WebAssembly.Imports;
+  /** The Go program's environment (the glue gives it none of the process's). */
+  env: Record<string, string>;
   run(instance: WebAssembly.Instance): Promise<void>;
 }
 
-/** What `CUE.init()` does, with the raw module: the Go runtime started, its API registered. */
-async function startRaw(bytes: Uint8Array): Promise<CueApi> {
+/**
+ * The environment of cue-wasm's Go runtime (Go 1.18): its garbage collector's
+ * settings, for the peak memory of large evaluations. The glue gives the Go
+ * program an environment of its own, empty unless set here: `GOGC` in the
+ * process's environment never reaches it.
+ *
+ * - `GODEBUG=gcstoptheworld=1`: each collection runs to its end at once.
+ *   Under WebAssembly Go has one thread, and a collection that runs
+ *   concurrently is marked mostly by the evaluation's own allocations, over
+ *   seconds, while the heap keeps growing past its goal: WebAssembly memory
+ *   never shrinks, so that overshoot is kept until the process ends.
+ * - `GOGC=70`: the heap grows to 1.7 times what survived the last collection
+ *   instead of 2 times.
+ *
+ * Measured on the two evaluations of a plan of the 10,000-node bench root
+ * (docs/performance.md): WebAssembly memory 283-300 MB instead of 383-408 MB,
+ * in as much time. On small programs it costs time instead: Go's smallest
+ * heap shrinks with GOGC (4 MB × 0.7), so its start collects twice as often;
+ * a 100-node plan's two evaluations took ~18 ms longer (165 → 183 ms). So
+ * only a process whose first source is large starts with it ({@link goEnvFor}).
+ */
+export const GO_ENV: Readonly<Record<string, string>> = {
+  GODEBUG: "gcstoptheworld=1",
+  GOGC: "70",
+};
+
+/**
+ * From this size of the first source a process evaluates on, its Go runtime
+ * starts with {@link GO_ENV}: ~2,500 nodes of the bench's roots (a 1,000-node
+ * root's source is ~100 KB, a 10,000-node one's ~900 KB). A process
+ * evaluates the same root throughout, so its first source tells its size.
+ */
+export const LEAN_FROM = 256 * 1024;
+
+/** The Go runtime's environment for a process whose first source is `first` characters long. */
+export function goEnvFor(first: number): Readonly<Record<string, string>> {
+  return first >= LEAN_FROM ? GO_ENV : {};
+}
+
+/**
+ * What `CUE.init()` does, with the raw module: the Go runtime started with
+ * `env`, its API registered.
+ */
+export async function startRaw(
+  bytes: Uint8Array,
+  env: Readonly<Record<string, string>>,
+): Promise<CueApi> {
   await import(WASM_EXEC);
   const g = globalThis as unknown as {
     Go: new () => GoRuntime;
     CueWasmAPI: { _toJSONImpl(src: string): { value?: string; error?: string } };
   };
   const go = new g.Go();
+  go.env = { ...env };
+  loadedFrom.goEnv = go.env;
   const { instance } = await WebAssembly.instantiate(bytes as BufferSource, go.importObject);
   g.CueWasmAPI = {} as typeof g.CueWasmAPI;
   // Returns once Go's main blocks, its API registered (as the package does it).
@@ -201,7 +256,7 @@ export async function evaluate(
     }
   }
   const t0 = performance.now();
-  api ??= load();
+  api ??= load(src.length);
   const cue = await api;
   const t1 = performance.now();
   stats.loadMs += t1 - t0;

@@ -1,6 +1,17 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { CACHE_ENTRIES, evaluate, rootCache, stats } from "./engine.ts";
+import {
+  CACHE_ENTRIES,
+  evaluate,
+  GO_ENV,
+  goEnvFor,
+  LEAN_FROM,
+  loadedFrom,
+  readRaw,
+  rootCache,
+  startRaw,
+  stats,
+} from "./engine.ts";
 
 const KEY = new Uint8Array(randomBytes(32));
 
@@ -89,4 +100,58 @@ Deno.test("rootCache() removes the clear entries of older versions, and gives no
   } finally {
     Deno.removeSync(root, { recursive: true });
   }
+});
+
+Deno.test("cue-wasm's Go runtime starts with GO_ENV for a large first source, and honours it: collections stop the world, below GOGC=100", async () => {
+  // This file's first evaluation was small: Go's defaults.
+  assert.deepEqual(await evaluate("a: 1"), { ok: true, json: '{"a":1}' });
+  assert.equal(loadedFrom.module, "raw");
+  assert.deepEqual(loadedFrom.goEnv, {});
+  assert.deepEqual(goEnvFor(LEAN_FROM - 1), {});
+  assert.deepEqual(goEnvFor(LEAN_FROM), GO_ENV);
+  // Another runtime, with GO_ENV and the collector's trace: the glue passes
+  // the environment to Go, and Go 1.18 applies it.
+  const raw = readRaw();
+  assert.ok(raw, "lib/cue/cue.wasm is there (npm ci writes it)");
+  const lines: string[] = [];
+  const { log, warn } = console;
+  console.log = console.warn = (...args: unknown[]) => void lines.push(args.join(" "));
+  try {
+    const cue = await startRaw(raw, { ...GO_ENV, GODEBUG: `${GO_ENV.GODEBUG},gctrace=1` });
+    const json = cue.toJSON('import "list"\na: [for x in list.Range(0, 20000, 1) {b: x}]');
+    assert.equal((JSON.parse(json) as { a: unknown[] }).a.length, 20000);
+  } finally {
+    console.log = log;
+    console.warn = warn;
+  }
+  // "gc 1 @0.04s 18%: ... ms cpu, 2->2->1 MB, 2 MB goal, ...": the heap at
+  // the start of a collection, at the end of its marking, what survived.
+  const gcs = lines.flatMap((l) => {
+    const m = /^gc \d+ @.* (\d+)->(\d+)->(\d+) MB, (\d+) MB goal/.exec(l);
+    return m ? [m.slice(1).map(Number)] : [];
+  });
+  assert.ok(gcs.length >= 2, lines.join("\n"));
+  // Stopping the world: nothing is allocated while a collection marks.
+  for (const [start, marked] of gcs) assert.equal(marked, start, lines.join("\n"));
+  // GOGC=70: the first goal is 70% of Go's 4 MB minimum heap.
+  assert.ok(gcs[0][3] < 4, lines.join("\n"));
+});
+
+Deno.test("a process whose first source is large starts cue-wasm's Go runtime with GO_ENV", async () => {
+  // A process of its own: the engine's runtime starts once per process.
+  const script = `
+    import { evaluate, LEAN_FROM, loadedFrom } from ${
+    JSON.stringify(new URL("./engine.ts", import.meta.url).href)
+  };
+    const r = await evaluate("a: 1\\n// " + "x".repeat(LEAN_FROM) + "\\n");
+    console.log(JSON.stringify({ r, env: loadedFrom.goEnv }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--config", new URL("../../deno.json", import.meta.url).pathname, script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const got = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+  assert.deepEqual(got, { r: { ok: true, json: '{"a":1}' }, env: GO_ENV });
 });
