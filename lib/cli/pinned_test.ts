@@ -60,7 +60,10 @@ Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy(
     pin(undefined);
   }
   assert.equal(lockFileText(root), "now");
-  assert.match((await stateLocation({ root, state: undefined }) as { path: string }).path, /from-file/);
+  assert.match(
+    (await stateLocation({ root, state: undefined }) as { path: string }).path,
+    /from-file/,
+  );
 });
 
 Deno.test("mergeTags(): the operator's tags win; a different agent value is a conflict", () => {

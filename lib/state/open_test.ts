@@ -43,12 +43,15 @@ Deno.test("stateLocation() reads sqlite:PATH and postgres:// URLs, refuses unkno
     },
   );
   await assert.rejects(() => stateLocation({ root: "/r", state: "sqlite:" }), /names no file/);
-  await assert.rejects(() => stateLocation({ root: "/r", state: "mysql://u:pw@h" }), (e: unknown) => {
-    assert.ok(e instanceof DiagnosticsError);
-    assert.equal(e.exitCode, 64);
-    assert.equal(e.diagnostics[0].summary, 'Unknown state location "mysql://u:***@h"');
-    return true;
-  });
+  await assert.rejects(
+    () => stateLocation({ root: "/r", state: "mysql://u:pw@h" }),
+    (e: unknown) => {
+      assert.ok(e instanceof DiagnosticsError);
+      assert.equal(e.exitCode, 64);
+      assert.equal(e.diagnostics[0].summary, 'Unknown state location "mysql://u:***@h"');
+      return true;
+    },
+  );
   assert.equal(withoutPassword("postgres://me:secret@h:5432/db"), "postgres://me:***@h:5432/db");
   assert.equal(withoutPassword("postgres://me:se@cr/et@h/db"), "postgres://me:***@h/db");
   assert.equal(withoutPassword("postgres://h/db"), "postgres://h/db");

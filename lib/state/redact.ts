@@ -43,7 +43,9 @@ function sortDeep(value: unknown): unknown {
  * pravo's cryptography first (lib/keys/lazy.ts).
  */
 export function sensitiveMarker(value: unknown, key: string): SensitiveMarker {
-  const mac = cryptoModules().crypto.createHmac("sha256", key).update(canonicalJson(value)).digest("hex");
+  const mac = cryptoModules().crypto.createHmac("sha256", key).update(canonicalJson(value)).digest(
+    "hex",
+  );
   return { $sensitive: `hmac-sha256:${mac.slice(0, 32)}` };
 }
 

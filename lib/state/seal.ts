@@ -84,7 +84,11 @@ export class Sealer {
   /** Seals the key of the log's markers, bound to the lineage. */
   sealText(lineage: string, purpose: string, text: string): string {
     const key = this.#load();
-    const data = cryptoModules().seal.sealText(key.derive("state"), text, associated(lineage, purpose, []));
+    const data = cryptoModules().seal.sealText(
+      key.derive("state"),
+      text,
+      associated(lineage, purpose, []),
+    );
     return `sealed:${VERSION}:${key.fingerprint}:${data}`;
   }
 
