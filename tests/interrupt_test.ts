@@ -429,7 +429,7 @@ Deno.test("state migrate interrupted while it holds the lock copies nothing and 
     const root = ${JSON.stringify(root)};
     interrupts.receive("SIGTERM");
     try {
-      await migrateState(stateLocation({ root, state: undefined }), stateLocation({ root, state: "sqlite:copy.db" }), { actor: "t", reason: "", root });
+      await migrateState(await stateLocation({ root, state: undefined }), await stateLocation({ root, state: "sqlite:copy.db" }), { actor: "t", reason: "", root });
       console.log("copied");
     } catch (e) {
       console.log(e.exitCode, e.diagnostics?.[0]?.summary, e.diagnostics?.[0]?.detail);

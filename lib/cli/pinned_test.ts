@@ -37,7 +37,7 @@ Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy(
   }));
   try {
     assert.equal(
-      (stateLocation({ root, state: "sqlite:/elsewhere.db" }) as { path: string }).path,
+      (await stateLocation({ root, state: "sqlite:/elsewhere.db" }) as { path: string }).path,
       join(root, ".pravo", "pinned.db"),
     );
     assert.deepEqual(readConfig(root).config, { state: { url: "sqlite:.pravo/pinned.db" } });
@@ -60,7 +60,10 @@ Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy(
     pin(undefined);
   }
   assert.equal(lockFileText(root), "now");
-  assert.match((stateLocation({ root, state: undefined }) as { path: string }).path, /from-file/);
+  assert.match(
+    (await stateLocation({ root, state: undefined }) as { path: string }).path,
+    /from-file/,
+  );
 });
 
 Deno.test("mergeTags(): the operator's tags win; a different agent value is a conflict", () => {

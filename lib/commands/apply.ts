@@ -205,7 +205,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   let records: StateRecord[] | undefined;
   try {
     if (saved) {
-      const where = stateLocation(ctx);
+      const where = await stateLocation(ctx);
       checkPlanState(saved, {
         lineage: (await store.identity()).lineage,
         rootKey: where.backend === "postgres" ? where.rootKey : undefined,

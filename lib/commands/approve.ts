@@ -73,7 +73,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const store = await openStore(ctx);
   try {
     const id = await store.identity();
-    const where = stateLocation(ctx);
+    const where = await stateLocation(ctx);
     checkPlanState(plan, {
       lineage: id.lineage,
       rootKey: where.backend === "postgres" ? where.rootKey : undefined,

@@ -134,7 +134,7 @@ export const run: CommandRun = async (ctx, opts) => {
   const previous = readLockFile(ctx.root);
   // Providers first: when one cannot be installed, the root is left as it was.
   const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
-  const where = stateLocation(ctx);
+  const where = await stateLocation(ctx);
   if (where.isDefault) await makePravoDir(ctx.root);
   const store = await openStore(ctx, { create: true });
   let identity;

@@ -56,7 +56,7 @@ export async function planFromFlags(
     emitWarnings(ctx, diagnostics);
     // The plan is for this state, wherever the root sits: its lineage, and
     // on PostgreSQL its root key.
-    const where = stateLocation(ctx);
+    const where = await stateLocation(ctx);
     if (where.backend === "postgres") plan.stateRootKey = where.rootKey;
     return plan;
   } catch (e) {

@@ -38,8 +38,8 @@ export const run: CommandRun = async (ctx, opts) => {
       "state migrate",
     );
   }
-  const from = stateLocation(ctx);
-  const target = targetLocation(ctx.root, to, from);
+  const from = await stateLocation(ctx);
+  const target = await targetLocation(ctx.root, to, from);
   const r = await migrateState(from, target, {
     actor: ctx.actor,
     reason: ctx.reason,
@@ -62,7 +62,11 @@ export const run: CommandRun = async (ctx, opts) => {
  * Where `--to` points. A PostgreSQL URL without `?root=` takes the root key
  * of pravo.jsonc, else the source's own key.
  */
-function targetLocation(root: string, to: string, from: StateLocation): StateLocation {
+async function targetLocation(
+  root: string,
+  to: string,
+  from: StateLocation,
+): Promise<StateLocation> {
   if (/^postgres(ql)?:\/\//i.test(to) && from.backend === "postgres") {
     const cfg = readConfig(root).config.state ?? {};
     return postgresLocation(to, {
@@ -72,7 +76,7 @@ function targetLocation(root: string, to: string, from: StateLocation): StateLoc
       source: `--to "${withoutPassword(to)}"`,
     });
   }
-  return stateLocation({ root, state: to });
+  return await stateLocation({ root, state: to });
 }
 
 function render(doc: MigrateDoc): string {

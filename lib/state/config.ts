@@ -43,8 +43,9 @@ import { PROVIDERS } from "../providers/registry.ts";
 import { pinnedFor } from "../cli/pinned.ts";
 import { decodeUtf8, jsonTooDeep, lineColumn } from "../diag/text.ts";
 
-/** The configuration file's name, in the root. */
-export const CONFIG_FILE = "pravo.jsonc";
+// In a module of their own, which lib/state/open.ts loads without this one.
+import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
+export { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME };
 
 /** The most bytes of `pravo.jsonc` pravo reads. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -101,10 +102,6 @@ const STATE_KEYS: Record<keyof StateConfig, string> = {
   lineage: "the lineage the state must have",
 };
 
-/** A root key: letters, digits and `._-/`, 1 to 200 of them, not starting with `/`. */
-export const ROOT_KEY = /^[A-Za-z0-9._-][A-Za-z0-9._/-]{0,199}$/;
-/** A schema name pravo accepts: lower case, digits and `_`. */
-export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** How deep pravo.jsonc may nest: far more than its settings need. */
 const MAX_DEPTH = 32;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -12,8 +12,6 @@
  * @module
  */
 
-import process from "node:process";
-
 /** The holder of a lock: a process on a host. */
 export interface Holder {
   pid: number;
@@ -99,7 +97,9 @@ export function holderIsGone(holder: Holder): boolean {
   if (st === "gone") return true;
   if (st !== "unknown") return holder.startTime !== null && st.start !== holder.startTime;
   try {
-    process.kill(holder.pid, 0);
+    // Deno.kill has no signal 0; the global `process` (Deno's Node layer) is
+    // loaded only here, so that a start does not pay for it.
+    globalThis.process.kill(holder.pid, 0);
     return false;
   } catch (e) {
     return (e as { code?: string }).code === "ESRCH";

@@ -20,11 +20,11 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { realpathSync } from "node:fs";
 import type { Context } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { CONFIG_FILE, type LoadedConfig, readConfig, ROOT_KEY, SCHEMA_NAME } from "./config.ts";
+import type { LoadedConfig } from "./config.ts";
+import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
 import { pinned, pinnedFor } from "../cli/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
 import { defaultKeySource } from "./seal.ts";
@@ -87,10 +87,28 @@ const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
  * child of `pravo mcp` it is the location the server pinned when it started
  * (lib/cli/pinned.ts): no file in the root can move it.
  */
-export function stateLocation(ctx: Pick<Context, "root" | "state">): StateLocation {
+export async function stateLocation(
+  ctx: Pick<Context, "root" | "state">,
+): Promise<StateLocation> {
   const pinned = pinnedFor(ctx.root);
   if (pinned) return pinned.state;
-  return locationFrom(ctx, readConfig(ctx.root));
+  return locationFrom(ctx, await configOf(ctx.root));
+}
+
+/**
+ * `readConfig(root)` (config.ts), whose module (jsonc-parser, `node:fs`) is
+ * loaded only when the root has something named pravo.jsonc: a root without
+ * one reads as readConfig reads a missing file, without that cost.
+ */
+async function configOf(root: string): Promise<LoadedConfig> {
+  try {
+    Deno.lstatSync(join(root, CONFIG_FILE));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { config: {} };
+    // anything else: readConfig says it as it always has
+  }
+  const { readConfig } = await import("./config.ts");
+  return readConfig(root);
 }
 
 /**
@@ -278,7 +296,7 @@ export async function openStore(
   ctx: Pick<Context, "root" | "state">,
   opts: { create?: boolean; now?: () => Date; readOnly?: boolean } = {},
 ): Promise<StateStore> {
-  return await openLocation(stateLocation(ctx), { ...opts, root: ctx.root });
+  return await openLocation(await stateLocation(ctx), { ...opts, root: ctx.root });
 }
 
 /** Opens the store at `where`; `root` names the root in messages. */
@@ -314,7 +332,7 @@ export async function openLocation(
     const real = realStatePath(where.path);
     let rootReal = resolve(opts.root);
     try {
-      rootReal = realpathSync(opts.root);
+      rootReal = Deno.realPathSync(opts.root);
     } catch {
       // a root that does not exist holds no link
     }
@@ -354,7 +372,7 @@ export function realStatePath(path: string): string {
   let probe = resolve(path);
   for (;;) {
     try {
-      return join(realpathSync(probe), ...rest);
+      return join(Deno.realPathSync(probe), ...rest);
     } catch {
       const up = dirname(probe);
       if (up === probe) return resolve(path);

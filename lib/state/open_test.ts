@@ -21,19 +21,19 @@ Deno.test("openStore() refuses a root that was never initialised, naming it", as
   await Deno.remove(root, { recursive: true });
 });
 
-Deno.test("stateLocation() reads sqlite:PATH and postgres:// URLs, refuses unknown forms", () => {
-  assert.deepEqual(stateLocation({ root: "/r" }), {
+Deno.test("stateLocation() reads sqlite:PATH and postgres:// URLs, refuses unknown forms", async () => {
+  assert.deepEqual(await stateLocation({ root: "/r" }), {
     backend: "sqlite",
     path: join("/r", ".pravo", "state.db"),
     isDefault: true,
   });
-  assert.equal(stateLocation({ root: "/r", state: "sqlite:x/s.db" }).path, "/r/x/s.db");
-  assert.equal(stateLocation({ root: "/r", state: "sqlite:/abs/s.db" }).path, "/abs/s.db");
-  const pg = stateLocation({ root: "/r", state: "postgresql://u:p%40ss@h/db?root=net/prod" });
+  assert.equal((await stateLocation({ root: "/r", state: "sqlite:x/s.db" })).path, "/r/x/s.db");
+  assert.equal((await stateLocation({ root: "/r", state: "sqlite:/abs/s.db" })).path, "/abs/s.db");
+  const pg = await stateLocation({ root: "/r", state: "postgresql://u:p%40ss@h/db?root=net/prod" });
   assert.equal(pg.backend, "postgres");
   assert.equal(pg.path, "postgres://u@h:5432/db?root=net%2Fprod");
   assert.ok(pg.backend === "postgres" && pg.password === "p@ss" && pg.rootKey === "net/prod");
-  assert.throws(
+  await assert.rejects(
     () => stateLocation({ root: "/r", state: "postgres://u:secret@h/db" }),
     (e: unknown) => {
       assert.ok(e instanceof DiagnosticsError);
@@ -42,13 +42,16 @@ Deno.test("stateLocation() reads sqlite:PATH and postgres:// URLs, refuses unkno
       return true;
     },
   );
-  assert.throws(() => stateLocation({ root: "/r", state: "sqlite:" }), /names no file/);
-  assert.throws(() => stateLocation({ root: "/r", state: "mysql://u:pw@h" }), (e: unknown) => {
-    assert.ok(e instanceof DiagnosticsError);
-    assert.equal(e.exitCode, 64);
-    assert.equal(e.diagnostics[0].summary, 'Unknown state location "mysql://u:***@h"');
-    return true;
-  });
+  await assert.rejects(() => stateLocation({ root: "/r", state: "sqlite:" }), /names no file/);
+  await assert.rejects(
+    () => stateLocation({ root: "/r", state: "mysql://u:pw@h" }),
+    (e: unknown) => {
+      assert.ok(e instanceof DiagnosticsError);
+      assert.equal(e.exitCode, 64);
+      assert.equal(e.diagnostics[0].summary, 'Unknown state location "mysql://u:***@h"');
+      return true;
+    },
+  );
   assert.equal(withoutPassword("postgres://me:secret@h:5432/db"), "postgres://me:***@h:5432/db");
   assert.equal(withoutPassword("postgres://me:se@cr/et@h/db"), "postgres://me:***@h/db");
   assert.equal(withoutPassword("postgres://h/db"), "postgres://h/db");
@@ -86,11 +89,11 @@ Deno.test("stateLocation() takes pravo.jsonc's state.url and root unless --state
         "state": {"url": "postgres://pravo@db:6432/infra", "root": "net/prod",},
       }`,
     );
-    const l = stateLocation({ root });
+    const l = await stateLocation({ root });
     assert.equal(l.path, "postgres://pravo@db:6432/infra?root=net%2Fprod");
     assert.equal(l.isDefault, false);
-    assert.equal(stateLocation({ root, state: "sqlite:s.db" }).path, join(root, "s.db"));
-    const other = stateLocation({ root, state: "postgres://x@other/db" });
+    assert.equal((await stateLocation({ root, state: "sqlite:s.db" })).path, join(root, "s.db"));
+    const other = await stateLocation({ root, state: "postgres://x@other/db" });
     assert.ok(other.backend === "postgres" && other.rootKey === "net/prod");
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -38,6 +38,7 @@ import { sensitivePathsOf } from "./view.ts";
 import { lockedError, unlockChange } from "./lock_message.ts";
 import { interrupts } from "../cli/interrupt.ts";
 import { type PostgresLocation, withoutPassword } from "./open.ts";
+import { loadCrypto } from "../keys/lazy.ts";
 import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
 import {
   defaultKeySource,
@@ -312,6 +313,7 @@ export class PostgresStore implements StateStore {
    */
   static async open(where: PostgresLocation, opts: PostgresOptions = {}): Promise<PostgresStore> {
     const now = opts.now ?? (() => new Date());
+    await loadCrypto(); // loaded once here: every store call may seal, open or redact
     catchDriverCrash(where);
     const sql = connect(where);
     const sealer = new Sealer(opts.key ?? defaultKeySource(), where.path);

@@ -11,12 +11,13 @@
  * @module
  */
 
-import { createHmac, randomBytes } from "node:crypto";
+import { cryptoModules } from "../keys/lazy.ts";
 import type { AttrPath, SensitiveMarker } from "./store.ts";
 
 /** A new random key for {@linkcode redact}, as hex. */
 export function newRedactionKey(): string {
-  return randomBytes(32).toString("hex");
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** JSON with object keys sorted at every level: one text per value. */
@@ -37,9 +38,14 @@ function sortDeep(value: unknown): unknown {
   return value;
 }
 
-/** The marker that stands for `value` under `key`. */
+/**
+ * The marker that stands for `value` under `key`; the store has loaded
+ * pravo's cryptography first (lib/keys/lazy.ts).
+ */
 export function sensitiveMarker(value: unknown, key: string): SensitiveMarker {
-  const mac = createHmac("sha256", key).update(canonicalJson(value)).digest("hex");
+  const mac = cryptoModules().crypto.createHmac("sha256", key).update(canonicalJson(value)).digest(
+    "hex",
+  );
   return { $sensitive: `hmac-sha256:${mac.slice(0, 32)}` };
 }
 

@@ -18,8 +18,8 @@
 
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { loadKey, type PravoKey } from "../keys/key.ts";
-import { sealText, unsealText } from "../keys/seal.ts";
+import type { PravoKey } from "../keys/key.ts";
+import { cryptoModules } from "../keys/lazy.ts";
 import type { AttrPath, StateRecord } from "./store.ts";
 import { sensitivePathsOf } from "./view.ts";
 
@@ -41,7 +41,7 @@ export type KeySource = () => PravoKey;
 
 /** The key from the environment (lib/keys/key.ts), checked to be outside `root`. */
 export function defaultKeySource(root?: string): KeySource {
-  return () => loadKey(root === undefined ? {} : { root });
+  return () => cryptoModules().key.loadKey(root === undefined ? {} : { root });
 }
 
 /** Seals and opens the sensitive values of one state. */
@@ -63,7 +63,7 @@ export class Sealer {
   /** Seals `value`, bound to the lineage, the address and the path. */
   seal(lineage: string, address: string, path: AttrPath, value: unknown): SealedValue {
     const key = this.#load();
-    const data = sealText(
+    const data = cryptoModules().seal.sealText(
       key.derive("state"),
       JSON.stringify(value),
       associated(lineage, address, path),
@@ -84,7 +84,11 @@ export class Sealer {
   /** Seals the key of the log's markers, bound to the lineage. */
   sealText(lineage: string, purpose: string, text: string): string {
     const key = this.#load();
-    const data = sealText(key.derive("state"), text, associated(lineage, purpose, []));
+    const data = cryptoModules().seal.sealText(
+      key.derive("state"),
+      text,
+      associated(lineage, purpose, []),
+    );
     return `sealed:${VERSION}:${key.fingerprint}:${data}`;
   }
 
@@ -117,7 +121,7 @@ export class Sealer {
         ),
       ], Exit.ERROR);
     }
-    const text = unsealText(key.derive("state"), data, aad);
+    const text = cryptoModules().seal.unsealText(key.derive("state"), data, aad);
     if (text === undefined) {
       throw new DiagnosticsError([
         error(
@@ -256,6 +260,18 @@ export function providerDataFields(
   if (typeof d.schema_version === "number") out.schemaVersion = d.schema_version;
   if (isSealed(d.private)) out.private = SEALED_PRIVATE + JSON.stringify(d.private);
   return out;
+}
+
+/**
+ * True when opening `rec` ({@linkcode unsealRecord}) needs the key: it holds
+ * a sealed value at one of its sensitive paths, or sealed private data.
+ */
+export function holdsSealed(rec: StateRecord): boolean {
+  if (rec.private?.startsWith(SEALED_PRIVATE)) return true;
+  return sealedPaths(rec).some((path) => {
+    const p = at(rec.attributes, path);
+    return p !== undefined && isSealed(p.parent[p.last]);
+  });
 }
 
 /** A record read from a row with its sensitive values and its private data opened. */

@@ -33,6 +33,7 @@ import { sensitivePathsOf } from "./view.ts";
 import { type Beacon, beaconState, removeBeacon, takeBeacon } from "./beacon.ts";
 import { type HolderLiveness, lockedError, unlockChange } from "./lock_message.ts";
 import { interrupts } from "../cli/interrupt.ts";
+import { loadCrypto } from "../keys/lazy.ts";
 import {
   diskFull,
   isDamagedDatabase,
@@ -45,6 +46,7 @@ import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts"
 import {
   defaultKeySource,
   holdsPlainSecret,
+  holdsSealed,
   type KeySource,
   providerDataColumn,
   providerDataFields,
@@ -260,8 +262,10 @@ export class SqliteStore implements StateStore {
     );
   }
 
-  #unsealed(rec: StateRecord): StateRecord {
-    return unsealRecord(this.#sealer, this.#lineage, rec);
+  /** The records with their sealed values opened; loads the cryptography only if one is sealed. */
+  async #unsealed(recs: StateRecord[]): Promise<StateRecord[]> {
+    if (recs.some(holdsSealed)) await loadCrypto();
+    return recs.map((rec) => unsealRecord(this.#sealer, this.#lineage, rec));
   }
 
   /**
@@ -271,19 +275,21 @@ export class SqliteStore implements StateStore {
    */
   static async open(path: string, opts: SqliteOptions = {}): Promise<SqliteStore> {
     try {
-      return guarded(SqliteStore.#openNow(path, opts), path);
+      const now = opts.now ?? (() => new Date());
+      if (opts.readOnly && !opts.create && fileExists(path)) {
+        const store = SqliteStore.#openReadOnly(path, opts, now);
+        if (store) return guarded(store, path);
+        // An older schema: migrated by a writing connection first, as any command would.
+      }
+      // A writer may seal (a new state's redaction key, the values of an older state).
+      await loadCrypto();
+      return guarded(SqliteStore.#openNow(path, opts, now), path);
     } catch (e) {
       throw storeFailure(e, path, "opening");
     }
   }
 
-  static #openNow(path: string, opts: SqliteOptions): SqliteStore {
-    const now = opts.now ?? (() => new Date());
-    if (opts.readOnly && !opts.create && fileExists(path)) {
-      const store = SqliteStore.#openReadOnly(path, opts, now);
-      if (store) return store;
-      // An older schema: migrated by a writing connection first, as any command would.
-    }
+  static #openNow(path: string, opts: SqliteOptions, now: () => Date): SqliteStore {
     const exists = fileExists(path);
     if (!exists && !opts.create) {
       throw new DiagnosticsError([
@@ -391,13 +397,13 @@ export class SqliteStore implements StateStore {
   async getRecord(address: string): Promise<StateRecord | undefined> {
     this.#open();
     const row = this.#read.prepare("SELECT * FROM records WHERE address = ?").get(address);
-    return row ? this.#unsealed(toRecord(row)) : undefined;
+    return row ? (await this.#unsealed([toRecord(row)]))[0] : undefined;
   }
 
   async listRecords(): Promise<StateRecord[]> {
     this.#open();
     const rows = this.#read.prepare("SELECT * FROM records ORDER BY address").all();
-    return rows.map((r) => this.#unsealed(toRecord(r)));
+    return await this.#unsealed(rows.map(toRecord));
   }
 
   async listAddresses(): Promise<string[]> {
@@ -455,6 +461,7 @@ export class SqliteStore implements StateStore {
 
   async transaction<T>(meta: TxMeta, fn: (tx: StateTx) => Promise<T>): Promise<T> {
     this.#open();
+    await loadCrypto(); // the transaction seals what it writes and redacts its log
     if (insideTx.getStore() === this) {
       throw new Error(
         "bug: a state transaction was started inside another one of the same store; " +
@@ -679,6 +686,7 @@ export class SqliteStore implements StateStore {
    */
   async unlock(id: string, meta: TxMeta): Promise<LockInfo | undefined> {
     this.#open();
+    await loadCrypto(); // its log entry is redacted
     return await this.#exclusive(() => {
       const db = this.#write;
       begin(db, this.location.path);

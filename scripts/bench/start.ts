@@ -47,6 +47,7 @@ const COMMANDS: Record<string, string[]> = {
   schema: ["schema", "random_integer"],
   "state-show": ["state", "show", "base"],
   "state-log": ["state", "log"],
+  "state-list": ["state", "list"],
   show: ["show", "seed.plan"],
 };
 const chosen = flags.only ? flags.only.split(",") : Object.keys(COMMANDS);
