@@ -24,7 +24,7 @@ import { permissionFlags } from "../../lib/cli/permissions.ts";
 import { V8_FLAGS } from "../../lib/cli/v8_flags.ts";
 import { SEED_CUE } from "./roots.ts";
 import { type Cmd, interleave, median, runOnce } from "./measure.ts";
-import { benchKey } from "./terraform.ts";
+import { benchKey, pravoArgv } from "./terraform.ts";
 
 const PROJECT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const DENO = Deno.execPath();
@@ -57,19 +57,9 @@ interface Program {
   argv: (root: string) => string[];
 }
 
-function source(label: string, dir: string): Program {
-  return {
-    label,
-    argv: (root) => [
-      DENO,
-      "run",
-      `--v8-flags=${V8_FLAGS.join(",")}`,
-      "--config",
-      join(dir, "deno.json"),
-      ...permissionFlags({ root, execPath: DENO, projectDir: dir }),
-      join(dir, "main.ts"),
-    ],
-  };
+async function source(label: string, dir: string): Promise<Program> {
+  const argv = await pravoArgv(dir);
+  return { label, argv: (root) => argv(root, []) };
 }
 
 function bundle(label: string, file: string): Program {
@@ -92,8 +82,8 @@ function bundle(label: string, file: string): Program {
 }
 
 const programs: Program[] = [];
-if (!flags["no-self"]) programs.push(source("main.ts", PROJECT));
-for (const b of flags.base as string[]) programs.push(source(`base ${b}`, resolve(b)));
+if (!flags["no-self"]) programs.push(await source("main.ts", PROJECT));
+for (const b of flags.base as string[]) programs.push(await source(`base ${b}`, resolve(b)));
 for (const b of flags.bundle as string[]) programs.push(bundle(`bundle ${b}`, resolve(b)));
 
 const tmp = await Deno.makeTempDir({ prefix: "pravo-start-" });
@@ -112,19 +102,8 @@ try {
   });
   await runOnce({ name: "apply", argv: [...setup, "apply", "-auto-approve"], cwd: root });
 
-  const hello: Cmd = {
-    name: "print a line",
-    argv: [
-      DENO,
-      "run",
-      `--v8-flags=${V8_FLAGS.join(",")}`,
-      "--config",
-      join(PROJECT, "deno.json"),
-      ...permissionFlags({ root, execPath: DENO, projectDir: PROJECT }),
-      join(PROJECT, "scripts", "bench", "hello.ts"),
-    ],
-    cwd: root,
-  };
+  const helloArgv = await pravoArgv(PROJECT, join(PROJECT, "scripts", "bench", "hello.ts"));
+  const hello: Cmd = { name: "print a line", argv: helloArgv(root, []), cwd: root };
   const cmds: Cmd[] = [hello];
   for (const c of chosen) {
     for (const p of programs) {

@@ -209,9 +209,14 @@ function fmt(ms: number): string {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
-/** The argv of pravo as scripts/pravo runs it: this deno, pravo's narrow permissions. */
+/**
+ * The argv of pravo as scripts/pravo runs it: this deno, pravo's narrow
+ * permissions; `file` (default `project`'s main.ts) is another script run
+ * the same way, such as the bench's print-a-line baseline.
+ */
 export async function pravoArgv(
   project: string,
+  file = join(project, "main.ts"),
 ): Promise<(root: string, args: string[]) => string[]> {
   const { permissionFlags } = await import("../../lib/cli/permissions.ts");
   const { V8_FLAGS } = await import("../../lib/cli/v8_flags.ts");
@@ -223,7 +228,7 @@ export async function pravoArgv(
     "--config",
     join(project, "deno.json"),
     ...permissionFlags({ root, execPath: deno, projectDir: project }),
-    join(project, "main.ts"),
+    file,
     ...args,
   ];
 }
