@@ -39,8 +39,6 @@ import {
 import { FileHashCache } from "../install/hash_cache.ts";
 import { readLockFile } from "../install/lock.ts";
 
-export { envVar, pravoCacheFolder };
-
 /** The variable that names the directory of provider sockets. */
 export const SOCKET_DIR_ENV = "PRAVO_PLUGIN_SOCKET_DIR";
 
