@@ -45,7 +45,6 @@ import { decodeUtf8, jsonTooDeep, lineColumn } from "../diag/text.ts";
 
 // In a module of their own, which lib/state/open.ts loads without this one.
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
-export { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME };
 
 /** The most bytes of `pravo.jsonc` pravo reads. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
