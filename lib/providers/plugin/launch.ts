@@ -29,7 +29,7 @@ import { Exit } from "../../cli/exit.ts";
 import { PLUGIN_SOCKETS } from "../../cli/permissions.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
-import { envVar, hashCachePath, pravoCacheFolder } from "../install/cache_dir.ts";
+import { envVar, hashCachePath } from "../install/cache_dir.ts";
 import {
   installationFromEnv,
   providerExecutable,
