@@ -212,7 +212,9 @@ function undefinedField(
         const owner = [...d.path, ...r.selectors.slice(0, i)];
         const info = index.attributesOf?.(owner);
         if (!info) continue;
-        const names = info.names.filter((n) => n !== "lifecycle" && n !== NODE_MARKER);
+        const names = info.names.filter((n) =>
+          n !== "lifecycle" && n !== "depends_on" && n !== NODE_MARKER
+        );
         const hint = nearest(field, names);
         return error(
           `${info.type} has no attribute "${field}"`,

@@ -38,12 +38,14 @@ import {
   newTopScope,
   type ParsedFile,
   parseFile,
+  type Ref,
   resolve,
   type Site,
   SyntaxError,
 } from "./parser.ts";
 import { buildProgram, HIDDEN_WRAP, UNKNOWN, type Value, WRAP } from "./program.ts";
 import {
+  DEPENDS_ON,
   isOptionalComputed,
   KNOWN_FIELD,
   LIFECYCLE,
@@ -510,7 +512,7 @@ export function parseSources(
           if (t) {
             return {
               type: t.name,
-              names: [...Object.keys(t.attributes), LIFECYCLE],
+              names: [...Object.keys(t.attributes), LIFECYCLE, DEPENDS_ON],
               attributes: t.attributes,
               mode: t.mode,
             };
@@ -1089,6 +1091,10 @@ export async function evaluateRoot(
     const needsEvaluation: string[] = [];
     for (const [k, v] of Object.entries(n.value)) {
       if (k === NODE_MARKER || k === LIFECYCLE) continue;
+      if (k === DEPENDS_ON) {
+        diags.push(...dependsOnErrors(v, address, locate(index, [...n.path, k])?.pos ?? range));
+        continue;
+      }
       const pa = type.plugin ? type.attributes[k] : undefined;
       // A plugin node's optional and computed attribute that the
       // configuration leaves unset is no input: the provider computes it.
@@ -1269,6 +1275,39 @@ export async function evaluateRoot(
   };
 }
 
+/**
+ * The diagnostics of a node's `depends_on`: `null`, or a list whose every
+ * element is a node or a struct that holds nodes (the references give the
+ * edges, as for any other value).
+ */
+function dependsOnErrors(v: Value, address: string, range?: SourcePos): Diagnostic[] {
+  if (v === null) return [];
+  const fix =
+    "Write depends_on: [node, ...], each element a reference to a node (such as base) or to a struct of nodes.";
+  if (!Array.isArray(v)) {
+    return [error(`depends_on of ${address} is not a list`, `It is ${JSON.stringify(v)}. ${fix}`, {
+      address,
+      range,
+    })];
+  }
+  const out: Diagnostic[] = [];
+  v.forEach((e, i) => {
+    const found: Found = { nodes: [], providers: [], inLists: [] };
+    walk(e, [], found);
+    if (isObject(e) && found.nodes.length && !found.providers.length) return;
+    out.push(
+      error(
+        `depends_on[${i}] of ${address} is not a node`,
+        `Element ${i} holds ${
+          isObject(e) ? "a struct with no node in it" : JSON.stringify(e)
+        }, and depends_on names nodes. ${fix}`,
+        { address, range },
+      ),
+    );
+  });
+  return out;
+}
+
 /** What depends on a secret, found by comparing two evaluations. */
 interface SecretDependence {
   /** By node or provider address: the attributes whose values differ. */
@@ -1327,6 +1366,9 @@ function secretDependence(
         if (k === marker || isDeepStrictEqual(n.value[k], m.value[k])) continue;
         if (!(k in n.value) || !(k in m.value)) {
           structure([...n.path, k], `Whether ${formatPath([...n.path, k])} is set`);
+        } else if (k === DEPENDS_ON) {
+          // Copies of the nodes named, secrets included: only its references count.
+          continue;
         } else if (k === LIFECYCLE) {
           structure([...n.path, k], `The lifecycle of ${formatPath(n.path)}`);
         } else differing.add(k);
@@ -1460,118 +1502,245 @@ export function addressPath(address: string): string[] {
 }
 
 /**
- * The nodes each node refers to. A reference counts when it names a node, a
- * field inside a node, or a struct holding nodes; a reference to any other
- * declaration (a definition, a let, a plain field) counts for what that
- * declaration refers to, followed transitively. Every declaration of a node,
- * of a field inside it and of the structs around it is read.
+ * The nodes each node refers to, read from where values flow in the sources.
+ *
+ * A reference counts when it names a node, a field inside a node, or a
+ * struct holding nodes; a reference to any other declaration (a definition,
+ * a let, a hidden field, a plain field) counts for what that declaration's
+ * value refers to, followed transitively.
+ *
+ * A field that embeds or unifies another value (`q: #Queue & {...}`, `m: #M
+ * & {#in: n: base.result}`) is, for this reading, also every field of that
+ * value: `m.first` is declared at `m.first` and at `#M.first` (its aliases,
+ * {@link Deps.aliases}). A reference written inside `#M` to one of `#M`'s
+ * own fields (`#in.n`, `first.id`) is read, for the instance `m`, as a
+ * reference to `m`'s field (`m.#in.n`, `m.first.id`): so the input given
+ * at `m.#in.n` and the sibling node `m.first` are found, as values flow, and
+ * not the definition's own declarations. The structs around a node count
+ * with the clauses of their comprehensions (which decide whether the node
+ * exists) and with what their comprehensions' bodies declare.
  */
 function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>> {
-  const nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
-  // Indexes, so that the work grows with the number of sites and not its square.
-  const byKey = new Map<string, Site[]>();
-  const children = new Map<string, Set<string>>();
-  for (const s of sources.files.flatMap((f) => f.parsed.sites)) {
-    if (!s.path) {
-      // A declaration with no static path (inside a list or a call, as in
-      // `policy: json.Marshal({Resource: jobs.arn})`) counts for the field
-      // whose value it is written in.
-      // (A list's elements are scoped apart: they count as regular when the
-      // field they are the value of is.)
-      let o = s.owner;
-      while (o && !o.path) o = o.owner;
-      if (o?.path) {
-        const k = pathKey(o.path);
-        if (!byKey.has(k)) byKey.set(k, []);
-        byKey.get(k)!.push(o.nonRegular ? s : { ...s, nonRegular: false });
-      }
-      continue;
-    }
-    const k = pathKey(s.path);
-    if (!byKey.has(k)) byKey.set(k, []);
-    byKey.get(k)!.push(s);
-    for (let i = 1; i <= s.path.length; i++) {
-      const parent = pathKey(s.path.slice(0, i - 1));
-      const child = pathKey(s.path.slice(0, i));
-      if (!children.has(parent)) children.set(parent, new Set());
-      children.get(parent)!.add(child);
-    }
-  }
-  const nodesUnder = new Map<string, string[]>();
-  for (const n of nodes) {
-    for (let i = 1; i < n.path.length; i++) {
-      const k = pathKey(n.path.slice(0, i));
-      if (!nodesUnder.has(k)) nodesUnder.set(k, []);
-      nodesUnder.get(k)!.push(n.address);
-    }
-  }
-  /** The sites at `key` and under it. */
-  const sitesUnder = (key: string): Site[] => {
-    const out: Site[] = [];
-    const stack = [key];
-    const seen = new Set<string>();
-    while (stack.length) {
-      const k = stack.pop()!;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push(...(byKey.get(k) ?? []));
-      for (const c of children.get(k) ?? []) stack.push(c);
-    }
-    return out;
-  };
-  const memo = new Map<Site, Set<string>>();
-
-  const nodesAt = (path: string[]): string[] => {
-    for (let k = path.length; k > 0; k--) {
-      const a = nodeKeys.get(pathKey(path.slice(0, k)));
-      if (a) return [a];
-    }
-    return nodesUnder.get(pathKey(path)) ?? [];
-  };
-
-  const siteDeps = (site: Site, stack: Set<Site>): Set<string> => {
-    const cached = memo.get(site);
-    if (cached) return cached;
-    const out = new Set<string>();
-    if (stack.has(site)) return out;
-    stack.add(site);
-    for (const ref of site.refs) {
-      const decls = resolve(ref);
-      if (!decls) continue;
-      for (const d of decls) {
-        const path = d.path ? [...d.path, ...ref.selectors] : null;
-        const hit = path && !d.nonRegular ? nodesAt(path) : [];
-        if (hit.length) {
-          hit.forEach((a) => out.add(a));
-          continue;
-        }
-        // Follow the declaration (and the declarations under it) transitively.
-        const under = d.path ? sitesUnder(pathKey(d.path)) : [d];
-        for (const s of under) siteDeps(s, stack).forEach((a) => out.add(a));
-      }
-    }
-    stack.delete(site);
-    memo.set(site, out);
-    return out;
-  };
-
+  const deps = new Deps(sources, nodes);
   const result = new Map<string, Set<string>>();
   for (const n of nodes) {
-    const key = pathKey(n.path);
-    const out = new Set<string>();
-    // The node's own declarations, those under it, and those of the structs around it.
-    const related = [...sitesUnder(key)];
-    for (let i = 1; i < n.path.length; i++) {
-      related.push(...(byKey.get(pathKey(n.path.slice(0, i))) ?? []));
-    }
-    for (const s of related) {
-      if (s.nonRegular) continue;
-      siteDeps(s, new Set()).forEach((a) => out.add(a));
-    }
+    const out = deps.ofNode(n.path);
     out.delete(n.address);
     result.set(n.address, out);
   }
   return result;
+}
+
+/** A rewriting of paths: each `[from, to]` in turn replaces a leading `from` by `to`. */
+type Subst = readonly (readonly [string[], string[]])[];
+
+/** A declaration read for an instance: the site, and how its paths map onto the instance. */
+interface Item {
+  site: Site;
+  subst: Subst;
+}
+
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((l, i) => path[i] === l);
+}
+
+function rebase(path: string[], subst: Subst): string[] {
+  let out = path;
+  for (const [from, to] of subst) {
+    if (startsWith(out, from)) out = [...to, ...out.slice(from.length)];
+  }
+  return out;
+}
+
+/** The dependency reading of {@link dependencies}, with its indexes and memos. */
+class Deps {
+  /** Sites by path; one without a static path counts for the field its value is written in. */
+  #byKey = new Map<string, Site[]>();
+  /** Child labels by parent path. */
+  #children = new Map<string, Set<string>>();
+  #nodeKeys: Map<string, string>;
+  #nodesUnder = new Map<string, string[]>();
+  /** The references that are comprehension clauses: they decide which fields exist. */
+  #clauses = new Set<Ref>();
+  #aliasMemo = new Map<string, { path: string[]; subst: Subst }[]>();
+  #aliasBusy = new Set<string>();
+  #underMemo = new Map<string, Item[]>();
+  #underBusy = new Set<string>();
+  #refMemo = new Map<Site, Map<string, Set<string>>>();
+
+  constructor(sources: Sources, nodes: Node[]) {
+    this.#nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
+    for (const f of sources.files) {
+      for (const g of f.parsed.generators) g.clauseRefs.forEach((r) => this.#clauses.add(r));
+      for (const s of f.parsed.sites) {
+        let at = s.path;
+        if (!at) {
+          let o = s.owner;
+          while (o && !o.path) o = o.owner;
+          // A pattern or dynamic label written as a chain (`pets: [string]: x`)
+          // has no owner: the struct of its scope holds what it declares.
+          at = o?.path ?? null;
+          for (let sc: Site["scope"] | null = s.scope; !at && sc; sc = sc.parent) at = sc.path;
+          if (!at) continue;
+        }
+        const k = pathKey(at);
+        if (!this.#byKey.has(k)) this.#byKey.set(k, []);
+        this.#byKey.get(k)!.push(s);
+        if (!s.path) continue;
+        for (let i = 1; i <= s.path.length; i++) {
+          const parent = pathKey(s.path.slice(0, i - 1));
+          if (!this.#children.has(parent)) this.#children.set(parent, new Set());
+          this.#children.get(parent)!.add(s.path[i - 1]);
+        }
+      }
+    }
+    for (const n of nodes) {
+      for (let i = 1; i < n.path.length; i++) {
+        const k = pathKey(n.path.slice(0, i));
+        if (!this.#nodesUnder.has(k)) this.#nodesUnder.set(k, []);
+        this.#nodesUnder.get(k)!.push(n.address);
+      }
+    }
+  }
+
+  /** The nodes a reference to `path` names: the node it is in, or the nodes under it. */
+  #nodesAt(path: string[]): string[] {
+    for (let k = path.length; k > 0; k--) {
+      const a = this.#nodeKeys.get(pathKey(path.slice(0, k)));
+      if (a) return [a];
+    }
+    return this.#nodesUnder.get(pathKey(path)) ?? [];
+  }
+
+  /** Where the values of a site's references come from, with the site's paths mapped. */
+  #targets(site: Site, subst: Subst, only?: (r: Ref) => boolean): string[][] {
+    const out: string[][] = [];
+    for (const ref of site.refs) {
+      if (only && !only(ref)) continue;
+      for (const d of resolve(ref) ?? []) {
+        if (d.path) out.push(rebase([...d.path, ...ref.selectors], subst));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The paths whose declarations count for `path`: itself, and for each
+   * struct around it (or itself) that embeds or unifies a value, that value's
+   * field at the same place, with the mapping of its paths onto `path`.
+   */
+  aliases(path: string[]): { path: string[]; subst: Subst }[] {
+    const key = pathKey(path);
+    const memo = this.#aliasMemo.get(key);
+    if (memo) return memo;
+    const out: { path: string[]; subst: Subst }[] = [{ path, subst: [] }];
+    if (this.#aliasBusy.has(key)) return out;
+    this.#aliasBusy.add(key);
+    const seen = new Set([key + "\u0001[]"]);
+    for (let i = 1; i <= path.length; i++) {
+      const at = path.slice(0, i);
+      const rest = path.slice(i);
+      for (const site of this.#byKey.get(pathKey(at)) ?? []) {
+        // A field's own declaration embeds what it refers to; what its
+        // comprehensions' clauses refer to decides which fields exist.
+        if (!site.path) continue;
+        for (const t of this.#targets(site, [], (r) => !this.#clauses.has(r))) {
+          if (startsWith(at, t) || this.#nodesAt(t).length) continue;
+          for (const a of this.aliases([...t, ...rest])) {
+            const subst: Subst = [...a.subst, [t, at]];
+            const k = pathKey(a.path) + "\u0001" + JSON.stringify(subst);
+            if (seen.has(k)) continue;
+            seen.add(k);
+            out.push({ path: a.path, subst });
+          }
+        }
+      }
+    }
+    this.#aliasBusy.delete(key);
+    this.#aliasMemo.set(key, out);
+    return out;
+  }
+
+  /** Every declaration at `path` and under it, through its aliases. */
+  #under(path: string[]): Item[] {
+    const key = pathKey(path);
+    const memo = this.#underMemo.get(key);
+    if (memo) return memo;
+    if (this.#underBusy.has(key)) return [];
+    this.#underBusy.add(key);
+    const out: Item[] = [];
+    for (const a of this.aliases(path)) {
+      for (const site of this.#byKey.get(pathKey(a.path)) ?? []) out.push({ site, subst: a.subst });
+      for (const c of this.#children.get(pathKey(a.path)) ?? []) {
+        for (const it of this.#under([...a.path, c])) {
+          out.push({ site: it.site, subst: [...it.subst, ...a.subst] });
+        }
+      }
+    }
+    this.#underBusy.delete(key);
+    this.#underMemo.set(key, out);
+    return out;
+  }
+
+  /** The nodes a declaration's value refers to, read for an instance through `subst`. */
+  #refDeps(site: Site, subst: Subst, stack: Set<string>): Set<string> {
+    const skey = JSON.stringify(subst);
+    let bySubst = this.#refMemo.get(site);
+    const cached = bySubst?.get(skey);
+    if (cached) return cached;
+    const out = new Set<string>();
+    const me = `${site.file}:${site.line}:${site.column}:${site.label}\u0001${skey}`;
+    if (stack.has(me)) return out;
+    stack.add(me);
+    for (const ref of site.refs) {
+      for (const d of resolve(ref) ?? []) {
+        if (!d.path) {
+          // A let, an alias, a comprehension's variable: what its value refers to.
+          this.#refDeps(d, subst, stack).forEach((a) => out.add(a));
+          continue;
+        }
+        const path = rebase([...d.path, ...ref.selectors], subst);
+        const hit = this.#nodesAt(path);
+        if (hit.length) {
+          hit.forEach((a) => out.add(a));
+          continue;
+        }
+        for (const it of this.#under(path)) {
+          this.#refDeps(it.site, it.subst, stack).forEach((a) => out.add(a));
+        }
+      }
+    }
+    stack.delete(me);
+    if (!bySubst) this.#refMemo.set(site, bySubst = new Map());
+    bySubst.set(skey, out);
+    return out;
+  }
+
+  /**
+   * What the node at `path` depends on: what its declarations and those
+   * under it refer to, and, of the structs around it, what their
+   * comprehensions' clauses and bodies refer to.
+   */
+  ofNode(path: string[]): Set<string> {
+    const out = new Set<string>();
+    const stack = new Set<string>();
+    for (const it of this.#under(path)) {
+      this.#refDeps(it.site, it.subst, stack).forEach((a) => out.add(a));
+    }
+    for (let i = 1; i < path.length; i++) {
+      for (const a of this.aliases(path.slice(0, i))) {
+        for (const site of this.#byKey.get(pathKey(a.path)) ?? []) {
+          const own = site.path !== null;
+          const view: Site = own
+            ? { ...site, refs: site.refs.filter((r) => this.#clauses.has(r)) }
+            : site;
+          if (own && view.refs.length === 0) continue;
+          this.#refDeps(view, a.subst, stack).forEach((x) => out.add(x));
+        }
+      }
+    }
+    return out;
+  }
 }
 
 /** A cycle among the nodes' dependencies, as a list of addresses, or undefined. */

@@ -36,7 +36,7 @@ import { attributeType } from "../plugin/schema.ts";
 import type { CtyType } from "../plugin/value.ts";
 import type { Mode } from "../providers/schema.ts";
 import { builtinName } from "./program.ts";
-import { LIFECYCLE, NODE_MARKER, PROVIDER_MARKER } from "./provider_cue.ts";
+import { NODE_MARKER, NODE_SETTINGS, PROVIDER_MARKER } from "./provider_cue.ts";
 import { sentinelNumber, sentinelString } from "./unknowns.ts";
 
 /** The field that lists, in the `setness` variant, the regular fields of a node. */
@@ -283,9 +283,7 @@ export function pluginPackage(input: PluginPackageInput): { body: string; usesLi
           JSON.stringify(t.name)
         }, provider: ${JSON.stringify(input.source)}}`,
       );
-      lines.push(
-        `\t\t\t${LIFECYCLE}?: {prevent_destroy?: bool, create_before_destroy?: bool, ignore_changes?: [...string], refresh_age?: string}`,
-      );
+      lines.push(`\t\t\t${NODE_SETTINGS}`);
       lines.push(...topFields(t.block, "\t\t\t", input.variant, out));
       if (input.variant === "setness") {
         lines.push(

@@ -20,6 +20,16 @@ export const PROVIDER_MARKER = "@pravo_provider";
 /** Per-node settings that every type accepts, besides its attributes. */
 export const LIFECYCLE = "lifecycle";
 /**
+ * The nodes a node waits for besides those its values refer to, as
+ * Terraform's `depends_on`: a list of nodes or structs of nodes; `null` is
+ * unset. It adds dependency edges and nothing else.
+ */
+export const DEPENDS_ON = "depends_on";
+/** The CUE of the per-node settings, in every type of every provider. */
+export const NODE_SETTINGS =
+  `${LIFECYCLE}?: {prevent_destroy?: bool, create_before_destroy?: bool, ignore_changes?: [...string], refresh_age?: string}\n` +
+  `\t\t\t${DEPENDS_ON}?: _`;
+/**
  * The hidden field of a node that holds the values of its optional and
  * computed attributes (time_rotating's rfc3339) when the configuration
  * leaves them unset: known from the state, else standing for unknown. The
@@ -87,9 +97,7 @@ export function providerPackage(p: ProviderSchema): string {
           JSON.stringify(t.name)
         }, provider: ${JSON.stringify(p.source)}}`,
       );
-      lines.push(
-        `\t\t\t${LIFECYCLE}?: {prevent_destroy?: bool, create_before_destroy?: bool, ignore_changes?: [...string], refresh_age?: string}`,
-      );
+      lines.push(`\t\t\t${NODE_SETTINGS}`);
       for (const [name, a] of Object.entries(t.attributes)) lines.push(`\t\t\t${field(name, a)}`);
       lines.push(`\t\t}`);
     }

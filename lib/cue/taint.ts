@@ -72,6 +72,8 @@ function ownerPath(site: Site | null): string[] {
 export function taint(input: TaintInput): Taint {
   const sites = input.files.flatMap((f) => f.sites);
   const generators: Generator[] = input.files.flatMap((f) => f.generators);
+  /** The references of comprehension clauses: they decide which fields exist, not what they hold. */
+  const clauses = new Set(generators.flatMap((g) => g.clauseRefs));
 
   // Indexes, so that the work grows with the number of sites.
   const byKey = new Map<string, Site[]>();
@@ -211,7 +213,9 @@ export function taint(input: TaintInput): Taint {
     for (let q = 0; q < p.length; q++) {
       const prefix = p.slice(0, q);
       for (const s of byKey.get(pathKey(prefix)) ?? []) {
-        if (s.refs.some((r) => refTaint(r, p.slice(q)))) return true;
+        // An embedding is selected into; a clause is read whole (selecting
+        // into it would grow the path at each turn: `if #in.on {...}`).
+        if (s.refs.some((r) => refTaint(r, clauses.has(r) ? [] : p.slice(q)))) return true;
         if ((owned.get(s) ?? []).some(siteTaint)) return true;
       }
     }
@@ -301,7 +305,6 @@ export function taint(input: TaintInput): Taint {
     );
   }
   // Embeddings at the top of a file decide fields too.
-  const clauses = new Set(generators.flatMap((g) => g.clauseRefs));
   for (const f of input.files) {
     const r = f.topRefs.find((r) => !clauses.has(r) && refTaint(r, []));
     if (!r) continue;

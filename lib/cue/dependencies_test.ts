@@ -1,0 +1,187 @@
+/**
+ * The dependencies the loader reads, construct by construct: each test
+ * declares nodes whose values flow into another node through one construct
+ * of the language, and checks the edges (issue "Composition that holds",
+ * item 1: extra edges are acceptable, a missing edge never is).
+ */
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { loadRoot, type Spec } from "./loader.ts";
+
+const HEAD = "$random: rnd.#Provider\n" +
+  "base: $random.#Resource.random_integer & {min: 1, max: 9}\n" +
+  "other: $random.#Resource.random_integer & {min: 1, max: 5}\n";
+
+async function load(body: string, imports: string[] = []): Promise<Spec> {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  try {
+    const clause = ['rnd "pravo.dev/providers/hashicorp/random"', ...imports.map((i) => `"${i}"`)];
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      `package demo\n\nimport (\n${clause.map((c) => `\t${c}\n`).join("")})\n\n${HEAD}${body}`,
+    );
+    const res = await loadRoot(root);
+    assert.ok(res.ok, `expected a valid root, got ${JSON.stringify(res.diagnostics, null, 2)}`);
+    return res.value;
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** The edges of the graph, as `from -> to`, sorted; base and other depend on nothing. */
+function edges(spec: Spec): string[] {
+  return spec.nodes.flatMap((n) => n.dependencies.map((d) => `${n.address} -> ${d}`)).sort();
+}
+
+/** Asserts that every edge `want` names is in the graph. */
+function hasEdges(spec: Spec, want: string[]): void {
+  const got = new Set(edges(spec));
+  for (const e of want) assert.ok(got.has(e), `missing ${e}; the edges are ${[...got].join(", ")}`);
+  for (const n of ["base", "other"]) {
+    const node = spec.nodes.find((x) => x.address === n);
+    if (node) assert.deepEqual(node.dependencies, [], `${n} depends on nothing`);
+  }
+}
+
+Deno.test("dependencies: a definition instantiated with a hidden input, and a sibling inside it", async () => {
+  const spec = await load(`
+#Pair: {
+	#in: n: _
+	first: $random.#Resource.random_pet & {prefix: "p\\(#in.n)"}
+	second: $random.#Resource.random_pet & {prefix: first.id}
+}
+p: #Pair & {#in: n: base.result}
+q: #Pair & {#in: n: other.result}
+`);
+  assert.deepEqual(edges(spec), [
+    "p.first -> base",
+    "p.second -> p.first",
+    "q.first -> other",
+    "q.second -> q.first",
+  ]);
+});
+
+Deno.test("dependencies: a definition's regular input and a definition nested in a definition", async () => {
+  const spec = await load(`
+#Inner: {
+	name: string
+	pet: $random.#Resource.random_pet & {prefix: name}
+}
+#Outer: {
+	in: string
+	inner: #Inner & {name: in}
+	after: $random.#Resource.random_pet & {prefix: inner.pet.id}
+}
+o: #Outer & {in: "x\\(base.result)"}
+`);
+  assert.deepEqual(edges(spec), ["o.after -> o.inner.pet", "o.inner.pet -> base"]);
+});
+
+Deno.test("dependencies: embedding a definition and unifying with an open user definition", async () => {
+  const spec = await load(`
+#Named: {prefix: "n\\(base.result)", ...}
+e: {
+	#Named
+	$random.#Resource.random_pet
+}
+u: $random.#Resource.random_pet & #Named & {separator: "\\(other.result)"}
+`);
+  hasEdges(spec, ["e -> base", "u -> base", "u -> other"]);
+});
+
+Deno.test("dependencies: for and if comprehensions (for_each and count)", async () => {
+  const spec = await load(`
+names: ["x", "y"]
+r: {for k in names {"\\(k)": $random.#Resource.random_pet & {prefix: "\\(k)-\\(base.id)"}}}
+#M: {
+	#in: {n: string, on: bool}
+	if #in.on {
+		pet: $random.#Resource.random_pet & {prefix: #in.n}
+	}
+	for i, v in [1, 2] {
+		"n\\(i)": $random.#Resource.random_integer & {min: v, max: 9, seed: #in.n}
+	}
+}
+m: #M & {#in: {n: other.id, on: true}}
+c: {if true {one: $random.#Resource.random_pet & {prefix: base.id}}}
+`);
+  hasEdges(spec, [
+    "r.x -> base",
+    "r.y -> base",
+    "m.pet -> other",
+    "m.n0 -> other",
+    "m.n1 -> other",
+    "c.one -> base",
+  ]);
+});
+
+Deno.test("dependencies: pattern constraints, lets, hidden fields, interpolation and builtin calls", async () => {
+  const spec = await load(
+    `
+pets: [string]: $random.#Resource.random_pet & {prefix: "p\\(base.result)"}
+pets: a: {}
+let up = strings.ToUpper(other.id)
+_hidden: {v: base.id}
+l: $random.#Resource.random_pet & {prefix: up}
+h: $random.#Resource.random_pet & {prefix: _hidden.v}
+b: $random.#Resource.random_pet & {prefix: strings.Join([base.id, other.id], "-")}
+`,
+    ["strings"],
+  );
+  hasEdges(spec, ["pets.a -> base", "l -> other", "h -> base", "b -> base", "b -> other"]);
+});
+
+Deno.test("dependencies: disjunctions, defaults and nested structs", async () => {
+  const spec = await load(`
+net: web: {
+	cert: $random.#Resource.random_pet & {prefix: *base.id | string}
+	key: $random.#Resource.random_pet & {prefix: cert.id, keepers: {a: other.id}}
+}
+`);
+  hasEdges(spec, ["net.web.cert -> base", "net.web.key -> net.web.cert", "net.web.key -> other"]);
+});
+
+Deno.test("depends_on: nodes, a struct of nodes, through a definition's input, and null", async () => {
+  const spec = await load(`
+group: {
+	a: $random.#Resource.random_pet & {prefix: "a"}
+	b: $random.#Resource.random_pet & {prefix: "b"}
+}
+one: $random.#Resource.random_pet & {depends_on: [base]}
+all: $random.#Resource.random_pet & {depends_on: [group, other]}
+none: $random.#Resource.random_pet & {depends_on: null}
+#After: {
+	#after: [...]
+	pet: $random.#Resource.random_pet & {depends_on: #after}
+}
+m: #After & {#after: [base]}
+`);
+  assert.deepEqual(edges(spec), [
+    "all -> group.a",
+    "all -> group.b",
+    "all -> other",
+    "m.pet -> base",
+    "one -> base",
+  ]);
+  // It adds edges and nothing else: no attribute, no change to the configuration.
+  for (const n of spec.nodes) assert.ok(!("depends_on" in n.config), n.address);
+});
+
+Deno.test("depends_on: an element that is not a node is refused, at its line", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  try {
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        'p: $random.#Resource.random_pet & {\n\tdepends_on: ["base"]\n}\n',
+    );
+    const res = await loadRoot(root);
+    assert.ok(!res.ok);
+    const d = res.diagnostics[0];
+    assert.equal(d.summary, "depends_on[0] of p is not a node");
+    assert.match(d.detail ?? "", /Write depends_on: \[node, \.\.\.\]/);
+    assert.deepEqual(d.range, { file: "main.cue", line: 9, column: 2 });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

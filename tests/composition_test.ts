@@ -1,0 +1,81 @@
+/**
+ * Composition end to end, through the real pravo: a module written as a CUE
+ * definition with inputs, instantiated twice, with `depends_on`; applied in
+ * dependency order, planned again to nothing, destroyed in reverse order
+ * (issue "Composition that holds", items 1 and 2).
+ */
+import { strict as assert } from "node:assert";
+import { makeRoot, pravo } from "./_pravo.ts";
+
+const ROOT = `package demo
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+base: $random.#Resource.random_integer & {min: 1, max: 9}
+
+// A module: an input, a node from it, and a node from that node.
+#Pair: {
+	#in: n: _
+	first:  $random.#Resource.random_pet & {prefix: "p\\(#in.n)"}
+	second: $random.#Resource.random_pet & {prefix: first.id}
+}
+p: #Pair & {#in: n: base.result}
+q: #Pair & {#in: n: p.second.id}
+
+// Waits for q without taking any of its values.
+last: $random.#Resource.random_pet & {depends_on: [q]}
+`;
+
+/** The position of the first line of `out` that holds `text`. */
+function lineOf(out: string, text: string): number {
+  const i = out.split("\n").findIndex((l) => l.includes(text));
+  assert.ok(i >= 0, `no line holds ${JSON.stringify(text)} in:\n${out}`);
+  return i;
+}
+
+/** Asserts that `a` is done before `b` starts, in an apply's or a destroy's lines. */
+function before(out: string, a: string, b: string, verb: "Creat" | "Destr"): void {
+  const done = lineOf(out, `${a}: ${verb === "Creat" ? "Creation" : "Destruction"} complete`);
+  const start = lineOf(out, `${b}: ${verb}${verb === "Creat" ? "ing" : "oying"}...`);
+  assert.ok(
+    done < start,
+    `${a} is done (line ${done}) before ${b} starts (line ${start}):\n${out}`,
+  );
+}
+
+const ORDER: [string, string][] = [
+  ["base", "p.first"],
+  ["p.first", "p.second"],
+  ["p.second", "q.first"],
+  ["q.first", "q.second"],
+  ["q.first", "last"],
+  ["q.second", "last"],
+];
+
+Deno.test("a definition instantiated twice with inputs, and depends_on: applied in order, a no-op plan, destroyed in reverse", async () => {
+  const root = await makeRoot({ "main.cue": ROOT });
+  try {
+    assert.equal((await pravo(root, ["init"])).code, 0);
+    const graph = await pravo(root, ["graph", "--json"]);
+    assert.equal(graph.code, 0, graph.stderr);
+    const apply = await pravo(root, ["apply", "-auto-approve"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    for (const [a, b] of ORDER) before(apply.stdout, a, b, "Creat");
+    const show = await pravo(root, ["state", "show", "q.first", "--json"]);
+    const second = await pravo(root, ["state", "show", "p.second", "--json"]);
+    assert.equal(
+      JSON.parse(show.stdout).record.attributes.prefix,
+      "p" + JSON.parse(second.stdout).record.attributes.id,
+      "q's input is p.second's id, as applied",
+    );
+    const again = await pravo(root, ["plan"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    const destroy = await pravo(root, ["destroy", "-auto-approve"]);
+    assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
+    for (const [a, b] of ORDER) before(destroy.stdout, b, a, "Destr");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
