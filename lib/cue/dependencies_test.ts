@@ -7,6 +7,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { loadRoot, type Spec } from "./loader.ts";
+import { UNKNOWN } from "./program.ts";
 
 const HEAD = "$random: rnd.#Provider\n" +
   "base: $random.#Resource.random_integer & {min: 1, max: 9}\n" +
@@ -181,6 +182,62 @@ Deno.test("depends_on: an element that is not a node is refused, at its line", a
     assert.equal(d.summary, "depends_on[0] of p is not a node");
     assert.match(d.detail ?? "", /Write depends_on: \[node, \.\.\.\]/);
     assert.deepEqual(d.range, { file: "main.cue", line: 9, column: 2 });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("dependencies: a definition instantiated in a comprehension keeps its own edges", async () => {
+  const spec = await load(`
+#Pair: {
+	#in: n: _
+	first: $random.#Resource.random_pet & {prefix: "p\\(#in.n)"}
+	second: $random.#Resource.random_pet & {prefix: first.id}
+}
+pairs: {for k, v in {a: base, b: other} {(k): #Pair & {#in: n: v.result}}}
+`);
+  hasEdges(spec, [
+    "pairs.a.first -> base",
+    "pairs.a.second -> pairs.a.first",
+    "pairs.b.first -> other",
+    "pairs.b.second -> pairs.b.first",
+  ]);
+  const second = spec.nodes.find((n) => n.address === "pairs.a.second")!;
+  assert.ok(!second.dependencies.includes("pairs.b.first"), second.dependencies.join(", "));
+});
+
+Deno.test("a reference to a computed attribute fills an attribute that has a default (length: base.result)", async () => {
+  const spec = await load(`
+r: {for k in ["x", "y"] {"\\(k)": $random.#Resource.random_pet & {length: base.result}}}
+#P: {#in: n: _, pet: $random.#Resource.random_pet & {length: #in.n}}
+p: #P & {#in: n: other.result}
+`);
+  hasEdges(spec, ["r.x -> base", "r.y -> base", "p.pet -> other"]);
+  for (const a of ["r.x", "r.y", "p.pet"]) {
+    const n = spec.nodes.find((x) => x.address === a)!;
+    assert.equal(n.config.length, UNKNOWN, `${a}.length is known after apply, not a default`);
+  }
+});
+
+Deno.test("a closed definition of the user's own unified with a node is refused with what to write", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  try {
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        '#Short: {prefix: string}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
+    );
+    const res = await loadRoot(root);
+    assert.ok(!res.ok);
+    assert.equal(res.diagnostics[0].summary, "Closed definition unified with a node");
+    assert.match(res.diagnostics[0].detail ?? "", /ending it with `\.\.\.`/);
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        '#Short: {prefix: string, ...}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
+    );
+    const open = await loadRoot(root);
+    assert.ok(open.ok, JSON.stringify(!open.ok && open.diagnostics));
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -285,6 +285,17 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     const field = r[1].replace(/^"|"$/g, "");
     const attrs = index.attributesOf?.(path);
     const fieldLoc = locate(index, [...path, field]);
+    if (field === NODE_MARKER) {
+      // The provider's type is fine; a closed definition of the user's own
+      // unified with it allows only the fields it declares.
+      return error(
+        "Closed definition unified with a node",
+        `${where || "This node"} is a ${
+          attrs?.type ?? "provider type"
+        } unified with a definition of your own, and a definition is closed: it allows only the fields it declares, while a node also holds pravo's fields and every attribute of its type.${more} Leave the definition open by ending it with \`...\` (\`#Short: {prefix: string, ...}\`), or write its fields as constraints on the node itself.`,
+        { address, range },
+      );
+    }
     if (attrs) {
       const names = attrs.names.filter((n) => n !== NODE_MARKER);
       const hint = nearest(field, names);

@@ -45,6 +45,7 @@ import {
 } from "./parser.ts";
 import { buildProgram, HIDDEN_WRAP, UNKNOWN, type Value, WRAP } from "./program.ts";
 import {
+  computedValue,
   DEPENDS_ON,
   isOptionalComputed,
   KNOWN_FIELD,
@@ -876,10 +877,21 @@ export async function evaluateRoot(
   // the state, or are unknown until apply.
   const setness = new Map<string, Set<string>>();
   const pluginKinds = new Map<string, TypeSchema>();
+  /** The type of each node of `known`, when `knownKinds` says it. */
+  const knownTypes = new Map<string, TypeSchema>();
   for (const [a, k] of opts.knownKinds ?? []) {
     const t = findType(k.provider, k.mode, k.type);
+    if (t) knownTypes.set(a, t);
     if (t?.plugin) pluginKinds.set(a, t);
   }
+  /** A declaration of a known value: a computed-only attribute's goes into its holder. */
+  const knownValue = (address: string, path: string[], k: string, cue: string): string => {
+    // Without its kind, the type the sources declare the node with.
+    const a = (knownTypes.get(address)?.attributes ?? index.attributesOf?.(path)?.attributes)?.[k];
+    return a && !a.required && !a.optional
+      ? computedValue(nested(path, ""), k, cue)
+      : nested([...path, k], cue);
+  };
   if (plugins.size && (trace || pluginKinds.size)) {
     const candidates = new Set([...staticNodePaths(sources), ...pluginKinds.keys()]);
     for (
@@ -914,7 +926,7 @@ export async function evaluateRoot(
           const a = t.attributes[k];
           // An optional and computed attribute admits no null: a null stays unknown.
           if (v === null && a && (a.required || a.optional)) continue;
-          out.push(nested([...path, k], JSON.stringify(cueView(v, a))));
+          out.push(knownValue(address, path, k, JSON.stringify(cueView(v, a))));
           continue;
         }
         if (k === KNOWN_FIELD && isObject(v as Value)) {
@@ -926,7 +938,7 @@ export async function evaluateRoot(
           }
           continue;
         }
-        out.push(nested([...path, k], JSON.stringify(v)));
+        out.push(knownValue(address, path, k, JSON.stringify(v)));
       }
     }
     return out;
@@ -958,6 +970,8 @@ export async function evaluateRoot(
     // A field that names itself fails whatever CUE says about it: say so.
     const traps = selfReferences(sources.files.map((f) => f.parsed));
     if (traps.length) return { ok: false, diagnostics: traps };
+    const computed = computedSet(res.message, index);
+    if (computed) return { ok: false, diagnostics: [computed] };
     if (!knownSecrets) {
       return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
     }
@@ -991,6 +1005,23 @@ export async function evaluateRoot(
     const type = findType(m.provider, m.mode, m.type)!;
     return { m, provider, type };
   };
+  // Plugin nodes that the sources do not declare where the setness
+  // evaluation looked (made by a definition instantiated with inputs, or
+  // by a comprehension), on their first plan: which attributes their
+  // configuration sets, now that their addresses are known. Without it a
+  // value equal to the "unknown" default (`false`) passed in through a
+  // definition would be taken for unset.
+  if (plugins.size) {
+    const pluginMore = found.nodes
+      .filter((n) => schemaOf(n.value).type.plugin !== undefined)
+      .map((n) => formatPath(n.path))
+      .filter((a) => !setness.has(a));
+    if (pluginMore.length) {
+      for (const [a, set] of await setnessOf(sources, tagged.value, packages.value, pluginMore)) {
+        setness.set(a, set);
+      }
+    }
+  }
   /** Whether a plugin node's optional and computed attribute is set by the configuration. */
   const isSet = (address: string, name: string, v: Value | undefined, t: TypeSchema): boolean => {
     const set = setness.get(address);
@@ -1041,12 +1072,14 @@ export async function evaluateRoot(
         const sentinel = cty !== undefined
           ? ctySentinel(cty, sentinels.length)
           : sentinelFor(a.type, sentinels.length);
-        holders.push(nested([...n.path, name], sentinel));
+        // A computed-only attribute's value goes into its holder (provider_cue.ts).
+        const put = (cue: string) =>
+          a.required || a.optional
+            ? nested([...n.path, name], cue)
+            : computedValue(nested(n.path, ""), name, cue);
+        holders.push(put(sentinel));
         standInHolders.push(
-          nested(
-            [...n.path, name],
-            a.sensitive ? JSON.stringify(standIn(JSON.parse(sentinel))) : sentinel,
-          ),
+          put(a.sensitive ? JSON.stringify(standIn(JSON.parse(sentinel))) : sentinel),
         );
         if (a.sensitive) unknownSecrets.add(addr);
         sentinels.push({ address: addr, attr: name });
@@ -1273,6 +1306,29 @@ export async function evaluateRoot(
     },
     diagnostics: [],
   };
+}
+
+/**
+ * The diagnostic for a configuration that sets a computed-only attribute:
+ * CUE reports it as a conflict with the value its holder gives
+ * (provider_cue.ts), which may be the state's, a secret's: it is not quoted.
+ */
+function computedSet(message: string, index: SourceIndex): Diagnostic | undefined {
+  const m = /^(?:cue: marshal error: )?(\S+): conflicting values /.exec(message);
+  if (!m) return undefined;
+  let path = splitPath(m[1]);
+  if (path[0] === WRAP) path = path.slice(1);
+  if (path.length < 2) return undefined;
+  const owner = index.attributesOf?.(path.slice(0, -1));
+  const name = path[path.length - 1];
+  const a = owner?.attributes?.[name];
+  if (!owner || !a || a.required || a.optional) return undefined;
+  const address = formatPath(path.slice(0, -1));
+  return error(
+    `Computed attribute "${name}" is set`,
+    `${owner.type}.${name} is computed by the provider and cannot be set in the configuration. Remove it from ${address}.`,
+    { address, range: locate(index, path)?.pos },
+  );
 }
 
 /**
@@ -1531,6 +1587,20 @@ function dependencies(sources: Sources, nodes: Node[]): Map<string, Set<string>>
   return result;
 }
 
+/**
+ * The labels from the nearest field with a static path down to a field
+ * declared without one: a label as written, or null where it is computed
+ * (a dynamic or pattern label). Undefined for what is no field (a let).
+ */
+function looseLabels(s: Site): (string | null)[] | undefined {
+  const out: (string | null)[] = [];
+  for (let x: Site | null = s; x && !x.path; x = x.owner) {
+    if (x.kind === "let" || x.kind === "alias" || x.kind === "for") return undefined;
+    out.unshift(x.kind === "dynamic" || x.kind === "pattern" || x.quoted ? null : x.label);
+  }
+  return out;
+}
+
 /** A rewriting of paths: each `[from, to]` in turn replaces a leading `from` by `to`. */
 type Subst = readonly (readonly [string[], string[]])[];
 
@@ -1567,6 +1637,12 @@ class Deps {
   #underMemo = new Map<string, Item[]>();
   #underBusy = new Set<string>();
   #refMemo = new Map<Site, Map<string, Set<string>>>();
+  /**
+   * Fields declared without a static path (in a comprehension's body, or
+   * under a dynamic or pattern label), by the path of the field that holds
+   * them, with the labels between: null for a label not known statically.
+   */
+  #loose = new Map<string, { site: Site; rel: (string | null)[] }[]>();
 
   constructor(sources: Sources, nodes: Node[]) {
     this.#nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
@@ -1582,6 +1658,12 @@ class Deps {
           at = o?.path ?? null;
           for (let sc: Site["scope"] | null = s.scope; !at && sc; sc = sc.parent) at = sc.path;
           if (!at) continue;
+          const rel = looseLabels(s);
+          if (rel) {
+            const lk = pathKey(at);
+            if (!this.#loose.has(lk)) this.#loose.set(lk, []);
+            this.#loose.get(lk)!.push({ site: s, rel });
+          }
         }
         const k = pathKey(at);
         if (!this.#byKey.has(k)) this.#byKey.set(k, []);
@@ -1637,6 +1719,19 @@ class Deps {
     if (this.#aliasBusy.has(key)) return out;
     this.#aliasBusy.add(key);
     const seen = new Set([key + "\u0001[]"]);
+    /** The aliases that what `site` (declared at `at`) embeds gives the fields under it. */
+    const embed = (site: Site, at: string[], rest: string[]) => {
+      for (const t of this.#targets(site, [], (r) => !this.#clauses.has(r))) {
+        if (startsWith(at, t) || this.#nodesAt(t).length) continue;
+        for (const a of this.aliases([...t, ...rest])) {
+          const subst: Subst = [...a.subst, [t, at]];
+          const k = pathKey(a.path) + "\u0001" + JSON.stringify(subst);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          out.push({ path: a.path, subst });
+        }
+      }
+    };
     for (let i = 1; i <= path.length; i++) {
       const at = path.slice(0, i);
       const rest = path.slice(i);
@@ -1644,16 +1739,13 @@ class Deps {
         // A field's own declaration embeds what it refers to; what its
         // comprehensions' clauses refer to decides which fields exist.
         if (!site.path) continue;
-        for (const t of this.#targets(site, [], (r) => !this.#clauses.has(r))) {
-          if (startsWith(at, t) || this.#nodesAt(t).length) continue;
-          for (const a of this.aliases([...t, ...rest])) {
-            const subst: Subst = [...a.subst, [t, at]];
-            const k = pathKey(a.path) + "\u0001" + JSON.stringify(subst);
-            if (seen.has(k)) continue;
-            seen.add(k);
-            out.push({ path: a.path, subst });
-          }
-        }
+        embed(site, at, rest);
+      }
+      // A field a comprehension declares (`(k): #Queue & {...}`) stands for
+      // the fields whose labels its own match.
+      for (const { site, rel } of this.#loose.get(pathKey(at)) ?? []) {
+        if (rel.length > rest.length || !rel.every((l, j) => l === null || l === rest[j])) continue;
+        embed(site, [...at, ...rest.slice(0, rel.length)], rest.slice(rel.length));
       }
     }
     this.#aliasBusy.delete(key);

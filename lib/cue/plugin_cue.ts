@@ -36,7 +36,7 @@ import { attributeType } from "../plugin/schema.ts";
 import type { CtyType } from "../plugin/value.ts";
 import type { Mode } from "../providers/schema.ts";
 import { builtinName } from "./program.ts";
-import { NODE_MARKER, NODE_SETTINGS, PROVIDER_MARKER } from "./provider_cue.ts";
+import { computedField, NODE_MARKER, NODE_SETTINGS, PROVIDER_MARKER } from "./provider_cue.ts";
 import { sentinelNumber, sentinelString } from "./unknowns.ts";
 
 /** The field that lists, in the `setness` variant, the regular fields of a node. */
@@ -237,7 +237,13 @@ function topFields(
     const l = label(k);
     if (a.required) lines.push(`${indent}${l}: ${ctyCue(t)}`);
     else if (a.computed && !a.optional) {
-      lines.push(`${indent}${l}: *${ctyDefault(t)} | null | ${ctyCue(t)}`);
+      lines.push(
+        indent +
+          computedField(l, ctyDefault(t), `null | ${ctyCue(t)}`).replaceAll(
+            "\n\t\t\t",
+            "\n" + indent,
+          ),
+      );
     } else if (a.computed) {
       lines.push(
         variant === "main"

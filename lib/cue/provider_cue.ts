@@ -37,6 +37,27 @@ export const NODE_SETTINGS =
  * one (an optional field could not: "cannot reference optional field").
  */
 export const KNOWN_FIELD = "_pravo_known";
+/**
+ * The hidden field of a node that holds the values of its computed-only
+ * attributes: `result: _pravo_computed.result.v`, with
+ * `_pravo_computed: result: *{v: DEFAULT} | {v: int}`. The attribute is
+ * the value selected from the default struct, not a disjunction, so a
+ * reference to it (`length: base.result`) unifies with an attribute that has
+ * a default of its own (`length: *2 | int`) instead of leaving two defaults
+ * that conflict. The state's value, or the traced evaluation's sentinel,
+ * goes in as `_pravo_computed: result: v: VALUE`.
+ */
+export const COMPUTED_FIELD = "_pravo_computed";
+
+/** The CUE of a computed-only attribute: its field and its hidden holder. */
+export function computedField(label: string, defaultCue: string, typeCue: string): string {
+  return `${label}: ${COMPUTED_FIELD}.${label}.v\n\t\t\t${COMPUTED_FIELD}: ${label}: *{v: ${defaultCue}} | {v: ${typeCue}}`;
+}
+
+/** The declaration that gives a node's computed-only attribute a value (`path` as CUE labels). */
+export function computedValue(pathLabels: string, name: string, valueCue: string): string {
+  return `${pathLabels}${COMPUTED_FIELD}: ${JSON.stringify(name)}: v: ${valueCue}`;
+}
 
 /** True for an attribute the configuration may set and the provider computes when it does not. */
 export function isOptionalComputed(a: Attribute): boolean {
@@ -64,7 +85,7 @@ function field(name: string, a: Attribute): string {
     // Computed only: the provider sets it. Until then it holds a default
     // that stands for "unknown" (see unknowns.ts), so that the package
     // evaluates to concrete values and references to it can be traced.
-    return `${label}: *${unknownDefault(a.type)} | ${cueType(a.type)}`;
+    return computedField(label, unknownDefault(a.type), cueType(a.type));
   }
   if (isOptionalComputed(a) && a.default === undefined) {
     const t = cueType(a.type);

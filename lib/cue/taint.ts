@@ -23,6 +23,7 @@
  * @module
  */
 
+import { DEPENDS_ON } from "./provider_cue.ts";
 import { type Diagnostic, error } from "../diag/diag.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { formatPath, pathKey } from "./errors.ts";
@@ -194,6 +195,8 @@ export function taint(input: TaintInput): Taint {
   const siteTaint = (site: Site): boolean =>
     guarded(memoSite, site, () => {
       if (site.keyOf && iteratesNodes(site.keyOf)) return false;
+      // A node's depends_on carries no value to the node: only edges.
+      if (site.label === DEPENDS_ON) return false;
       if (site.refs.some((r) => refTaint(r, []))) return true;
       if ((within.get(site) ?? []).some(siteTaint)) return true;
       return site.path !== null && (owned.get(site) ?? []).some(siteTaint);

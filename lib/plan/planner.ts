@@ -32,7 +32,7 @@ import { knownValuesOf } from "./known.ts";
 
 export { reservationError };
 import { findType } from "../providers/registry.ts";
-import type { TypeSchema } from "../providers/schema.ts";
+import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
 import type { StoredObject } from "../providers/resource_provider.ts";
 import { providerDiagnostics } from "../cue/errors.ts";
@@ -180,7 +180,9 @@ export async function makePlan(
     : await plannedMoves(sources, records, opts.tags);
   withMoves(records, moves);
   const refresh = opts.refresh ?? "age";
-  const knownKinds = new Map([...records.values()].map((r) => [r.address, r]));
+  const knownKinds = new Map<string, { provider: string; mode: Mode; type: string }>(
+    [...records.values()].map((r) => [r.address, r]),
+  );
   let spec: Spec | undefined;
   // The provider configurations come from an evaluation: the plan's own,
   // or, when a plugin provider is needed before it (a refresh), one with
@@ -332,6 +334,8 @@ export async function makePlan(
       }
       diags.push(...r.diagnostics);
       dataRead.set(n.address, r.value ?? {});
+      // What was read is given to the next evaluation as known values of that type.
+      knownKinds.set(n.address, { provider: n.provider, mode: n.mode, type: n.type });
       dataSecrets.set(n.address, dataSensitive(n, r.value ?? {}).map((a) => [a]));
       readMore = true;
     }

@@ -106,6 +106,9 @@ const thingBlock = {
     attr("password_wo", "string", { optional: true, write_only: true }),
     attr("payload", "dynamic", { optional: true }),
     attr("created", "string", { computed: true }),
+    // Optional and computed, as aws_sqs_queue's sqs_managed_sse_enabled:
+    // true unless the configuration says otherwise.
+    attr("encrypted", "bool", { optional: true, computed: true }),
     {
       name: "rules",
       optional: true,
@@ -313,6 +316,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     if (!proposed) return { planned_state: write(null, "fake_thing") };
     const planned: Obj = { ...proposed, password_wo: null };
     const requires: Message[] = [];
+    if (planned.encrypted === null) planned.encrypted = prior ? prior.encrypted : UNKNOWN;
     if (!prior) {
       planned.id = UNKNOWN;
       planned.created = UNKNOWN;
@@ -344,7 +348,8 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     }
     const id = typeof planned.id === "string" ? planned.id : `thing-${nextId++}`;
     const created = typeof planned.created === "string" ? planned.created : `created-${id}`;
-    const state: Obj = { ...planned, id, created, password_wo: null };
+    const encrypted = typeof planned.encrypted === "boolean" ? planned.encrypted : true;
+    const state: Obj = { ...planned, id, created, encrypted, password_wo: null };
     things.set(id, state);
     persist();
     return { new_state: write(state, "fake_thing"), private: req.planned_private };

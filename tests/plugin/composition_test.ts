@@ -1,0 +1,79 @@
+/**
+ * Composition on a plugin provider (the fake provider of fake_provider.ts,
+ * protocol 6), through the real pravo: a module as a CUE definition with
+ * inputs, instantiated in a comprehension. A value passed in through the
+ * definition that equals what stood for "unknown" in the package (`false`)
+ * reaches the provider as written, and the applied object has it; the
+ * nodes are applied after what they depend on, and a second plan is a no-op
+ * (issue "Composition that holds", items 1, 2 and 4).
+ */
+import assert from "node:assert/strict";
+import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./_roots.ts";
+
+const MAIN = `package demo
+
+import fake "pravo.dev/providers/pravo/fake"
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+#Queue: {
+	#var: {name: string, encrypted: bool}
+	queue: $fake.#Resource.fake_thing & {
+		name:       #var.name
+		encrypted:  #var.encrypted
+		depends_on: [first]
+	}
+	policy: $fake.#Resource.fake_thing & {name: "policy-of-\\(queue.id)"}
+}
+
+first: $fake.#Resource.fake_thing & {name: "first"}
+
+queues: {
+	for k, enc in {plain: false, sealed: true} {
+		(k): #Queue & {#var: {name: k, encrypted: enc}}
+	}
+}
+`;
+
+Deno.test("a module as a definition in a comprehension on a plugin provider: false passed in stays false; applied in order; no-op after", async () => {
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({ "main.cue": MAIN }, {
+    source: FAKE_SOURCE,
+    version: FAKE_VERSION,
+    mirror: mirror.dir,
+  });
+  try {
+    const plan = await r.run(["plan", "--json"]);
+    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
+    const doc = JSON.parse(plan.stdout);
+    const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
+    assert.equal(node("queues.plain.queue").after.encrypted, false, "false as written");
+    assert.equal(node("queues.sealed.queue").after.encrypted, true);
+    assert.deepEqual(node("queues.plain.queue").dependencies, ["first"]);
+    // The policy waits for its own module's queue (an extra edge is allowed, a missing one never).
+    assert.ok(node("queues.plain.policy").dependencies.includes("queues.plain.queue"));
+    assert.ok(!node("queues.plain.policy").dependencies.includes("queues.sealed.queue"));
+
+    const apply = await r.run(["apply", "-auto-approve"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    const lines = apply.stdout.split("\n");
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    for (const k of ["plain", "sealed"]) {
+      assert.ok(
+        at("first: Creation complete") < at(`queues.${k}.queue: Creating...`),
+        apply.stdout,
+      );
+      assert.ok(
+        at(`queues.${k}.queue: Creation complete`) < at(`queues.${k}.policy: Creating...`),
+        apply.stdout,
+      );
+    }
+    const show = await r.run(["state", "show", "queues.plain.queue", "--json"]);
+    assert.equal(JSON.parse(show.stdout).record.attributes.encrypted, false, "applied as written");
+
+    const again = await r.run(["plan", "--refresh", "all"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await Deno.remove(r.root, { recursive: true });
+  }
+});
