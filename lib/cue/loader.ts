@@ -1128,6 +1128,12 @@ export async function evaluateRoot(
         diags.push(...dependsOnErrors(v, address, locate(index, [...n.path, k])?.pos ?? range));
         continue;
       }
+      // null is unset, as in Terraform: the attribute's default, or no value.
+      const na = type.attributes[k];
+      if (v === null && na && !na.required && (na.optional || !type.plugin)) {
+        if (na.optional && na.default !== undefined) config[k] = na.default as Value;
+        continue;
+      }
       const pa = type.plugin ? type.attributes[k] : undefined;
       // A plugin node's optional and computed attribute that the
       // configuration leaves unset is no input: the provider computes it.

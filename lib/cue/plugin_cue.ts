@@ -215,7 +215,11 @@ function blockField(name: string, n: NestedBlock, indent: string, out: { list: b
 function blockBody(b: Block, indent: string, out: { list: boolean }): string {
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
-    lines.push(`${indent}${label(k)}${a.required ? "" : "?"}: ${ctyCue(attributeType(a))}`);
+    lines.push(
+      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : "null | "}${
+        ctyCue(attributeType(a))
+      }`,
+    );
   }
   for (const [k, n] of Object.entries(b.blockTypes)) {
     lines.push(`${indent}${blockField(k, n, indent, out)}`);
@@ -247,10 +251,10 @@ function topFields(
     } else if (a.computed) {
       lines.push(
         variant === "main"
-          ? `${indent}${l}: *${ctyDefault(t)} | ${ctyCue(t)}`
-          : `${indent}${l}?: ${ctyCue(t)}`,
+          ? `${indent}${l}: *${ctyDefault(t)} | null | ${ctyCue(t)}`
+          : `${indent}${l}?: null | ${ctyCue(t)}`,
       );
-    } else lines.push(`${indent}${l}?: ${ctyCue(t)}`);
+    } else lines.push(`${indent}${l}?: null | ${ctyCue(t)}`);
   }
   for (const [k, n] of Object.entries(b.blockTypes)) {
     lines.push(`${indent}${blockField(k, n, indent, out)}`);
@@ -262,7 +266,11 @@ function topFields(
 function configFields(b: Block, indent: string, out: { list: boolean }): string[] {
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
-    lines.push(`${indent}${label(k)}${a.required ? "" : "?"}: ${ctyCue(attributeType(a))}`);
+    lines.push(
+      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : "null | "}${
+        ctyCue(attributeType(a))
+      }`,
+    );
   }
   for (const [k, n] of Object.entries(b.blockTypes)) {
     lines.push(`${indent}${blockField(k, n, indent, out)}`);

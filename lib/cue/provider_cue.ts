@@ -89,7 +89,7 @@ function field(name: string, a: Attribute): string {
   }
   if (isOptionalComputed(a) && a.default === undefined) {
     const t = cueType(a.type);
-    return `${label}: *${KNOWN_FIELD}.${label} | ${t}\n\t\t\t${KNOWN_FIELD}: ${label}: *${
+    return `${label}: *${KNOWN_FIELD}.${label} | ${t} | null\n\t\t\t${KNOWN_FIELD}: ${label}: *${
       unknownDefault(a.type)
     } | ${t}`;
   }
@@ -99,8 +99,9 @@ function field(name: string, a: Attribute): string {
 function inputField(label: string, a: Attribute): string {
   const t = cueType(a.type);
   if (a.required) return `${label}: ${t}`;
-  if (a.default !== undefined) return `${label}: *${JSON.stringify(a.default)} | ${t}`;
-  return `${label}?: ${t}`;
+  // null is unset, as in Terraform: the default then, or no value.
+  if (a.default !== undefined) return `${label}: *${JSON.stringify(a.default)} | ${t} | null`;
+  return `${label}?: ${t} | null`;
 }
 
 /** The body of the provider's package: `#Provider: {...}`. */

@@ -4,8 +4,8 @@
  * inputs, instantiated in a comprehension. A value passed in through the
  * definition that equals what stood for "unknown" in the package (`false`)
  * reaches the provider as written, and the applied object has it; the
- * nodes are applied after what they depend on, and a second plan is a no-op
- * (issue "Composition that holds", items 1, 2 and 4).
+ * nodes are applied after what they depend on, a null input is unset, and a
+ * second plan is a no-op (issue "Composition that holds", items 1, 2, 4, 6).
  */
 import assert from "node:assert/strict";
 import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./_roots.ts";
@@ -17,10 +17,11 @@ import fake "pravo.dev/providers/pravo/fake"
 $fake: fake.#Provider & {endpoint: "http://fake.example"}
 
 #Queue: {
-	#var: {name: string, encrypted: bool}
+	#var: {name: string, encrypted: bool, size: *null | number}
 	queue: $fake.#Resource.fake_thing & {
 		name:       #var.name
 		encrypted:  #var.encrypted
+		size:       #var.size
 		depends_on: [first]
 	}
 	policy: $fake.#Resource.fake_thing & {name: "policy-of-\\(queue.id)"}
@@ -49,6 +50,7 @@ Deno.test("a module as a definition in a comprehension on a plugin provider: fal
     const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
     assert.equal(node("queues.plain.queue").after.encrypted, false, "false as written");
     assert.equal(node("queues.sealed.queue").after.encrypted, true);
+    assert.equal(node("queues.plain.queue").after.size, null, "a null input is unset");
     assert.deepEqual(node("queues.plain.queue").dependencies, ["first"]);
     // The policy waits for its own module's queue (an extra edge is allowed, a missing one never).
     assert.ok(node("queues.plain.policy").dependencies.includes("queues.plain.queue"));

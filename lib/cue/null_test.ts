@@ -1,0 +1,41 @@
+/**
+ * `null` means unset, as in Terraform (issue "Composition that holds",
+ * item 6): an optional attribute set to null takes its default, or no value.
+ */
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { loadRoot } from "./loader.ts";
+
+Deno.test("null on an optional attribute is unset: its default, or no value; a module's null input too", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-null-test-" });
+  try {
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      `package demo
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+base: $random.#Resource.random_integer & {min: 1, max: 9, seed: null}
+pet: $random.#Resource.random_pet & {length: null, prefix: null}
+#M: {
+	#var: {prefix: *null | string}
+	pet: $random.#Resource.random_pet & {prefix: #var.prefix}
+}
+m: #M
+n: #M & {#var: prefix: "x"}
+`,
+    );
+    const res = await loadRoot(root);
+    assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+    const config = (a: string) => res.value.nodes.find((n) => n.address === a)!.config;
+    assert.ok(!("seed" in config("base")));
+    assert.equal(config("pet").length, 2, "the default");
+    assert.ok(!("prefix" in config("pet")));
+    assert.ok(!("prefix" in config("m.pet")), "a module's input left null");
+    assert.equal(config("n.pet").prefix, "x");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
