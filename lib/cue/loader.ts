@@ -950,13 +950,15 @@ export async function evaluateRoot(
     return isObject(hidden as Value) ? (hidden as Record<string, unknown>)[name] : undefined;
   };
   const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
+  /** Defaults put in where a reference reads an unset attribute (see below). */
+  const pins: string[] = [];
   const run = (extra: string[]): Promise<EvalResult> =>
     evaluate(
       buildProgram({
         files,
         providers: providerBodies,
         imports,
-        extra: [...tagged.value, ...extra],
+        extra: [...tagged.value, ...pins, ...extra],
       }).source,
       { cacheDir: cache?.dir, cacheKey: cache?.key },
     );
@@ -965,12 +967,22 @@ export async function evaluateRoot(
   let neutralRun: Promise<EvalResult> | undefined;
   const neutralEvaluation = () => neutralRun ??= run(knownDeclarations(neutral));
 
-  const res = await run(knownDecls);
+  let res = await run(knownDecls);
+  // A reference to an attribute left unset whose default is the provider's
+  // (`two: {length: pet.length}`): the default is put in where it is read,
+  // as the node's own value, and the evaluation runs again.
+  for (let i = 0; !res.ok && i < 20; i++) {
+    const pin = unsetDefault(res.message, index)?.pin;
+    if (!pin || pins.includes(pin)) break;
+    pins.push(pin);
+    res = await run(knownDecls);
+  }
   if (!res.ok) {
     // A field that names itself fails whatever CUE says about it: say so.
     const traps = selfReferences(sources.files.map((f) => f.parsed));
     if (traps.length) return { ok: false, diagnostics: traps };
-    const computed = computedSet(res.message, index);
+    const computed = computedSet(res.message, index) ??
+      unsetDefault(res.message, index)?.diagnostic;
     if (computed) return { ok: false, diagnostics: [computed] };
     if (!knownSecrets) {
       return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
@@ -1155,6 +1167,16 @@ export async function evaluateRoot(
       if (traced && explains(marked, uv, sentinels, v)) nodeTemplates[k] = uv;
       else needsEvaluation.push(k);
     }
+    // A built-in attribute's default, where the configuration leaves it
+    // unset (provider_cue.ts: not a CUE default, which a module's own would
+    // conflict with).
+    if (!type.plugin) {
+      for (const [name, a] of Object.entries(type.attributes)) {
+        if (a.optional && a.default !== undefined && !(name in config)) {
+          config[name] = a.default as Value;
+        }
+      }
+    }
     for (const [name, a] of Object.entries(type.attributes)) {
       const v = n.value[name];
       if (a.required || a.optional || v === undefined) continue;
@@ -1335,6 +1357,54 @@ function computedSet(message: string, index: SourceIndex): Diagnostic | undefine
     `${owner.type}.${name} is computed by the provider and cannot be set in the configuration. Remove it from ${address}.`,
     { address, range: locate(index, path)?.pos },
   );
+}
+
+/**
+ * The diagnostic for a reference to an attribute that the configuration
+ * leaves unset and whose default is the provider's (`two: {length:
+ * pet.length}` where `pet` sets no length): that default is filled in by
+ * pravo, not by CUE (provider_cue.ts), so the reference has no value.
+ */
+function unsetDefault(
+  message: string,
+  index: SourceIndex,
+): { diagnostic: Diagnostic; pin: string } | undefined {
+  const m =
+    /^(?:cue: marshal error: )?(\S+?):? (?:incomplete|cannot convert incomplete value|cannot reference optional field)/
+      .exec(message);
+  if (!m) return undefined;
+  let path = splitPath(m[1]);
+  if (path[0] === WRAP) path = path.slice(1);
+  for (const site of index.sites.get(pathKey(path)) ?? []) {
+    for (const r of site.refs) {
+      for (const d of resolve(r) ?? []) {
+        if (!d.path || r.selectors.length === 0) continue;
+        const target = [...d.path, ...r.selectors];
+        const owner = index.attributesOf?.(target.slice(0, -1));
+        const name = target[target.length - 1];
+        const a = owner?.attributes?.[name];
+        if (!owner || !a?.optional || a.default === undefined) continue;
+        const node = formatPath(target.slice(0, -1));
+        const pin = nested(target, JSON.stringify(a.default));
+        const diagnostic = error(
+          `${node}.${name} is not set`,
+          `${
+            formatPath(path)
+          } refers to ${node}.${name}, which the configuration of ${node} leaves unset; its default (${
+            JSON.stringify(a.default)
+          }) is the provider's and has no value in CUE. Set ${name}: ${
+            JSON.stringify(a.default)
+          } in ${node} to refer to it.`,
+          {
+            address: formatPath(path),
+            range: { file: site.file, line: r.line, column: r.column },
+          },
+        );
+        return { diagnostic, pin };
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

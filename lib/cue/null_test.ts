@@ -39,3 +39,35 @@ n: #M & {#var: prefix: "x"}
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a module's own default on an attribute that has a provider default, and a reference to an unset default", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-null-test-" });
+  try {
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      `package demo
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+$random: rnd.#Provider
+
+#M: {
+	#var: {words: *null | int, sep: *"_" | string}
+	pet: $random.#Resource.random_pet & {length: #var.words, separator: #var.sep}
+}
+m: #M
+n: #M & {#var: {words: 3, sep: "."}}
+pet: $random.#Resource.random_pet & {prefix: "a"}
+two: $random.#Resource.random_pet & {length: pet.length, separator: n.pet.separator}
+`,
+    );
+    const res = await loadRoot(root);
+    assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+    const config = (a: string) => res.value.nodes.find((n) => n.address === a)!.config;
+    assert.deepEqual([config("m.pet").length, config("m.pet").separator], [2, "_"]);
+    assert.deepEqual([config("n.pet").length, config("n.pet").separator], [3, "."]);
+    assert.deepEqual([config("two").length, config("two").separator], [2, "."]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

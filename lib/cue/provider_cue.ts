@@ -99,8 +99,10 @@ function field(name: string, a: Attribute): string {
 function inputField(label: string, a: Attribute): string {
   const t = cueType(a.type);
   if (a.required) return `${label}: ${t}`;
-  // null is unset, as in Terraform: the default then, or no value.
-  if (a.default !== undefined) return `${label}: *${JSON.stringify(a.default)} | ${t} | null`;
+  // null is unset, as in Terraform: the default then, or no value. The
+  // default is the loader's to fill in, not a CUE default: a module's own
+  // default for the attribute (`*null | int`, `*"_" | string`) would
+  // conflict with it and leave neither.
   return `${label}?: ${t} | null`;
 }
 
