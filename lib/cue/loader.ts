@@ -33,7 +33,14 @@ import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { ctyOf, importPath, typeString } from "../providers/schema.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { readConfig } from "../state/config.ts";
-import { ctySentinel, isCtyDefault, pluginPackage, SET_MARKER, usedTypes } from "./plugin_cue.ts";
+import {
+  ctyDefault,
+  ctySentinel,
+  isCtyDefault,
+  pluginPackage,
+  SET_MARKER,
+  usedTypes,
+} from "./plugin_cue.ts";
 import {
   newTopScope,
   type ParsedFile,
@@ -694,6 +701,8 @@ interface Packages {
   main: Map<string, string>;
   /** The `setness` variant of the plugin providers' bodies (plugin_cue.ts). */
   setness: Map<string, string>;
+  /** The bodies without `null` on optional attributes: for precise messages. */
+  strict: Map<string, string>;
   /** Builtin packages the bodies use. */
   imports: string[];
   /** The plugin sources. */
@@ -708,6 +717,7 @@ interface Packages {
 async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   const main = new Map<string, string>();
   const setness = new Map<string, string>();
+  const strict = new Map<string, string>();
   const plugins = new Set<string>();
   let usesList = false;
   const catalog = tryCatalogFor(sources.root).catalog;
@@ -734,6 +744,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
     }
     if (!p.plugin) {
       main.set(s, providerPackage(p));
+      strict.set(s, providerPackage(p, { strict: true }));
       continue;
     }
     plugins.add(s);
@@ -747,10 +758,15 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
       usesList ||= g.usesList;
       (variant === "main" ? main : setness).set(s, g.body);
     }
+    strict.set(
+      s,
+      pluginPackage({ source: s, config: p.plugin.config, types, variant: "main", strict: true })
+        .body,
+    );
   }
   return {
     ok: true,
-    value: { main, setness, imports: usesList ? ["list"] : [], plugins },
+    value: { main, setness, strict, imports: usesList ? ["list"] : [], plugins },
     diagnostics: [],
   };
 }
@@ -944,6 +960,38 @@ export async function evaluateRoot(
     return out;
   };
   const knownDecls = knownDeclarations();
+  /** The plugin type of a node, from its kind or from where the sources declare it. */
+  const pluginTypeAt = (address: string, path: string[]): TypeSchema | undefined => {
+    const t = pluginKinds.get(address);
+    if (t) return t;
+    const declared = index.attributesOf?.(path);
+    return declared ? findTypes(declared.type).find((x) => x.type.plugin)?.type : undefined;
+  };
+  /**
+   * The "unknown" default of each optional and computed attribute of a
+   * plugin node that the configuration leaves unset and the state does not
+   * give (plugin_cue.ts): the node's own value, so that references to it
+   * evaluate. The traced evaluation puts sentinels there instead.
+   */
+  const defaultPins: string[] = [];
+  /** The attributes `defaultPins` (and the pin loop below) give a default, by node. */
+  const pinnedDefaults = new Map<string, Set<string>>();
+  const pinDefault = (address: string, path: string[], name: string, t: TypeSchema): string => {
+    if (!pinnedDefaults.has(address)) pinnedDefaults.set(address, new Set());
+    pinnedDefaults.get(address)!.add(name);
+    return nested([...path, name], ctyDefault(ctyOf(t.attributes[name])!));
+  };
+  for (const [address, set] of setness) {
+    const path = addressPath(address);
+    const t = pluginTypeAt(address, path);
+    if (!t) continue;
+    for (const [name, a] of Object.entries(t.attributes)) {
+      if (!a.computed || a.required || !a.optional || set.has(name)) continue;
+      const v = known.get(address)?.[name];
+      if (v !== undefined && v !== null && injected(address, name)) continue;
+      defaultPins.push(pinDefault(address, path, name, t));
+    }
+  }
   /** The state's value of an optional and computed attribute of a node, when known. */
   const knownOptional = (address: string, name: string): unknown => {
     const hidden = known.get(address)?.[KNOWN_FIELD];
@@ -952,13 +1000,14 @@ export async function evaluateRoot(
   const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
   /** Defaults put in where a reference reads an unset attribute (see below). */
   const pins: string[] = [];
-  const run = (extra: string[]): Promise<EvalResult> =>
+  /** An evaluation; `defaults`: with the "unknown" defaults of plugin nodes (not when traced). */
+  const run = (extra: string[], defaults = true): Promise<EvalResult> =>
     evaluate(
       buildProgram({
         files,
         providers: providerBodies,
         imports,
-        extra: [...tagged.value, ...pins, ...extra],
+        extra: [...tagged.value, ...pins, ...(defaults ? defaultPins : []), ...extra],
       }).source,
       { cacheDir: cache?.dir, cacheKey: cache?.key },
     );
@@ -967,14 +1016,64 @@ export async function evaluateRoot(
   let neutralRun: Promise<EvalResult> | undefined;
   const neutralEvaluation = () => neutralRun ??= run(knownDeclarations(neutral));
 
+  /**
+   * CUE's message for a value that an optional attribute's `T | null`
+   * refuses is "N errors in empty disjunction": the same evaluation without
+   * `null` says what is wrong (`keepers.a: conflicting values 1 and
+   * string`), when it fails at that place.
+   */
+  const sharpened = async (message: string): Promise<string> => {
+    const m = /^(?:cue: marshal error: )?(\S+): \d+ errors in empty disjunction/.exec(message);
+    if (!m) return message;
+    const strict = await evaluate(
+      buildProgram({
+        files,
+        providers: packages.value.strict,
+        imports,
+        extra: [...tagged.value, ...pins, ...defaultPins, ...knownDecls],
+      }).source,
+      { cacheDir: cache?.dir, cacheKey: cache?.key },
+    );
+    if (strict.ok) return message;
+    const at = /^(?:cue: marshal error: )?(\S+):/.exec(strict.message)?.[1];
+    return at && (at === m[1] || at.startsWith(m[1] + ".")) ? strict.message : message;
+  };
   let res = await run(knownDecls);
   // A reference to an attribute left unset whose default is the provider's
   // (`two: {length: pet.length}`): the default is put in where it is read,
   // as the node's own value, and the evaluation runs again.
-  for (let i = 0; !res.ok && i < 20; i++) {
+  // Likewise an optional and computed attribute of a plugin node that the
+  // sources declare where the setness evaluation did not look (made by a
+  // comprehension): it gets the "unknown" default, or the state's value.
+  let aliasing: Deps | undefined;
+  for (let i = 0; !res.ok && i < 50; i++) {
     const pin = unsetDefault(res.message, index)?.pin;
-    if (!pin || pins.includes(pin)) break;
-    pins.push(pin);
+    if (pin && !pins.includes(pin)) {
+      pins.push(pin);
+    } else {
+      const reads = optionalReads(res.message, aliasing ??= new Deps(sources, []));
+      // Which of them the configuration sets: only an unset one gets a value.
+      const unknownSetness = reads.map((r) => formatPath(r.node)).filter((a) => !setness.has(a));
+      if (unknownSetness.length) {
+        for (
+          const [a, set] of await setnessOf(sources, tagged.value, packages.value, unknownSetness)
+        ) {
+          setness.set(a, set);
+        }
+      }
+      const read = reads.find((r) => setness.get(formatPath(r.node))?.has(r.name) === false);
+      if (!read) break;
+      const address = formatPath(read.node);
+      const v = known.get(address)?.[read.name];
+      const decl = v !== undefined && v !== null
+        ? nested(
+          [...read.node, read.name],
+          JSON.stringify(cueView(v, read.type.attributes[read.name])),
+        )
+        : pinDefault(address, read.node, read.name, read.type);
+      if (defaultPins.includes(decl) || pins.includes(decl)) break;
+      (v !== undefined && v !== null ? pins : defaultPins).push(decl);
+    }
     res = await run(knownDecls);
   }
   if (!res.ok) {
@@ -985,7 +1084,8 @@ export async function evaluateRoot(
       unsetDefault(res.message, index)?.diagnostic;
     if (computed) return { ok: false, diagnostics: [computed] };
     if (!knownSecrets) {
-      return { ok: false, diagnostics: [incompleteOrError(res.message, sources, index)] };
+      const message = await sharpened(res.message);
+      return { ok: false, diagnostics: [incompleteOrError(message, sources, index)] };
     }
     const n = await neutralEvaluation();
     return {
@@ -1064,7 +1164,8 @@ export async function evaluateRoot(
           // Computed, and not set by the configuration: unknown until apply.
           if (!a.computed) continue;
           if ((a.required || a.optional) && isSet(addr, name, n.value[name], type)) continue;
-          if (known.get(addr)?.[name] !== undefined && injected(addr, name)) continue;
+          const kv = known.get(addr)?.[name];
+          if (kv !== undefined && kv !== null && injected(addr, name)) continue;
         } else if (isOptionalComputed(a)) {
           // Unset in the configuration and not known yet: a sentinel in its hidden field.
           if (knownOptional(addr, name) !== undefined) continue;
@@ -1097,7 +1198,7 @@ export async function evaluateRoot(
         sentinels.push({ address: addr, attr: name });
       }
     }
-    const resU = await run([...knownDecls, ...holders]);
+    const resU = await run([...knownDecls, ...holders], false);
     if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
   }
 
@@ -1105,7 +1206,10 @@ export async function evaluateRoot(
   // differs from the evaluation it mirrors depends on a secret.
   let dependence: SecretDependence | undefined;
   if (trace && (knownSecrets || (traced && unknownSecrets.size))) {
-    const resS = await run([...knownDeclarations(standIn), ...(traced ? standInHolders : [])]);
+    const resS = await run(
+      [...knownDeclarations(standIn), ...(traced ? standInHolders : [])],
+      !traced,
+    );
     if (!resS.ok) {
       // As when the real values fail: which of the two fails depends on the
       // secret, so the answer must not tell them apart.
@@ -1405,6 +1509,46 @@ function unsetDefault(
     }
   }
   return undefined;
+}
+
+/** The provider types a field refers to (`$aws.#Resource.aws_sqs_queue`), by mode. */
+const TYPE_MODES: Record<string, Mode> = {
+  "#Resource": "managed",
+  "#Data": "data",
+  "#Ephemeral": "ephemeral",
+};
+
+/**
+ * What a failed evaluation's "cannot reference optional field: NAME" read:
+ * the plugin node whose optional and computed attribute NAME the
+ * configuration leaves unset, found through the sources (with the aliases
+ * of definitions and comprehensions, {@link Deps}).
+ */
+function optionalReads(
+  message: string,
+  deps: Deps,
+): { node: string[]; name: string; type: TypeSchema }[] {
+  const m =
+    /^(?:cue: marshal error: )?(\S+): (?:cannot reference optional field: (\S+)$|incomplete)/
+      .exec(message);
+  if (!m) return [];
+  let path = splitPath(m[1]);
+  if (path[0] === WRAP) path = path.slice(1);
+  const name = m[2]?.replace(/^"|"$/g, "");
+  const out: { node: string[]; name: string; type: TypeSchema }[] = [];
+  for (let k = path.length; k > 0 && out.length === 0; k--) {
+    for (const { site, subst } of deps.sitesFor(path.slice(0, k))) {
+      for (const target of deps.targetsOf(site, subst)) {
+        const last = target[target.length - 1];
+        if (name !== undefined && last !== name) continue;
+        const node = target.slice(0, -1);
+        const type = deps.pluginTypeOf(node);
+        const a = type?.attributes[last];
+        if (type && a?.optional && a.computed) out.push({ node, name: last, type });
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -1827,6 +1971,46 @@ class Deps {
     this.#aliasBusy.delete(key);
     this.#aliasMemo.set(key, out);
     return out;
+  }
+
+  /** The declarations at `path`, through its aliases, with their mappings onto it. */
+  sitesFor(path: string[]): Item[] {
+    const out: Item[] = [];
+    for (const a of this.aliases(path)) {
+      for (const site of this.#byKey.get(pathKey(a.path)) ?? []) {
+        out.push({ site, subst: a.subst });
+      }
+      // A field declared in a comprehension whose labels are those of the path.
+      for (let i = 0; i < a.path.length; i++) {
+        const rest = a.path.slice(i);
+        for (const { site, rel } of this.#loose.get(pathKey(a.path.slice(0, i))) ?? []) {
+          if (rel.length === rest.length && rel.every((l, j) => l === null || l === rest[j])) {
+            out.push({ site, subst: a.subst });
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Where a declaration's references lead, mapped onto the instance. */
+  targetsOf(site: Site, subst: Subst): string[][] {
+    return this.#targets(site, subst);
+  }
+
+  /** The plugin type a node at `path` is declared with, through its aliases. */
+  pluginTypeOf(path: string[]): TypeSchema | undefined {
+    for (const { site } of this.sitesFor(path)) {
+      for (const r of site.refs) {
+        const i = r.selectors.findIndex((x) => x in TYPE_MODES);
+        if (i < 0 || i + 1 >= r.selectors.length) continue;
+        const t = findTypes(r.selectors[i + 1]).find((x) =>
+          x.type.plugin && x.type.mode === TYPE_MODES[r.selectors[i]]
+        );
+        if (t) return t.type;
+      }
+    }
+    return undefined;
   }
 
   /** Every declaration at `path` and under it, through its aliases. */

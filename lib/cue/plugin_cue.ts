@@ -105,7 +105,7 @@ export function ctyDefaultValue(t: CtyType): unknown {
 }
 
 /** The default as CUE: structs closed, so that a known value never merges with it. */
-function ctyDefault(t: CtyType): string {
+export function ctyDefault(t: CtyType): string {
   if (typeof t === "string") return JSON.stringify(ctyDefaultValue(t));
   switch (t[0]) {
     case "list":
@@ -175,9 +175,14 @@ export interface PluginPackageInput {
   types: PluginTypeInput[];
   /** `main`, or `setness` (see the module doc). */
   variant: "main" | "setness";
+  /** Without `null` on optional attributes: CUE's messages about a value are then precise. */
+  strict?: boolean;
 }
 
 const LIST = builtinName("list");
+
+/** `null | ` before every optional attribute's type, or "" in the strict variant (for messages). */
+let NULL = "null | ";
 
 const MODE_DEF: Record<Exclude<Mode, "call">, string> = {
   managed: "#Resource",
@@ -216,7 +221,7 @@ function blockBody(b: Block, indent: string, out: { list: boolean }): string {
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
     lines.push(
-      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : "null | "}${
+      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : NULL}${
         ctyCue(attributeType(a))
       }`,
     );
@@ -248,13 +253,14 @@ function topFields(
             "\n" + indent,
           ),
       );
-    } else if (a.computed) {
-      lines.push(
-        variant === "main"
-          ? `${indent}${l}: *${ctyDefault(t)} | null | ${ctyCue(t)}`
-          : `${indent}${l}?: null | ${ctyCue(t)}`,
-      );
-    } else lines.push(`${indent}${l}?: null | ${ctyCue(t)}`);
+    } else {
+      // Optional, computed or not: no CUE default, which a module's own
+      // (`*null | string`) would conflict with. Where the configuration
+      // leaves an optional and computed one unset, the loader gives it the
+      // state's value or the "unknown" default, as the node's own value.
+      void variant;
+      lines.push(`${indent}${l}?: ${NULL}${ctyCue(t)}`);
+    }
   }
   for (const [k, n] of Object.entries(b.blockTypes)) {
     lines.push(`${indent}${blockField(k, n, indent, out)}`);
@@ -267,7 +273,7 @@ function configFields(b: Block, indent: string, out: { list: boolean }): string[
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
     lines.push(
-      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : "null | "}${
+      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : NULL}${
         ctyCue(attributeType(a))
       }`,
     );
@@ -283,6 +289,15 @@ function configFields(b: Block, indent: string, out: { list: boolean }): string[
  * uses CUE's `list` package (which the program must then import).
  */
 export function pluginPackage(input: PluginPackageInput): { body: string; usesList: boolean } {
+  NULL = input.strict ? "" : "null | ";
+  try {
+    return pluginBody(input);
+  } finally {
+    NULL = "null | ";
+  }
+}
+
+function pluginBody(input: PluginPackageInput): { body: string; usesList: boolean } {
   const out = { list: false };
   const lines: string[] = [`#Provider: {`];
   lines.push(`\t${JSON.stringify(PROVIDER_MARKER)}: ${JSON.stringify(input.source)}`);

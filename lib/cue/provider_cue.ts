@@ -79,6 +79,9 @@ export function cueType(t: AttrType): string {
   return `{[string]: ${cueType(t.map)}}`;
 }
 
+/** `| null` on every optional attribute, or "" in the strict variant (for messages). */
+let NULL = " | null";
+
 function field(name: string, a: Attribute): string {
   const label = /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
   if (!a.required && !a.optional) {
@@ -89,7 +92,7 @@ function field(name: string, a: Attribute): string {
   }
   if (isOptionalComputed(a) && a.default === undefined) {
     const t = cueType(a.type);
-    return `${label}: *${KNOWN_FIELD}.${label} | ${t} | null\n\t\t\t${KNOWN_FIELD}: ${label}: *${
+    return `${label}: *${KNOWN_FIELD}.${label} | ${t}${NULL}\n\t\t\t${KNOWN_FIELD}: ${label}: *${
       unknownDefault(a.type)
     } | ${t}`;
   }
@@ -103,11 +106,20 @@ function inputField(label: string, a: Attribute): string {
   // default is the loader's to fill in, not a CUE default: a module's own
   // default for the attribute (`*null | int`, `*"_" | string`) would
   // conflict with it and leave neither.
-  return `${label}?: ${t} | null`;
+  return `${label}?: ${t}${NULL}`;
 }
 
 /** The body of the provider's package: `#Provider: {...}`. */
-export function providerPackage(p: ProviderSchema): string {
+export function providerPackage(p: ProviderSchema, opts: { strict?: boolean } = {}): string {
+  NULL = opts.strict ? "" : " | null";
+  try {
+    return providerBody(p);
+  } finally {
+    NULL = " | null";
+  }
+}
+
+function providerBody(p: ProviderSchema): string {
   const lines: string[] = [];
   lines.push(`#Provider: {`);
   lines.push(`\t${JSON.stringify(PROVIDER_MARKER)}: ${JSON.stringify(p.source)}`);

@@ -29,6 +29,11 @@ $fake: fake.#Provider & {endpoint: "http://fake.example"}
 
 first: $fake.#Resource.fake_thing & {name: "first"}
 
+// Made by a comprehension and leaving encrypted unset: the provider
+// computes it, and mirror reads it once it is known.
+extra: {for k in ["e"] {(k): $fake.#Resource.fake_thing & {name: "extra-\(k)"}}}
+mirror: $fake.#Resource.fake_thing & {name: "mirror", encrypted: extra.e.encrypted}
+
 queues: {
 	for k, enc in {plain: false, sealed: true} {
 		(k): #Queue & {#var: {name: k, encrypted: enc}}
@@ -51,6 +56,8 @@ Deno.test("a module as a definition in a comprehension on a plugin provider: fal
     assert.equal(node("queues.plain.queue").after.encrypted, false, "false as written");
     assert.equal(node("queues.sealed.queue").after.encrypted, true);
     assert.equal(node("queues.plain.queue").after.size, null, "a null input is unset");
+    assert.ok(node("mirror").after_unknown.includes("encrypted"), "known after apply");
+    assert.deepEqual(node("mirror").dependencies, ["extra.e"]);
     assert.deepEqual(node("queues.plain.queue").dependencies, ["first"]);
     // The policy waits for its own module's queue (an extra edge is allowed, a missing one never).
     assert.ok(node("queues.plain.policy").dependencies.includes("queues.plain.queue"));
@@ -72,6 +79,9 @@ Deno.test("a module as a definition in a comprehension on a plugin provider: fal
     }
     const show = await r.run(["state", "show", "queues.plain.queue", "--json"]);
     assert.equal(JSON.parse(show.stdout).record.attributes.encrypted, false, "applied as written");
+
+    const mirror = await r.run(["state", "show", "mirror", "--json"]);
+    assert.equal(JSON.parse(mirror.stdout).record.attributes.encrypted, true, "the computed value");
 
     const again = await r.run(["plan", "--refresh", "all"]);
     assert.equal(again.code, 0, again.stdout + again.stderr);
