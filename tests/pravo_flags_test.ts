@@ -486,6 +486,15 @@ Deno.test("scripts/pravo grants the commands that may start plugin providers the
     "mcp verifies the packages and runs none",
   );
   assert.deepEqual(
+    permissions(await dryRun(["approve", "a.plan", "--key", "/elsewhere/op"], root, env)),
+    permissionFlags({
+      ...base,
+      extraRead: ["/elsewhere/op"],
+      plugins: { providers, pravoCache: plugins.pravoCache, run: false },
+    }),
+    "approve checks the plan against the providers' schemas and runs none",
+  );
+  assert.deepEqual(
     permissions(await dryRun(["fmt"], root, env)),
     permissionFlags(base),
     "a command that starts no provider gets nothing of them",
