@@ -242,3 +242,24 @@ Deno.test("a closed definition of the user's own unified with a node is refused 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("for_each over a value known only after apply is refused, with Terraform's advice, and no stand-in in it", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  try {
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport (\n\trnd "pravo.dev/providers/hashicorp/random"\n\t"strings"\n)\n\n' +
+        HEAD +
+        'r: {for k in strings.Split(base.id, "-") {"\\(k)": $random.#Resource.random_pet & {prefix: k}}}\n',
+    );
+    const res = await loadRoot(root);
+    assert.ok(!res.ok);
+    const d = res.diagnostics[0];
+    assert.equal(d.summary, "Nodes decided by a value known only after apply");
+    assert.match(d.detail ?? "", /as with Terraform's for_each and count/i);
+    assert.deepEqual(d.range, { file: "main.cue", line: 11, column: 1 });
+    assert.ok(!JSON.stringify(d).includes("⟦"), JSON.stringify(d));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

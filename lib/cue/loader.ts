@@ -1201,6 +1201,41 @@ export async function evaluateRoot(
     const resU = await run([...knownDecls, ...holders], false);
     if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
   }
+  // Which nodes exist must be known at plan time, as Terraform's for_each
+  // and count: a node whose label holds what stands for an unknown value,
+  // or that exists in one of the two evaluations and not in the other, was
+  // made by a comprehension over a value known only after apply.
+  // (validate reads no state, so it cannot tell: only plans refuse.)
+  if (trace) {
+    const tracedNodes: Found = { nodes: [], providers: [], inLists: [] };
+    if (traced) walk(traced, [], tracedNodes);
+    const plain = new Set(found.nodes.map((n) => pathKey(n.path)));
+    const other = new Set(tracedNodes.nodes.map((n) => pathKey(n.path)));
+    const odd = [
+      ...found.nodes.filter((n) =>
+        n.path.some(unknownLabel) || (traced && !other.has(pathKey(n.path)))
+      ),
+      ...tracedNodes.nodes.filter((n) => !plain.has(pathKey(n.path))),
+    ];
+    if (odd.length) {
+      const path = odd[0].path;
+      // The struct that holds the comprehension: the longest prefix the sources declare.
+      let at = path.slice(0, -1);
+      while (at.length > 1 && !locate(index, at)?.exact) at = at.slice(0, -1);
+      return {
+        ok: false,
+        diagnostics: [
+          error(
+            "Nodes decided by a value known only after apply",
+            `Which nodes ${
+              formatPath(at)
+            } holds depends on a value that is known only after apply (a computed attribute of a node not applied yet), so pravo cannot tell at plan time which nodes it creates. As with Terraform's for_each and count, the keys and conditions must be known at plan time: iterate over a list or struct of values the configuration gives (or a tag), and use the computed values inside the nodes.`,
+            { address: formatPath(at), range: locate(index, at)?.pos },
+          ),
+        ],
+      };
+    }
+  }
 
   // Where a secret is in play, evaluate again with a stand-in for each: what
   // differs from the evaluation it mirrors depends on a secret.
@@ -1509,6 +1544,14 @@ function unsetDefault(
     }
   }
   return undefined;
+}
+
+/** True for a label made from what stands for an unknown value (unknowns.ts). */
+function unknownLabel(label: string): boolean {
+  if (label.includes("⟦pravo")) return true;
+  if (!/^\d{16}$/.test(label)) return false;
+  const n = Number(label);
+  return n >= 7_000_000_000_000_000 && n <= Number.MAX_SAFE_INTEGER;
 }
 
 /** The provider types a field refers to (`$aws.#Resource.aws_sqs_queue`), by mode. */
