@@ -86,6 +86,7 @@ import {
   sentinelFor,
   type SentinelRef,
   sentinelRefs,
+  unknownDefault,
 } from "./unknowns.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
@@ -703,6 +704,8 @@ interface Packages {
   setness: Map<string, string>;
   /** The bodies without `null` on optional attributes: for precise messages. */
   strict: Map<string, string>;
+  /** The bodies for the traced evaluation (provider_cue.ts `computedHolder`). */
+  traced: Map<string, string>;
   /** Builtin packages the bodies use. */
   imports: string[];
   /** The plugin sources. */
@@ -718,6 +721,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   const main = new Map<string, string>();
   const setness = new Map<string, string>();
   const strict = new Map<string, string>();
+  const traced = new Map<string, string>();
   const plugins = new Set<string>();
   let usesList = false;
   const catalog = tryCatalogFor(sources.root).catalog;
@@ -745,6 +749,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
     if (!p.plugin) {
       main.set(s, providerPackage(p));
       strict.set(s, providerPackage(p, { strict: true }));
+      traced.set(s, providerPackage(p, { traced: true }));
       continue;
     }
     plugins.add(s);
@@ -763,10 +768,15 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
       pluginPackage({ source: s, config: p.plugin.config, types, variant: "main", strict: true })
         .body,
     );
+    traced.set(
+      s,
+      pluginPackage({ source: s, config: p.plugin.config, types, variant: "main", traced: true })
+        .body,
+    );
   }
   return {
     ok: true,
-    value: { main, setness, strict, imports: usesList ? ["list"] : [], plugins },
+    value: { main, setness, strict, traced, imports: usesList ? ["list"] : [], plugins },
     diagnostics: [],
   };
 }
@@ -900,10 +910,29 @@ export async function evaluateRoot(
     if (t) knownTypes.set(a, t);
     if (t?.plugin) pluginKinds.set(a, t);
   }
+  /** The type of a node of `known`: its kind's, else the one the sources declare it with. */
+  const typeOfKnown = (address: string, path: string[]) =>
+    knownTypes.get(address)?.attributes ?? index.attributesOf?.(path)?.attributes;
+  /** Declarations of the "unknown" default for the computed-only attributes not in `given`. */
+  const completion = (address: string, given: readonly string[]): string[] => {
+    const path = addressPath(address);
+    const attrs = typeOfKnown(address, path);
+    if (!attrs) return [];
+    const computedOnly = Object.entries(attrs).filter(([, a]) => !a.required && !a.optional);
+    if (!computedOnly.some(([k]) => given.includes(k))) return [];
+    return computedOnly.filter(([k]) => !given.includes(k)).map(([k, a]) => {
+      const cty = ctyOf(a);
+      return computedValue(
+        nested(path, ""),
+        k,
+        cty !== undefined ? ctyDefault(cty) : unknownDefault(a.type),
+      );
+    });
+  };
   /** A declaration of a known value: a computed-only attribute's goes into its holder. */
   const knownValue = (address: string, path: string[], k: string, cue: string): string => {
     // Without its kind, the type the sources declare the node with.
-    const a = (knownTypes.get(address)?.attributes ?? index.attributesOf?.(path)?.attributes)?.[k];
+    const a = typeOfKnown(address, path)?.[k];
     return a && !a.required && !a.optional
       ? computedValue(nested(path, ""), k, cue)
       : nested([...path, k], cue);
@@ -928,10 +957,17 @@ export async function evaluateRoot(
     }
     return true;
   };
-  /** The known values as declarations, each secret replaced by `f` of it when given. */
-  const knownDeclarations = (f?: (v: unknown) => unknown): string[] => {
+  /**
+   * The known values as declarations, each secret replaced by `f` of it when
+   * given. With `complete`, a node given some of its computed-only values
+   * gets the "unknown" default for the others: its holder's second struct
+   * has no defaults of its own (provider_cue.ts). The traced evaluation puts
+   * sentinels in those instead.
+   */
+  const knownDeclarations = (f?: (v: unknown) => unknown, complete = true): string[] => {
     const out: string[] = [];
     for (const [address, attrs] of known) {
+      if (complete) out.push(...completion(address, Object.keys(attrs)));
       const paths = secrets.get(address) ?? [];
       const given = f && paths.length ? replaceAt(attrs, paths, f) : attrs;
       const path = addressPath(address);
@@ -1000,17 +1036,28 @@ export async function evaluateRoot(
   const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
   /** Defaults put in where a reference reads an unset attribute (see below). */
   const pins: string[] = [];
-  /** An evaluation; `defaults`: with the "unknown" defaults of plugin nodes (not when traced). */
-  const run = (extra: string[], defaults = true): Promise<EvalResult> =>
+  /**
+   * An evaluation; `defaults`: with the "unknown" defaults of plugin nodes
+   * and the packages' defaults of computed values; without, the traced
+   * evaluation's, which gives every one of them.
+   */
+  const evaluateWith = (extra: string[], bodies: Map<string, string>, withPins: boolean) =>
     evaluate(
       buildProgram({
         files,
-        providers: providerBodies,
+        providers: bodies,
         imports,
-        extra: [...tagged.value, ...pins, ...(defaults ? defaultPins : []), ...extra],
+        extra: [...tagged.value, ...pins, ...(withPins ? defaultPins : []), ...extra],
       }).source,
       { cacheDir: cache?.dir, cacheKey: cache?.key },
     );
+  const run = async (extra: string[], defaults = true): Promise<EvalResult> => {
+    if (defaults) return await evaluateWith(extra, providerBodies, true);
+    // A node the other evaluation did not have (its existence depends on a
+    // sentinel or a stand-in) has no value to give: the packages' defaults then.
+    const r = await evaluateWith(extra, packages.value.traced, false);
+    return r.ok ? r : await evaluateWith(extra, providerBodies, false);
+  };
   // Messages come from an evaluation without the secrets: with neutral
   // values in their place (see secrets.ts), made when first needed.
   let neutralRun: Promise<EvalResult> | undefined;
@@ -1198,43 +1245,8 @@ export async function evaluateRoot(
         sentinels.push({ address: addr, attr: name });
       }
     }
-    const resU = await run([...knownDecls, ...holders], false);
+    const resU = await run([...knownDeclarations(undefined, false), ...holders], false);
     if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
-  }
-  // Which nodes exist must be known at plan time, as Terraform's for_each
-  // and count: a node whose label holds what stands for an unknown value,
-  // or that exists in one of the two evaluations and not in the other, was
-  // made by a comprehension over a value known only after apply.
-  // (validate reads no state, so it cannot tell: only plans refuse.)
-  if (trace) {
-    const tracedNodes: Found = { nodes: [], providers: [], inLists: [] };
-    if (traced) walk(traced, [], tracedNodes);
-    const plain = new Set(found.nodes.map((n) => pathKey(n.path)));
-    const other = new Set(tracedNodes.nodes.map((n) => pathKey(n.path)));
-    const odd = [
-      ...found.nodes.filter((n) =>
-        n.path.some(unknownLabel) || (traced && !other.has(pathKey(n.path)))
-      ),
-      ...tracedNodes.nodes.filter((n) => !plain.has(pathKey(n.path))),
-    ];
-    if (odd.length) {
-      const path = odd[0].path;
-      // The struct that holds the comprehension: the longest prefix the sources declare.
-      let at = path.slice(0, -1);
-      while (at.length > 1 && !locate(index, at)?.exact) at = at.slice(0, -1);
-      return {
-        ok: false,
-        diagnostics: [
-          error(
-            "Nodes decided by a value known only after apply",
-            `Which nodes ${
-              formatPath(at)
-            } holds depends on a value that is known only after apply (a computed attribute of a node not applied yet), so pravo cannot tell at plan time which nodes it creates. As with Terraform's for_each and count, the keys and conditions must be known at plan time: iterate over a list or struct of values the configuration gives (or a tag), and use the computed values inside the nodes.`,
-            { address: formatPath(at), range: locate(index, at)?.pos },
-          ),
-        ],
-      };
-    }
   }
 
   // Where a secret is in play, evaluate again with a stand-in for each: what
@@ -1242,7 +1254,7 @@ export async function evaluateRoot(
   let dependence: SecretDependence | undefined;
   if (trace && (knownSecrets || (traced && unknownSecrets.size))) {
     const resS = await run(
-      [...knownDeclarations(standIn), ...(traced ? standInHolders : [])],
+      [...knownDeclarations(standIn, !traced), ...(traced ? standInHolders : [])],
       !traced,
     );
     if (!resS.ok) {
@@ -1414,6 +1426,41 @@ export async function evaluateRoot(
   // evaluations differ.
   diags.push(...(tainted.diagnostics.length ? tainted.diagnostics : dependence?.diagnostics ?? []));
   if (diags.length) return { ok: false, diagnostics: diags };
+  // Which nodes exist must be known at plan time, as Terraform's for_each
+  // and count: a node whose label holds what stands for an unknown value,
+  // or that exists in one of the two evaluations and not in the other, was
+  // made by a comprehension over a value known only after apply.
+  // (validate reads no state, so it cannot tell: only plans refuse.)
+  if (trace) {
+    const tracedNodes: Found = { nodes: [], providers: [], inLists: [] };
+    if (traced) walk(traced, [], tracedNodes);
+    const plain = new Set(found.nodes.map((n) => pathKey(n.path)));
+    const other = new Set(tracedNodes.nodes.map((n) => pathKey(n.path)));
+    const odd = [
+      ...found.nodes.filter((n) =>
+        n.path.some(unknownLabel) || (traced && !other.has(pathKey(n.path)))
+      ),
+      ...tracedNodes.nodes.filter((n) => !plain.has(pathKey(n.path))),
+    ];
+    if (odd.length) {
+      const path = odd[0].path;
+      // The struct that holds the comprehension: the longest prefix the sources declare.
+      let at = path.slice(0, -1);
+      while (at.length > 1 && !locate(index, at)?.exact) at = at.slice(0, -1);
+      return {
+        ok: false as const,
+        diagnostics: [
+          error(
+            "Nodes decided by a value known only after apply",
+            `Which nodes ${
+              formatPath(at)
+            } holds depends on a value that is known only after apply (a computed attribute of a node not applied yet), so pravo cannot tell at plan time which nodes it creates. As with Terraform's for_each and count, the keys and conditions must be known at plan time: iterate over a list or struct of values the configuration gives (or a tag), and use the computed values inside the nodes.`,
+            { address: formatPath(at), range: locate(index, at)?.pos },
+          ),
+        ],
+      };
+    }
+  }
   for (const n of nodes) {
     const more = tainted.inputs.get(n.address);
     if (more) n.sensitiveInputs = [...new Set([...n.sensitiveInputs, ...more])].sort();
@@ -1864,6 +1911,9 @@ function looseLabels(s: Site): (string | null)[] | undefined {
   return out;
 }
 
+/** The dependencies of what refers to nothing: one set for all. */
+const NO_DEPS: ReadonlySet<string> = new Set();
+
 /** A rewriting of paths: each `[from, to]` in turn replaces a leading `from` by `to`. */
 type Subst = readonly (readonly [string[], string[]])[];
 
@@ -1898,8 +1948,12 @@ class Deps {
   #aliasMemo = new Map<string, { path: string[]; subst: Subst }[]>();
   #aliasBusy = new Set<string>();
   #underMemo = new Map<string, Item[]>();
+  /** Whether anything is declared at a path or under it, through its aliases. */
+  #fruitfulMemo = new Map<string, boolean>();
+  /** {@link Deps.#refDeps} without a mapping, by site: most of them. */
+  #refMemo0 = new Map<Site, ReadonlySet<string>>();
   #underBusy = new Set<string>();
-  #refMemo = new Map<Site, Map<string, Set<string>>>();
+  #refMemo = new Map<Site, Map<string, ReadonlySet<string>>>();
   /**
    * Fields declared without a static path (in a comprehension's body, or
    * under a dynamic or pattern label), by the path of the field that holds
@@ -1985,7 +2039,7 @@ class Deps {
     /** The aliases that what `site` (declared at `at`) embeds gives the fields under it. */
     const embed = (site: Site, at: string[], rest: string[]) => {
       for (const t of this.#targets(site, [], (r) => !this.#clauses.has(r))) {
-        if (startsWith(at, t) || this.#nodesAt(t).length) continue;
+        if (startsWith(at, t) || this.#nodesAt(t).length || !this.#fruitful(t)) continue;
         for (const a of this.aliases([...t, ...rest])) {
           const subst: Subst = [...a.subst, [t, at]];
           const k = pathKey(a.path) + "\u0001" + JSON.stringify(subst);
@@ -2012,8 +2066,28 @@ class Deps {
       }
     }
     this.#aliasBusy.delete(key);
-    this.#aliasMemo.set(key, out);
+    // Most paths have no alias but themselves: not worth keeping.
+    if (out.length > 1) this.#aliasMemo.set(key, out);
     return out;
+  }
+
+  /**
+   * Whether the sources declare anything at `t` or under it, through its
+   * aliases: a provider's type (`$random.#Resource.random_pet`) is not
+   * among the sources, and embedding it adds nothing to read.
+   */
+  #fruitful(t: string[]): boolean {
+    const key = pathKey(t);
+    let got = this.#fruitfulMemo.get(key);
+    if (got === undefined) {
+      this.#fruitfulMemo.set(key, false); // while it is being found: a cycle adds nothing
+      got = this.aliases(t).some((a) => {
+        const k = pathKey(a.path);
+        return this.#byKey.has(k) || this.#children.has(k) || this.#loose.has(k);
+      });
+      this.#fruitfulMemo.set(key, got);
+    }
+    return got;
   }
 
   /** The declarations at `path`, through its aliases, with their mappings onto it. */
@@ -2057,7 +2131,7 @@ class Deps {
   }
 
   /** Every declaration at `path` and under it, through its aliases. */
-  #under(path: string[]): Item[] {
+  #under(path: string[], keep = true): Item[] {
     const key = pathKey(path);
     const memo = this.#underMemo.get(key);
     if (memo) return memo;
@@ -2067,24 +2141,28 @@ class Deps {
     for (const a of this.aliases(path)) {
       for (const site of this.#byKey.get(pathKey(a.path)) ?? []) out.push({ site, subst: a.subst });
       for (const c of this.#children.get(pathKey(a.path)) ?? []) {
-        for (const it of this.#under([...a.path, c])) {
-          out.push({ site: it.site, subst: [...it.subst, ...a.subst] });
+        for (const it of this.#under([...a.path, c], keep)) {
+          out.push(
+            a.subst.length === 0 ? it : { site: it.site, subst: [...it.subst, ...a.subst] },
+          );
         }
       }
     }
     this.#underBusy.delete(key);
-    this.#underMemo.set(key, out);
+    if (keep) this.#underMemo.set(key, out);
     return out;
   }
 
   /** The nodes a declaration's value refers to, read for an instance through `subst`. */
-  #refDeps(site: Site, subst: Subst, stack: Set<string>): Set<string> {
-    const skey = JSON.stringify(subst);
-    let bySubst = this.#refMemo.get(site);
-    const cached = bySubst?.get(skey);
+  #refDeps(site: Site, subst: Subst, stack: Set<unknown>): ReadonlySet<string> {
+    if (site.refs.length === 0) return NO_DEPS;
+    const plain = subst.length === 0;
+    const skey = plain ? "" : JSON.stringify(subst);
+    let bySubst = plain ? undefined : this.#refMemo.get(site);
+    const cached = plain ? this.#refMemo0.get(site) : bySubst?.get(skey);
     if (cached) return cached;
     const out = new Set<string>();
-    const me = `${site.file}:${site.line}:${site.column}:${site.label}\u0001${skey}`;
+    const me = plain ? site : `${site.file}:${site.line}:${site.column}:${site.label}\u0001${skey}`;
     if (stack.has(me)) return out;
     stack.add(me);
     for (const ref of site.refs) {
@@ -2106,9 +2184,14 @@ class Deps {
       }
     }
     stack.delete(me);
-    if (!bySubst) this.#refMemo.set(site, bySubst = new Map());
-    bySubst.set(skey, out);
-    return out;
+    const result = out.size ? out : NO_DEPS;
+    if (plain) {
+      this.#refMemo0.set(site, result);
+    } else {
+      if (!bySubst) this.#refMemo.set(site, bySubst = new Map());
+      bySubst.set(skey, result);
+    }
+    return result;
   }
 
   /**
@@ -2118,8 +2201,9 @@ class Deps {
    */
   ofNode(path: string[]): Set<string> {
     const out = new Set<string>();
-    const stack = new Set<string>();
-    for (const it of this.#under(path)) {
+    const stack = new Set<unknown>();
+    // Read once for the node: not kept (references to it are hits, not reads).
+    for (const it of this.#under(path, false)) {
       this.#refDeps(it.site, it.subst, stack).forEach((a) => out.add(a));
     }
     for (let i = 1; i < path.length; i++) {

@@ -36,7 +36,13 @@ import { attributeType } from "../plugin/schema.ts";
 import type { CtyType } from "../plugin/value.ts";
 import type { Mode } from "../providers/schema.ts";
 import { builtinName } from "./program.ts";
-import { computedField, NODE_MARKER, NODE_SETTINGS, PROVIDER_MARKER } from "./provider_cue.ts";
+import {
+  computedField,
+  computedHolder,
+  NODE_MARKER,
+  NODE_SETTINGS,
+  PROVIDER_MARKER,
+} from "./provider_cue.ts";
 import { sentinelNumber, sentinelString } from "./unknowns.ts";
 
 /** The field that lists, in the `setness` variant, the regular fields of a node. */
@@ -177,12 +183,16 @@ export interface PluginPackageInput {
   variant: "main" | "setness";
   /** Without `null` on optional attributes: CUE's messages about a value are then precise. */
   strict?: boolean;
+  /** Holders for the traced evaluation, which gives every computed-only value. */
+  traced?: boolean;
 }
 
 const LIST = builtinName("list");
 
 /** `null | ` before every optional attribute's type, or "" in the strict variant (for messages). */
 let NULL = "null | ";
+/** The traced variant's holders (provider_cue.ts `computedHolder`). */
+let TRACED = false;
 
 const MODE_DEF: Record<Exclude<Mode, "call">, string> = {
   managed: "#Resource",
@@ -241,18 +251,14 @@ function topFields(
   out: { list: boolean },
 ): string[] {
   const lines: string[] = [];
+  const computed: [string, string, string][] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
     const t = attributeType(a);
     const l = label(k);
     if (a.required) lines.push(`${indent}${l}: ${ctyCue(t)}`);
     else if (a.computed && !a.optional) {
-      lines.push(
-        indent +
-          computedField(l, ctyDefault(t), `null | ${ctyCue(t)}`).replaceAll(
-            "\n\t\t\t",
-            "\n" + indent,
-          ),
-      );
+      lines.push(indent + computedField(l));
+      computed.push([l, ctyDefault(t), `null | ${ctyCue(t)}`]);
     } else {
       // Optional, computed or not: no CUE default, which a module's own
       // (`*null | string`) would conflict with. Where the configuration
@@ -265,6 +271,8 @@ function topFields(
   for (const [k, n] of Object.entries(b.blockTypes)) {
     lines.push(`${indent}${blockField(k, n, indent, out)}`);
   }
+  const holder = computedHolder(computed, TRACED);
+  if (holder) lines.push(indent + holder);
   return lines;
 }
 
@@ -290,10 +298,12 @@ function configFields(b: Block, indent: string, out: { list: boolean }): string[
  */
 export function pluginPackage(input: PluginPackageInput): { body: string; usesList: boolean } {
   NULL = input.strict ? "" : "null | ";
+  TRACED = input.traced ?? false;
   try {
     return pluginBody(input);
   } finally {
     NULL = "null | ";
+    TRACED = false;
   }
 }
 
