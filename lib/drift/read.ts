@@ -64,10 +64,30 @@ export function changedBetween(
 /**
  * A value with every empty string, list and map taken as null, at any
  * depth: what a plugin provider of the legacy SDK cannot tell apart (it
- * reads back `{}` for a map it was given as null), and so no drift.
+ * reads back `{}` for a map it was given as null), and so no drift. A
+ * string that holds a JSON object or array is taken as its value: a policy
+ * read back with other whitespace or another order of keys is the same
+ * policy, as the provider's own plan says (its diff suppression).
+ *
+ * @example
+ * ```ts
+ * import { strict as assert } from "node:assert";
+ * import { changedBetween } from "./read.ts";
+ * const before = { policy: '{"Version":"2012-10-17","Statement":[]}', name: "q" };
+ * const now = { policy: '{\n  "Statement": [],\n  "Version": "2012-10-17"\n}', name: "q" };
+ * assert.deepEqual(changedBetween(before, now, { emptyIsNull: true }), []);
+ * assert.deepEqual(changedBetween(before, { ...now, policy: "{}" }, { emptyIsNull: true }), ["policy"]);
+ * ```
  */
 function emptyAsNull(v: unknown): unknown {
   if (v === undefined || v === null || v === "") return null;
+  if (typeof v === "string" && /^\s*[{[]/.test(v)) {
+    try {
+      return { "\u0000json": emptyAsNull(JSON.parse(v)) };
+    } catch {
+      return v; // not JSON after all
+    }
+  }
   if (Array.isArray(v)) return v.length ? v.map(emptyAsNull) : null;
   if (typeof v === "object") {
     const entries = Object.entries(v as Record<string, unknown>);
