@@ -234,7 +234,7 @@ Deno.test("validate refuses an unknown non-builtin import and an unused import",
     rendered(
       "Unknown import",
       "on main.cue line 3, column 8",
-      '"example.com/things" is neither one of CUE\'s builtin packages nor a pravo provider. Import a builtin package (such as "strings") or a provider as "pravo.dev/providers/<namespace>/<name>".',
+      '"example.com/things" is neither one of CUE\'s builtin packages nor a pravo provider, and the root is no CUE module (cue.mod/module.cue). Import a builtin package (such as "strings"), a provider as "pravo.dev/providers/<namespace>/<name>", or a package of the root\'s module by its path.',
     ),
   );
   assert.equal(

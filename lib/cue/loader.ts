@@ -50,7 +50,14 @@ import {
   type Site,
   SyntaxError,
 } from "./parser.ts";
-import { buildProgram, HIDDEN_WRAP, UNKNOWN, type Value, WRAP } from "./program.ts";
+import {
+  buildProgram,
+  HIDDEN_WRAP,
+  type ProgramInput,
+  UNKNOWN,
+  type Value,
+  WRAP,
+} from "./program.ts";
 import {
   computedValue,
   DEPENDS_ON,
@@ -74,6 +81,14 @@ import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secre
 import { taint } from "./taint.ts";
 import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
 import { selfReferences } from "./scoping.ts";
+import {
+  declareImports,
+  MODULE_FILE,
+  type ModulePackage,
+  packageDirectory,
+  packageLabel,
+  readModuleFile,
+} from "./modules.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
@@ -138,6 +153,12 @@ export interface Sources {
   index: SourceIndex;
   /** A digest of every file's name and content. */
   digest: string;
+  /** The packages of the root's CUE module that the files import (modules.ts). */
+  packages: ModulePackage[];
+  /** The root's module path, when it is a CUE module. */
+  modulePath?: string;
+  /** Every file as read: the root's, `cue.mod/module.cue`, the packages'. What a plan carries. */
+  given: { name: string; src: string }[];
   /** Every identifier and label of the files: which plugin types they may use. */
   words: Set<string>;
 }
@@ -271,18 +292,87 @@ export function readRoot(root: string): Result<Sources> {
   // being so, rather than read with U+FFFD in place of what it holds.
   const given: { name: string; src: string }[] = [];
   const diags: Diagnostic[] = [];
-  for (const name of names) {
+  const readText = (name: string): string | undefined => {
     const bytes = readSource(root, name);
     if (!(bytes instanceof Uint8Array)) {
       diags.push(bytes);
-      continue;
+      return undefined;
     }
     const read = decodeUtf8(bytes);
-    if (read.ok) given.push({ name, src: read.text });
-    else diags.push(notUtf8(name, read.bad));
+    if (read.ok) return read.text;
+    diags.push(notUtf8(name, read.bad));
+    return undefined;
+  };
+  for (const name of names) {
+    const src = readText(name);
+    if (src !== undefined) given.push({ name, src });
   }
   if (diags.length) return { ok: false, diagnostics: diags };
+  given.push(...readModule(root, given, readText, diags));
+  if (diags.length) return { ok: false, diagnostics: diags };
   return parseSources(root, given);
+}
+
+/**
+ * When the root is a CUE module (modules.ts): its `cue.mod/module.cue`, and
+ * the files of every package of the module that the files import, read
+ * beneath the root, as names relative to it.
+ */
+function readModule(
+  root: string,
+  rootFiles: readonly { name: string; src: string }[],
+  readText: (name: string) => string | undefined,
+  diags: Diagnostic[],
+): { name: string; src: string }[] {
+  let st;
+  try {
+    st = lstatSync(join(root, MODULE_FILE));
+  } catch {
+    return []; // not a module
+  }
+  if (!st.isFile() && !st.isSymbolicLink()) return [];
+  const moduleSrc = readText(MODULE_FILE);
+  if (moduleSrc === undefined) return [];
+  const out = [{ name: MODULE_FILE, src: moduleSrc }];
+  const declared = readModuleFile(moduleSrc);
+  if (!("path" in declared)) {
+    diags.push(declared);
+    return out;
+  }
+  const seen = new Set<string>();
+  const queue = [...rootFiles];
+  while (queue.length) {
+    const f = queue.shift()!;
+    let imports: ParsedFile["imports"];
+    try {
+      imports = parseFile(f.name, f.src, newTopScope()).imports;
+    } catch {
+      continue; // reported where the file is parsed
+    }
+    for (const imp of imports) {
+      const dir = packageDirectory(declared.path, imp.path);
+      if (dir === undefined || seen.has(dir)) continue;
+      seen.add(dir);
+      let names: string[] = [];
+      try {
+        names = readdirSync(join(root, dir)).filter((n) => {
+          if (!n.endsWith(".cue")) return false;
+          const e = lstatSync(join(root, dir, n));
+          return e.isFile() || e.isSymbolicLink();
+        }).sort();
+      } catch {
+        // no such directory: parseSources says so at the import
+      }
+      for (const n of names) {
+        const src = readText(`${dir}/${n}`);
+        if (src === undefined) continue;
+        const file = { name: `${dir}/${n}`, src };
+        out.push(file);
+        queue.push(file);
+      }
+    }
+  }
+  return out;
 }
 
 /** The most bytes of one `.cue` file pravo reads: a 10,000-node root is about 1 MB. */
@@ -336,14 +426,24 @@ function notUtf8(name: string, bad: BadByte): Diagnostic {
  */
 export function parseSources(
   root: string,
-  given: { name: string; src: string }[],
+  all: { name: string; src: string }[],
 ): Result<Sources> {
   const diags: Diagnostic[] = [];
+  // The root's own files; the module's declaration and packages (modules.ts).
+  const given = all.filter((f) => !f.name.includes("/"));
+  const moduleFile = all.find((f) => f.name === MODULE_FILE);
+  let modulePath: string | undefined;
+  if (moduleFile) {
+    const declared = readModuleFile(moduleFile.src);
+    if ("path" in declared) modulePath = declared.path;
+    else diags.push(declared);
+  }
   const top = newTopScope();
   const files: Sources["files"] = [];
-  for (const { name, src } of given) {
+  const parse = (name: string, src: string, scope: ReturnType<typeof newTopScope>) => {
     try {
-      files.push({ name, src, parsed: parseFile(name, src, top) });
+      declareImports(scope, name, src, modulePath);
+      return parseFile(name, src, scope);
     } catch (e) {
       if (!(e instanceof SyntaxError)) throw e;
       diags.push(
@@ -351,6 +451,43 @@ export function parseSources(
           range: pos(e.file, e.line, e.column),
         }),
       );
+      return undefined;
+    }
+  };
+  for (const { name, src } of given) {
+    const parsed = parse(name, src, top);
+    if (parsed) files.push({ name, src, parsed });
+  }
+  const packages: ModulePackage[] = [];
+  if (modulePath) {
+    const byDir = new Map<string, { name: string; src: string }[]>();
+    for (const f of all) {
+      if (!f.name.includes("/") || f.name === MODULE_FILE) continue;
+      const dir = f.name.slice(0, f.name.lastIndexOf("/"));
+      byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
+    }
+    for (const [dir, fs] of [...byDir].sort()) {
+      const path = `${modulePath}/${dir}`;
+      // One scope a package; its declarations lie under the package's label.
+      const scope = { ...newTopScope(), path: [packageLabel(path)] };
+      const pkg: ModulePackage = { path, dir, files: [] };
+      for (const { name, src } of fs) {
+        const parsed = parse(name, src, scope);
+        if (parsed) pkg.files.push({ name, src, parsed });
+      }
+      const names = new Set(pkg.files.map((f) => f.parsed.packageName));
+      if (names.size > 1) {
+        diags.push(
+          error(
+            `The files of ${dir} are of several packages`,
+            `A directory of the module holds one package; ${dir} has files of packages ${
+              [...names].join(", ")
+            }. Give them one package clause.`,
+            { range: pos(pkg.files[0].name, pkg.files[0].parsed.packageLine ?? 1, 1) },
+          ),
+        );
+      }
+      packages.push(pkg);
     }
   }
   if (diags.length) return { ok: false, diagnostics: diags };
@@ -390,9 +527,40 @@ export function parseSources(
   const catalog = tryCatalogFor(root);
   if (!catalog.catalog) return { ok: false, diagnostics: catalog.diagnostics };
   const providers = new Set<string>();
-  for (const f of files) {
+  const packagePaths = new Set(packages.map((p) => p.path));
+  for (const f of [...files, ...packages.flatMap((p) => p.files)]) {
     for (const imp of f.parsed.imports) {
       const where = { range: pos(f.name, imp.line, imp.column) };
+      const dir = modulePath ? packageDirectory(modulePath, imp.path) : undefined;
+      if (dir !== undefined) {
+        // A package of the root's own module (modules.ts).
+        const bare = `${modulePath}/${dir}`;
+        if (!packagePaths.has(bare)) {
+          diags.push(
+            error(
+              "Unknown package",
+              `"${imp.path}" is a package of this module (${modulePath}), so it lives in the directory ${dir} of the root, which holds no .cue file. Write the package there, or correct the import.`,
+              where,
+            ),
+          );
+          continue;
+        }
+        const used = [...f.parsed.sites, ...f.parsed.lets].some((s) =>
+          s.refs.some((r) =>
+            r.name === imp.name
+          )
+        ) || f.parsed.topRefs.some((r) => r.name === imp.name);
+        if (!used) {
+          diags.push(
+            error(
+              `Import "${imp.path}" is not used`,
+              `CUE refuses an import that nothing refers to. Use "${imp.name}" in ${f.name}, or remove the import.`,
+              where,
+            ),
+          );
+        }
+        continue;
+      }
       if (imp.path.startsWith(PROVIDER_PREFIX)) {
         const source = imp.path.slice(PROVIDER_PREFIX.length);
         if (!findProvider(source)) {
@@ -421,7 +589,11 @@ export function parseSources(
             "Unknown import",
             `"${imp.path}" is neither one of CUE's builtin packages nor a pravo provider${
               hint ? ` (${hint})` : ""
-            }. Import a builtin package (such as "strings") or a provider as "${PROVIDER_PREFIX}<namespace>/<name>".`,
+            }${
+              modulePath
+                ? ` nor a package of this module (${modulePath})`
+                : ", and the root is no CUE module (cue.mod/module.cue)"
+            }. Import a builtin package (such as "strings"), a provider as "${PROVIDER_PREFIX}<namespace>/<name>", or a package of the root's module by its path.`,
             where,
           ),
         );
@@ -489,7 +661,7 @@ export function parseSources(
   if (diags.length) return { ok: false, diagnostics: diags };
 
   const index: SourceIndex = { sites: new Map(), refs: new Map(), lets: new Map() };
-  for (const f of files) {
+  for (const f of [...files, ...packages.flatMap((p) => p.files)]) {
     for (const s of f.parsed.sites) {
       if (!s.path) continue;
       const k = pathKey(s.path);
@@ -540,7 +712,8 @@ export function parseSources(
     } as Record<string, Mode>)[def];
     return typeNamesOfMode(mode);
   };
-  const digest = sourcesDigest(files);
+  // Every file read counts: an edit to a package of the module is a change.
+  const digest = sourcesDigest(all.length === given.length ? files : all);
   const words = new Set<string>();
   const collect = (toks: Token[]) => {
     for (const t of toks) {
@@ -548,13 +721,16 @@ export function parseSources(
       if (t.interpolations) t.interpolations.forEach(collect);
     }
   };
-  for (const f of files) collect(f.parsed.tokens);
+  for (const f of [...files, ...packages.flatMap((p) => p.files)]) collect(f.parsed.tokens);
   return {
     ok: true,
     value: {
       root,
       packageName: packageName!,
       files,
+      packages,
+      modulePath,
+      given: all,
       providers: [...providers].sort(),
       tags,
       index,
@@ -836,6 +1012,7 @@ async function setnessOf(
   const res = await evaluate(
     buildProgram({
       files: sources.files.map((f) => ({ parsed: f.parsed, src: f.src })),
+      ...modulePackages(sources),
       providers: bodies,
       imports: packages.imports,
       extra: tagDecls,
@@ -853,6 +1030,18 @@ async function setnessOf(
   }
   settled.set(key, out);
   return out;
+}
+
+/** The module's packages and path, as buildProgram takes them. */
+function modulePackages(sources: Sources): Pick<ProgramInput, "packages" | "modulePath"> {
+  if (!sources.modulePath) return {};
+  return {
+    modulePath: sources.modulePath,
+    packages: sources.packages.map((p) => ({
+      path: p.path,
+      files: p.files.map((f) => ({ parsed: f.parsed, src: f.src })),
+    })),
+  };
 }
 
 /** A value from the state as CUE sees it: a dynamic value's own value, not its `{value, type}` form. */
@@ -1045,6 +1234,7 @@ export async function evaluateRoot(
     evaluate(
       buildProgram({
         files,
+        ...modulePackages(sources),
         providers: bodies,
         imports,
         extra: [...tagged.value, ...pins, ...(withPins ? defaultPins : []), ...extra],
@@ -1075,6 +1265,7 @@ export async function evaluateRoot(
     const strict = await evaluate(
       buildProgram({
         files,
+        ...modulePackages(sources),
         providers: packages.value.strict,
         imports,
         extra: [...tagged.value, ...pins, ...defaultPins, ...knownDecls],
@@ -1416,7 +1607,7 @@ export async function evaluateRoot(
   // What the references say is computed from a secret, whatever its value
   // (taint.ts); the evaluation with stand-ins added what it found above.
   const tainted = taint({
-    files: sources.files.map((f) => f.parsed),
+    files: [...sources.files, ...sources.packages.flatMap((p) => p.files)].map((f) => f.parsed),
     nodes,
     secretAttrs: new Map(
       [...secrets].map(([a, paths]) => [a, new Set(paths.map((p) => String(p[0])))]),
@@ -1963,7 +2154,7 @@ class Deps {
 
   constructor(sources: Sources, nodes: Node[]) {
     this.#nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
-    for (const f of sources.files) {
+    for (const f of [...sources.files, ...sources.packages.flatMap((p) => p.files)]) {
       for (const g of f.parsed.generators) g.clauseRefs.forEach((r) => this.#clauses.add(r));
       for (const s of f.parsed.sites) {
         let at = s.path;

@@ -8,6 +8,7 @@
  */
 
 import type { ParsedFile } from "./parser.ts";
+import { packageField } from "./modules.ts";
 import type { Token } from "./scanner.ts";
 
 /** The field that holds the user's package; what is exported as JSON. */
@@ -69,6 +70,12 @@ function renamedBody(pf: ParsedFile, src: string, renames: Map<string, string>):
 
 export interface ProgramInput {
   files: { parsed: ParsedFile; src: string }[];
+  /**
+   * The packages of the root's CUE module that the files import
+   * (modules.ts), each in a hidden field of its own, and the module's path.
+   */
+  packages?: { path: string; files: { parsed: ParsedFile; src: string }[] }[];
+  modulePath?: string;
   /** Provider packages by source: the package body text. */
   providers: Map<string, string>;
   /** Extra declarations unified into the package (tags, known values). */
@@ -91,18 +98,37 @@ export function buildProgram(input: ProgramInput): Program {
   const builtins = new Set<string>();
   const head: string[] = [];
   const bodies: { file: string; text: string; fileLine: number }[] = [];
-  for (const { parsed, src } of input.files) {
+  const renamesOf = (parsed: ParsedFile): Map<string, string> => {
     const renames = new Map<string, string>();
     for (const imp of parsed.imports) {
+      const bare = imp.path.replace(/:[A-Za-z_][A-Za-z0-9_]*$/, "");
       if (imp.path.startsWith("pravo.dev/providers/")) {
         renames.set(imp.name, providerField(imp.path.slice("pravo.dev/providers/".length)));
+      } else if (input.modulePath && bare.startsWith(input.modulePath + "/")) {
+        renames.set(imp.name, packageField(bare));
       } else {
         builtins.add(imp.path);
         renames.set(imp.name, builtinName(imp.path));
       }
     }
+    return renames;
+  };
+  for (const { parsed, src } of input.files) {
     const bodyLine = src.slice(0, parsed.bodyOffset).split("\n").length;
-    bodies.push({ file: parsed.file, text: renamedBody(parsed, src, renames), fileLine: bodyLine });
+    bodies.push({
+      file: parsed.file,
+      text: renamedBody(parsed, src, renamesOf(parsed)),
+      fileLine: bodyLine,
+    });
+  }
+  // The module's packages, before the user's package: a hidden field each.
+  const packageText: string[] = [];
+  for (const pkg of input.packages ?? []) {
+    packageText.push(`${packageField(pkg.path)}: {`);
+    for (const { parsed, src } of pkg.files) {
+      packageText.push(renamedBody(parsed, src, renamesOf(parsed)));
+    }
+    packageText.push("}");
   }
   for (const path of input.imports ?? []) builtins.add(path);
   for (const path of [...builtins].sort()) {
@@ -111,6 +137,7 @@ export function buildProgram(input: ProgramInput): Program {
   for (const [source, body] of [...input.providers].sort()) {
     head.push(`${providerField(source)}: close({\n${body}\n})`);
   }
+  head.push(...packageText);
   head.push(`${input.projection !== undefined ? HIDDEN_WRAP : WRAP}: {`);
   let text = head.join("\n") + "\n";
   let line = text.split("\n").length;

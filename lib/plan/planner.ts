@@ -521,7 +521,7 @@ export async function makePlan(
     outputs: opts.destroy ? {} : outputs,
     outputsUnknown: opts.destroy ? [] : outputsUnknown.sort(),
     sentinels: spec.sentinels,
-    sources: sources.files.map((f) => ({ name: f.name, src: f.src })),
+    sources: sources.given.map((f) => ({ name: f.name, src: f.src })),
     providers: spec.providers,
   };
   return { plan, diagnostics: diags };

@@ -1,0 +1,130 @@
+/**
+ * A root that is a CUE module: `cue.mod/module.cue` in the root names the
+ * module (`module: "example.com/infra"`), and the root's files import its
+ * packages by path (`import "example.com/infra/lib/pets"`), one package a
+ * directory under the root, several files a package, as CUE does.
+ *
+ * cue-wasm knows no packages (STACK.md): each imported package goes into
+ * the program as a hidden field of its own, its import names renamed, as
+ * the providers' packages do (program.ts). For reading dependencies, the
+ * sites of a package's files have paths under one label of their own
+ * ({@link packageLabel}), and each import name in a file that imports it
+ * is a declaration at that path, so a reference `pets.#Pet` resolves into
+ * the package's declarations (loader.ts `Deps`).
+ *
+ * The package files are read as the root's files are, beneath the root,
+ * and they are part of the sources: a plan file carries them, their digest
+ * is the configuration's, and an edit to one is a change.
+ *
+ * Dependency modules (`deps` of module.cue, fetched from a registry) are not
+ * read: a root that declares them is refused, saying so.
+ *
+ * @module
+ */
+
+import { type Diagnostic, error } from "../diag/diag.ts";
+import { newTopScope, type ParsedFile, parseFile, type Scope, type Site } from "./parser.ts";
+
+/** Where a root that is a CUE module names itself. */
+export const MODULE_FILE = "cue.mod/module.cue";
+
+/** The label under which a package's declarations lie, for reading dependencies. */
+export function packageLabel(importPath: string): string {
+  return "\u0001" + importPath;
+}
+
+/** The hidden field that holds an imported package of the root's module in the program. */
+export function packageField(importPath: string): string {
+  return "_mod_" + importPath.replace(/[^A-Za-z0-9]/g, "_");
+}
+
+/** The module path that `module.cue` declares, or a diagnostic. */
+export function readModuleFile(src: string): { path: string } | Diagnostic {
+  // Comments out, then `module: "..."` (CUE v0.8+ writes `language` and
+  // `deps` beside it).
+  const text = src.replace(/\/\/[^\n]*/g, "");
+  const m = /(?:^|\n)\s*module\s*:\s*"([^"\\]+)"/.exec(text);
+  const where = { range: { file: MODULE_FILE, line: 1, column: 1 } };
+  if (!m || !/^[a-z0-9][a-z0-9.-]*(\/[A-Za-z0-9._~-]+)*$/.test(m[1])) {
+    return error(
+      "cue.mod/module.cue names no module",
+      'A CUE module declares its path: write module: "example.com/infra" in cue.mod/module.cue (a domain, then the path of the module under it).',
+      where,
+    );
+  }
+  if (/(?:^|\n)\s*deps\s*:/.test(text)) {
+    return error(
+      "Dependency modules are not supported yet",
+      "cue.mod/module.cue lists deps, modules that CUE fetches from a registry; pravo reads only the packages of the root's own module. Copy the packages you need into the root (as directories of the module) and remove deps.",
+      where,
+    );
+  }
+  return { path: m[1].replace(/@v\d+$/, "") };
+}
+
+/** The directory, relative to the root, of a package of the module; undefined for another import. */
+export function packageDirectory(modulePath: string, importPath: string): string | undefined {
+  const bare = importPath.replace(/:[A-Za-z_][A-Za-z0-9_]*$/, "");
+  if (!bare.startsWith(modulePath + "/")) return undefined;
+  const dir = bare.slice(modulePath.length + 1);
+  if (dir.split("/").some((p) => p === "" || p === "." || p === ".." || p === "cue.mod")) {
+    return undefined;
+  }
+  return dir;
+}
+
+/** The package name an import of `importPath` gives (`lib/pets` → `pets`, `x:name` → `name`). */
+export function packageName(importPath: string): string {
+  const q = /:([A-Za-z_][A-Za-z0-9_]*)$/.exec(importPath);
+  if (q) return q[1];
+  const last = importPath.split("/").pop()!;
+  return last.replace(/@v\d+$/, "");
+}
+
+/** A parsed package of the root's module. */
+export interface ModulePackage {
+  /** The import path: `example.com/infra/lib/pets`. */
+  path: string;
+  /** Its directory, relative to the root. */
+  dir: string;
+  files: { name: string; src: string; parsed: ParsedFile }[];
+}
+
+/**
+ * A top scope for files that import packages of the module: each import
+ * name is a declaration at the package's label, so that references into
+ * the package resolve to its declarations.
+ */
+export function declareImports(
+  top: Scope,
+  file: string,
+  src: string,
+  modulePath: string | undefined,
+): void {
+  if (!modulePath) return;
+  // The import clauses, as parseFile will find them; a throwaway scope.
+  let imports: ParsedFile["imports"];
+  try {
+    imports = parseFile(file, src, newTopScope()).imports;
+  } catch {
+    return; // the syntax error is reported where the file is parsed
+  }
+  for (const imp of imports) {
+    if (packageDirectory(modulePath, imp.path) === undefined) continue;
+    const site: Site = {
+      label: imp.name,
+      kind: "regular",
+      path: [packageLabel(imp.path.replace(/:[A-Za-z_][A-Za-z0-9_]*$/, ""))],
+      file,
+      line: imp.line,
+      column: imp.column,
+      refs: [],
+      scope: top,
+      attrs: [],
+      optional: false,
+      nonRegular: true,
+      owner: null,
+    };
+    top.sites.set(imp.name, [...(top.sites.get(imp.name) ?? []), site]);
+  }
+}
