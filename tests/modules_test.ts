@@ -111,3 +111,23 @@ Deno.test("a CUE module root: an import of a package it does not have, and depen
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a CUE module root: a package directory that is a link out of the root is not read", async () => {
+  const root = await moduleRoot();
+  const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
+  try {
+    await Deno.writeTextFile(`${outside}/secret.cue`, "package pets\n\n#Pet: {}\n");
+    await Deno.remove(`${root}/lib/pets`, { recursive: true });
+    await Deno.symlink(outside, `${root}/lib/pets`);
+    const r = await pravo(root, ["validate"]);
+    assert.equal(r.code, 3);
+    assert.match(
+      r.stderr,
+      /Cannot read the package lib\/pets: a symbolic link on the way leads outside the root/,
+    );
+    assert.doesNotMatch(r.stderr, /secret\.cue/, "nothing of the outside directory is named");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});

@@ -355,12 +355,24 @@ function readModule(
       seen.add(dir);
       let names: string[] = [];
       try {
-        names = readdirSync(join(root, dir)).filter((n) => {
+        // The package's directory by its real path, beneath the root: a
+        // link that leads out is not listed.
+        const real = realInsideRoot(root, dir);
+        names = readdirSync(real).filter((n) => {
           if (!n.endsWith(".cue")) return false;
-          const e = lstatSync(join(root, dir, n));
+          const e = lstatSync(join(real, n));
           return e.isFile() || e.isSymbolicLink();
         }).sort();
-      } catch {
+      } catch (e) {
+        if (e instanceof ConfinementError) {
+          diags.push(
+            error(
+              `Cannot read the package ${dir}: ${e.message}`,
+              "pravo reads a package of the module from a directory of the root. Replace the symbolic link by the directory itself.",
+              { range: pos(f.name, imp.line, imp.column) },
+            ),
+          );
+        }
         // no such directory: parseSources says so at the import
       }
       for (const n of names) {
