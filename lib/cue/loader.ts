@@ -254,16 +254,23 @@ function pos(file: string, line: number, column: number): SourcePos {
   return { file, line, column };
 }
 
+/**
+ * The `.cue` files of a directory, sorted. Links are looked at, not
+ * followed: where one leads is checked when it is read.
+ */
+function cueFilesIn(dir: string): string[] {
+  return readdirSync(dir).filter((n) => {
+    if (!n.endsWith(".cue")) return false;
+    const st = lstatSync(join(dir, n));
+    return st.isFile() || st.isSymbolicLink();
+  }).sort();
+}
+
 /** Reads the root's `.cue` files and checks what can be checked without CUE. */
 export function readRoot(root: string): Result<Sources> {
   let names: string[];
   try {
-    // Links are looked at, not followed: where one leads is checked when it is read.
-    names = readdirSync(root).filter((n) => {
-      if (!n.endsWith(".cue")) return false;
-      const st = lstatSync(join(root, n));
-      return st.isFile() || st.isSymbolicLink();
-    }).sort();
+    names = cueFilesIn(root);
   } catch (e) {
     return {
       ok: false,
@@ -357,12 +364,7 @@ function readModule(
       try {
         // The package's directory by its real path, beneath the root: a
         // link that leads out is not listed.
-        const real = realInsideRoot(root, dir);
-        names = readdirSync(real).filter((n) => {
-          if (!n.endsWith(".cue")) return false;
-          const e = lstatSync(join(real, n));
-          return e.isFile() || e.isSymbolicLink();
-        }).sort();
+        names = cueFilesIn(realInsideRoot(root, dir));
       } catch (e) {
         if (e instanceof ConfinementError) {
           diags.push(
