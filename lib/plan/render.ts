@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isDeepStrictEqual } from "node:util";
 import type { Style } from "../cli/output.ts";
 import type { planDocument } from "./document.ts";
 
@@ -22,6 +23,54 @@ const SYMBOL: Record<string, string> = {
 function value(v: unknown): string {
   if (v === "(sensitive)") return "(sensitive value)";
   return JSON.stringify(v);
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A string that holds a JSON object, parsed; undefined for any other value. */
+function jsonObject(v: unknown): Record<string, unknown> | undefined {
+  if (typeof v !== "string" || !/^\s*\{/.test(v)) return undefined;
+  try {
+    const o = JSON.parse(v);
+    return isMap(o) ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lines of a map, an object or a JSON document that changes, key by key
+ * as Terraform shows them: the keys that change, and how many did not.
+ * `quote` writes the keys as strings (a map's), not as names (an object's).
+ */
+function keyRows(
+  b: Record<string, unknown>,
+  a: Record<string, unknown>,
+  indent: string,
+  style: Style,
+  quote: boolean,
+): string[] {
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+  const label = (k: string) => (quote ? JSON.stringify(k) : k);
+  const changed = keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const width = Math.max(0, ...changed.map((k) => label(k).length));
+  const out: string[] = [];
+  for (const k of changed) {
+    const name = label(k).padEnd(width);
+    if (!(k in b)) out.push(`${indent}${style.green("+")} ${name} = ${value(a[k])}`);
+    else if (!(k in a)) out.push(`${indent}${style.red("-")} ${name} = ${value(b[k])} -> null`);
+    else out.push(`${indent}${style.yellow("~")} ${name} = ${value(b[k])} -> ${value(a[k])}`);
+  }
+  const hidden = keys.length - changed.length;
+  if (hidden) {
+    const what = quote ? "element" : "attribute";
+    out.push(
+      style.dim(`${indent}  # (${hidden} unchanged ${what}${hidden === 1 ? "" : "s"} hidden)`),
+    );
+  }
+  return out;
 }
 
 function colorFor(style: Style, action: string): (s: string) => string {
@@ -81,7 +130,7 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     n.action !== "create" || after[k] !== null || n.after_unknown.includes(k)
   );
   // The rows first, then aligned on the names shown.
-  const rows: { indent: string; mark: string; name: string; text: string }[] = [];
+  const rows: { indent: string; mark: string; name: string; text: string; more?: string[] }[] = [];
   for (const k of names) {
     const unknown = n.after_unknown.includes(k);
     const forces = n.replace_because?.includes(k) ? style.red(" # forces replacement") : "";
@@ -137,6 +186,33 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
           name: k,
           text: `${value(b)}${forces}`,
         });
+      } else if (!unknown && isMap(b) && isMap(a)) {
+        // A map or an object: the keys that change.
+        rows.push({
+          indent: "      ",
+          mark: style.yellow("~") + " ",
+          name: k,
+          text: `{${forces}`,
+          more: [...keyRows(b, a, "          ", style, true), "        }"],
+        });
+      } else if (
+        !unknown && jsonObject(b) && jsonObject(a) &&
+        isDeepStrictEqual(jsonObject(b), jsonObject(a))
+      ) {
+        // The same JSON with other whitespace or key order: no change to show.
+        continue;
+      } else if (!unknown && jsonObject(b) && jsonObject(a)) {
+        // A JSON document (a policy): the keys that change, as JSON.
+        rows.push({
+          indent: "      ",
+          mark: style.yellow("~") + " ",
+          name: k,
+          text: `jsonencode(${forces}`,
+          more: [
+            ...keyRows(jsonObject(b)!, jsonObject(a)!, "          ", style, false),
+            "        )",
+          ],
+        });
       } else {
         rows.push({
           indent: "      ",
@@ -148,7 +224,10 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     }
   }
   const width = Math.max(0, ...rows.map((r) => r.name.length));
-  for (const r of rows) lines.push(`${r.indent}${r.mark}${r.name.padEnd(width)} = ${r.text}`);
+  for (const r of rows) {
+    lines.push(`${r.indent}${r.mark}${r.name.padEnd(width)} = ${r.text}`);
+    lines.push(...(r.more ?? []));
+  }
   lines.push("    }");
   return lines;
 }

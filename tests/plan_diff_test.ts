@@ -1,0 +1,80 @@
+/**
+ * Diffs a reviewer can trust at a glance (issue "Every feature on every
+ * provider", item 4): a map that changes shows the keys that change, and a
+ * JSON document (a policy, a file's JSON) shows its keys as JSON, as
+ * Terraform's plan does, with `--no-color`.
+ */
+import { strict as assert } from "node:assert";
+import { makeRoot, pravo } from "./_pravo.ts";
+
+const root = (keepers: string, doc: string) =>
+  `package demo
+
+import (
+	rnd "pravo.dev/providers/hashicorp/random"
+	lc "pravo.dev/providers/hashicorp/local"
+	"encoding/json"
+)
+
+$random: rnd.#Provider
+$local:  lc.#Provider
+
+pet: $random.#Resource.random_pet & {keepers: ${keepers}}
+policy: $local.#Resource.local_file & {filename: "policy.json", content: json.Marshal(${doc})}
+`;
+
+Deno.test("plan shows a map's changed keys, and a JSON document's keys, not the whole values", async () => {
+  const dir = await makeRoot({
+    "main.cue": root(
+      `{team: "platform", env: "dev", owner: "a"}`,
+      `{Version: "2012-10-17", Statement: [{Effect: "Allow"}], Id: "x"}`,
+    ),
+  });
+  try {
+    assert.equal((await pravo(dir, ["init"])).code, 0);
+    assert.equal((await pravo(dir, ["apply", "-auto-approve"])).code, 0);
+    await Deno.writeTextFile(
+      `${dir}/main.cue`,
+      root(
+        `{team: "data", env: "dev", cost: "1"}`,
+        `{Version: "2012-10-17", Statement: [{Effect: "Deny"}], Id: "x"}`,
+      ),
+    );
+    const plan = await pravo(dir, ["plan"]);
+    assert.equal(plan.code, 2, plan.stderr);
+    const block = (addr: string) => {
+      const lines = plan.stdout.split("\n");
+      const start = lines.findIndex((l) => l.includes(`# ${addr} `));
+      const end = lines.findIndex((l, i) => i > start && l === "    }");
+      return lines.slice(start, end + 1).join("\n");
+    };
+    assert.match(
+      block("pet"),
+      new RegExp(
+        [
+          String.raw`      ~ keepers +\= \{ # forces replacement`,
+          String.raw`          \+ "cost"  = "1"`,
+          String.raw`          - "owner" = "a" -> null`,
+          String.raw`          ~ "team"  = "platform" -> "data"`,
+          String.raw`            # \(1 unchanged element hidden\)`,
+          String.raw`        \}`,
+        ].join("\n"),
+      ),
+      plan.stdout,
+    );
+    assert.match(
+      block("policy"),
+      new RegExp(
+        [
+          String.raw`      ~ content +\= jsonencode\( # forces replacement`,
+          String.raw`          ~ Statement = \[\{"Effect":"Allow"\}\] -> \[\{"Effect":"Deny"\}\]`,
+          String.raw`            # \(2 unchanged attributes hidden\)`,
+          String.raw`        \)`,
+        ].join("\n"),
+      ),
+      plan.stdout,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
