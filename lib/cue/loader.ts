@@ -1316,7 +1316,11 @@ export async function evaluateRoot(
       const read = reads.find((r) => setness.get(formatPath(r.node))?.has(r.name) === false);
       if (!read) break;
       const address = formatPath(read.node);
-      const v = known.get(address)?.[read.name];
+      // A secret is not put in as it is (the evaluations with stand-ins
+      // would not see it): it stays unknown here.
+      const secret = read.type.attributes[read.name]?.sensitive ||
+        (secrets.get(address) ?? []).some((p) => p.length === 1 && String(p[0]) === read.name);
+      const v = secret ? undefined : known.get(address)?.[read.name];
       const decl = v !== undefined && v !== null
         ? nested(
           [...read.node, read.name],
