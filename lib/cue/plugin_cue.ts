@@ -15,18 +15,20 @@
  * ones is optional.
  *
  * At the top level of a type:
- * - a required attribute must be set; an optional one may be;
- * - a computed-only attribute holds, until its value is known, a default
- *   that stands for "unknown" (see unknowns.ts) and admits null;
+ * - a required attribute must be set; an optional one may be, or be null
+ *   (unset);
+ * - a computed-only attribute is selected from the node's holder
+ *   (provider_cue.ts `COMPUTED_FIELD`), which stands for "unknown" (see
+ *   unknowns.ts) until the state or a sentinel gives it a value, and admits
+ *   null;
  * - an optional and computed attribute (`bucket` of `aws_s3_bucket`, `id`
- *   of most resources) holds that default too when the configuration does
- *   not set it, so that references to it work before and after it is
- *   known. Whether the configuration sets it cannot be seen in that
- *   package; the `setness` variant tells: there these attributes are
- *   plainly optional, and each node lists its regular fields in `"@set"`.
- *   The loader evaluates that variant once per root to know which it sets
- *   (those it does not set are sent to the provider as null, and get their
- *   values from the state).
+ *   of most resources) is plainly optional, with no CUE default that a
+ *   module's own would conflict with. Whether the configuration sets it,
+ *   the `setness` variant tells: each node lists its regular fields in
+ *   `"@set"`. Where it does not, the loader gives the node the state's
+ *   value or the "unknown" default as its own, so that references to it
+ *   work before and after it is known (and it is sent to the provider as
+ *   null).
  *
  * @module
  */
@@ -189,10 +191,18 @@ export interface PluginPackageInput {
 
 const LIST = builtinName("list");
 
-/** `null | ` before every optional attribute's type, or "" in the strict variant (for messages). */
-let NULL = "null | ";
-/** The traced variant's holders (provider_cue.ts `computedHolder`). */
-let TRACED = false;
+/**
+ * What the generation of one package carries: whether it uses CUE's `list`
+ * package (found on the way), what goes before an optional attribute's type
+ * (`null | `, or nothing in the strict variant, for CUE's messages), and
+ * whether the holders are the traced variant's (provider_cue.ts
+ * `computedHolder`).
+ */
+interface Gen {
+  list: boolean;
+  nulls: string;
+  traced: boolean;
+}
 
 const MODE_DEF: Record<Exclude<Mode, "call">, string> = {
   managed: "#Resource",
@@ -200,7 +210,7 @@ const MODE_DEF: Record<Exclude<Mode, "call">, string> = {
   ephemeral: "#Ephemeral",
 };
 
-function blockField(name: string, n: NestedBlock, indent: string, out: { list: boolean }): string {
+function blockField(name: string, n: NestedBlock, indent: string, out: Gen): string {
   const body = blockBody(n.block, indent + "\t", out);
   const required = n.minItems > 0 && n.nesting !== "group";
   const q = required ? "" : "?";
@@ -227,11 +237,11 @@ function blockField(name: string, n: NestedBlock, indent: string, out: { list: b
 }
 
 /** A nested block's struct: required attributes required, everything else optional. */
-function blockBody(b: Block, indent: string, out: { list: boolean }): string {
+function blockBody(b: Block, indent: string, out: Gen): string {
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
     lines.push(
-      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : NULL}${
+      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : out.nulls}${
         ctyCue(attributeType(a))
       }`,
     );
@@ -247,8 +257,7 @@ function blockBody(b: Block, indent: string, out: { list: boolean }): string {
 function topFields(
   b: Block,
   indent: string,
-  variant: PluginPackageInput["variant"],
-  out: { list: boolean },
+  out: Gen,
 ): string[] {
   const lines: string[] = [];
   const computed: [string, string, string][] = [];
@@ -264,24 +273,23 @@ function topFields(
       // (`*null | string`) would conflict with. Where the configuration
       // leaves an optional and computed one unset, the loader gives it the
       // state's value or the "unknown" default, as the node's own value.
-      void variant;
-      lines.push(`${indent}${l}?: ${NULL}${ctyCue(t)}`);
+      lines.push(`${indent}${l}?: ${out.nulls}${ctyCue(t)}`);
     }
   }
   for (const [k, n] of Object.entries(b.blockTypes)) {
     lines.push(`${indent}${blockField(k, n, indent, out)}`);
   }
-  const holder = computedHolder(computed, TRACED);
+  const holder = computedHolder(computed, out.traced);
   if (holder) lines.push(indent + holder);
   return lines;
 }
 
 /** The provider's configuration: every attribute and block an input. */
-function configFields(b: Block, indent: string, out: { list: boolean }): string[] {
+function configFields(b: Block, indent: string, out: Gen): string[] {
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
     lines.push(
-      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : NULL}${
+      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : out.nulls}${
         ctyCue(attributeType(a))
       }`,
     );
@@ -297,18 +305,11 @@ function configFields(b: Block, indent: string, out: { list: boolean }): string[
  * uses CUE's `list` package (which the program must then import).
  */
 export function pluginPackage(input: PluginPackageInput): { body: string; usesList: boolean } {
-  NULL = input.strict ? "" : "null | ";
-  TRACED = input.traced ?? false;
-  try {
-    return pluginBody(input);
-  } finally {
-    NULL = "null | ";
-    TRACED = false;
-  }
-}
-
-function pluginBody(input: PluginPackageInput): { body: string; usesList: boolean } {
-  const out = { list: false };
+  const out: Gen = {
+    list: false,
+    nulls: input.strict ? "" : "null | ",
+    traced: input.traced ?? false,
+  };
   const lines: string[] = [`#Provider: {`];
   lines.push(`\t${JSON.stringify(PROVIDER_MARKER)}: ${JSON.stringify(input.source)}`);
   lines.push(...configFields(input.config, "\t", out));
@@ -323,7 +324,7 @@ function pluginBody(input: PluginPackageInput): { body: string; usesList: boolea
         }, provider: ${JSON.stringify(input.source)}}`,
       );
       lines.push(`\t\t\t${NODE_SETTINGS}`);
-      lines.push(...topFields(t.block, "\t\t\t", input.variant, out));
+      lines.push(...topFields(t.block, "\t\t\t", out));
       if (input.variant === "setness") {
         lines.push(
           `\t\t\t${JSON.stringify(SET_MARKER)}: [for k, _ in S if k != ${

@@ -96,40 +96,36 @@ export function cueType(t: AttrType): string {
   return `{[string]: ${cueType(t.map)}}`;
 }
 
-/** `| null` on every optional attribute, or "" in the strict variant (for messages). */
-let NULL = " | null";
-/** The traced variant's holders (see {@link computedHolder}). */
-let TRACED = false;
-
 function labelOf(name: string): string {
   return /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
 }
 
-function field(name: string, a: Attribute): string {
+/** `nulls`: what follows an optional attribute's type, ` | null` (or nothing, strict). */
+function field(name: string, a: Attribute, nulls: string): string {
   const label = labelOf(name);
   if (!a.required && !a.optional) {
-    // Computed only: the provider sets it. Until then it holds a default
-    // that stands for "unknown" (see unknowns.ts), so that the package
-    // evaluates to concrete values and references to it can be traced.
+    // Computed only: the provider sets it. Its value is selected from the
+    // node's holder (see COMPUTED_FIELD), which stands for "unknown" (see
+    // unknowns.ts) until the state or a sentinel gives it one.
     return computedField(label);
   }
   if (isOptionalComputed(a) && a.default === undefined) {
     const t = cueType(a.type);
-    return `${label}: *${KNOWN_FIELD}.${label} | ${t}${NULL}\n\t\t\t${KNOWN_FIELD}: ${label}: *${
+    return `${label}: *${KNOWN_FIELD}.${label} | ${t}${nulls}\n\t\t\t${KNOWN_FIELD}: ${label}: *${
       unknownDefault(a.type)
     } | ${t}`;
   }
-  return inputField(label, a);
+  return inputField(label, a, nulls);
 }
 
-function inputField(label: string, a: Attribute): string {
+function inputField(label: string, a: Attribute, nulls: string): string {
   const t = cueType(a.type);
   if (a.required) return `${label}: ${t}`;
   // null is unset, as in Terraform: the default then, or no value. The
   // default is the loader's to fill in, not a CUE default: a module's own
   // default for the attribute (`*null | int`, `*"_" | string`) would
   // conflict with it and leave neither.
-  return `${label}?: ${t}${NULL}`;
+  return `${label}?: ${t}${nulls}`;
 }
 
 /** The body of the provider's package: `#Provider: {...}`. */
@@ -137,21 +133,11 @@ export function providerPackage(
   p: ProviderSchema,
   opts: { strict?: boolean; traced?: boolean } = {},
 ): string {
-  NULL = opts.strict ? "" : " | null";
-  TRACED = opts.traced ?? false;
-  try {
-    return providerBody(p);
-  } finally {
-    NULL = " | null";
-    TRACED = false;
-  }
-}
-
-function providerBody(p: ProviderSchema): string {
+  const nulls = opts.strict ? "" : " | null";
   const lines: string[] = [];
   lines.push(`#Provider: {`);
   lines.push(`\t${JSON.stringify(PROVIDER_MARKER)}: ${JSON.stringify(p.source)}`);
-  for (const [name, a] of Object.entries(p.config)) lines.push(`\t${field(name, a)}`);
+  for (const [name, a] of Object.entries(p.config)) lines.push(`\t${field(name, a, nulls)}`);
   for (const mode of ["managed", "data", "ephemeral", "call"] as Mode[]) {
     lines.push(`\t${MODE_DEF[mode]}: {`);
     for (const t of p.types.filter((t) => t.mode === mode)) {
@@ -162,12 +148,14 @@ function providerBody(p: ProviderSchema): string {
         }, provider: ${JSON.stringify(p.source)}}`,
       );
       lines.push(`\t\t\t${NODE_SETTINGS}`);
-      for (const [name, a] of Object.entries(t.attributes)) lines.push(`\t\t\t${field(name, a)}`);
+      for (const [name, a] of Object.entries(t.attributes)) {
+        lines.push(`\t\t\t${field(name, a, nulls)}`);
+      }
       const holder = computedHolder(
         Object.entries(t.attributes).filter(([, a]) => !a.required && !a.optional).map((
           [name, a],
         ) => [labelOf(name), unknownDefault(a.type), cueType(a.type)]),
-        TRACED,
+        opts.traced,
       );
       if (holder) lines.push(`\t\t\t${holder}`);
       lines.push(`\t\t}`);
