@@ -97,6 +97,7 @@ import {
   explains,
   hasUnknownDefault,
   isUnknownDefault,
+  isUnknownLabel,
   markUnknown,
   sentinelFor,
   type SentinelRef,
@@ -1213,13 +1214,8 @@ export async function evaluateRoot(
    * evaluate. The traced evaluation puts sentinels there instead.
    */
   const defaultPins: string[] = [];
-  /** The attributes `defaultPins` (and the pin loop below) give a default, by node. */
-  const pinnedDefaults = new Map<string, Set<string>>();
-  const pinDefault = (address: string, path: string[], name: string, t: TypeSchema): string => {
-    if (!pinnedDefaults.has(address)) pinnedDefaults.set(address, new Set());
-    pinnedDefaults.get(address)!.add(name);
-    return nested([...path, name], ctyDefault(ctyOf(t.attributes[name])!));
-  };
+  const pinDefault = (path: string[], name: string, t: TypeSchema): string =>
+    nested([...path, name], ctyDefault(ctyOf(t.attributes[name])!));
   for (const [address, set] of setness) {
     const path = addressPath(address);
     const t = pluginTypeAt(address, path);
@@ -1228,7 +1224,7 @@ export async function evaluateRoot(
       if (!a.computed || a.required || !a.optional || set.has(name)) continue;
       const v = known.get(address)?.[name];
       if (v !== undefined && v !== null && injected(address, name)) continue;
-      defaultPins.push(pinDefault(address, path, name, t));
+      defaultPins.push(pinDefault(path, name, t));
     }
   }
   /** The state's value of an optional and computed attribute of a node, when known. */
@@ -1276,16 +1272,7 @@ export async function evaluateRoot(
   const sharpened = async (message: string): Promise<string> => {
     const m = /^(?:cue: marshal error: )?(\S+): \d+ errors in empty disjunction/.exec(message);
     if (!m) return message;
-    const strict = await evaluate(
-      buildProgram({
-        files,
-        ...modulePackages(sources),
-        providers: packages.value.strict,
-        imports,
-        extra: [...tagged.value, ...pins, ...defaultPins, ...knownDecls],
-      }).source,
-      { cacheDir: cache?.dir, cacheKey: cache?.key },
-    );
+    const strict = await evaluateWith(knownDecls, packages.value.strict, true);
     if (strict.ok) return message;
     const at = /^(?:cue: marshal error: )?(\S+):/.exec(strict.message)?.[1];
     return at && (at === m[1] || at.startsWith(m[1] + ".")) ? strict.message : message;
@@ -1326,7 +1313,7 @@ export async function evaluateRoot(
           [...read.node, read.name],
           JSON.stringify(cueView(v, read.type.attributes[read.name])),
         )
-        : pinDefault(address, read.node, read.name, read.type);
+        : pinDefault(read.node, read.name, read.type);
       if (defaultPins.includes(decl) || pins.includes(decl)) break;
       (v !== undefined && v !== null ? pins : defaultPins).push(decl);
     }
@@ -1647,7 +1634,7 @@ export async function evaluateRoot(
     const other = new Set(tracedNodes.nodes.map((n) => pathKey(n.path)));
     const odd = [
       ...found.nodes.filter((n) =>
-        n.path.some(unknownLabel) || (traced && !other.has(pathKey(n.path)))
+        n.path.some(isUnknownLabel) || (traced && !other.has(pathKey(n.path)))
       ),
       ...tracedNodes.nodes.filter((n) => !plain.has(pathKey(n.path))),
     ];
@@ -1800,14 +1787,6 @@ function unsetDefault(
     }
   }
   return undefined;
-}
-
-/** True for a label made from what stands for an unknown value (unknowns.ts). */
-function unknownLabel(label: string): boolean {
-  if (label.includes("⟦pravo")) return true;
-  if (!/^\d{16}$/.test(label)) return false;
-  const n = Number(label);
-  return n >= 7_000_000_000_000_000 && n <= Number.MAX_SAFE_INTEGER;
 }
 
 /** The provider types a field refers to (`$aws.#Resource.aws_sqs_queue`), by mode. */

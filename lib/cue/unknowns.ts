@@ -56,6 +56,18 @@ export function isUnknownDefault(v: unknown, t: AttrType): boolean {
   return JSON.stringify(v) === unknownDefault(t);
 }
 
+/**
+ * True for a label made from what stands for an unknown value: the
+ * default, a sentinel or a mark (a string holding `⟦pravo`), or a number
+ * of their range written in decimal.
+ */
+export function isUnknownLabel(label: string): boolean {
+  if (label.includes(DEFAULT_STRING.slice(0, 6))) return true;
+  if (!/^\d{16}$/.test(label)) return false;
+  const n = Number(label);
+  return n >= DEFAULT_NUMBER && n <= Number.MAX_SAFE_INTEGER;
+}
+
 /** True when a value of the first evaluation holds an unknown's default anywhere. */
 export function hasUnknownDefault(v: unknown): boolean {
   if (typeof v === "string") return v.includes(DEFAULT_STRING);
