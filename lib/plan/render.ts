@@ -160,6 +160,8 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     } else {
       const b = before[k];
       const a = unknown ? undefined : after[k];
+      // Strings that hold JSON objects (a policy), parsed once.
+      const jb = jsonObject(b), ja = unknown ? undefined : jsonObject(a);
       if (!unknown && JSON.stringify(a) === JSON.stringify(b)) {
         // A sensitive value that changes looks the same redacted: say that it changes.
         if (n.changed.includes(k) && a === "(sensitive)") {
@@ -195,13 +197,10 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
           text: `{${forces}`,
           more: [...keyRows(b, a, "          ", style, true), "        }"],
         });
-      } else if (
-        !unknown && jsonObject(b) && jsonObject(a) &&
-        isDeepStrictEqual(jsonObject(b), jsonObject(a))
-      ) {
+      } else if (jb && ja && isDeepStrictEqual(jb, ja)) {
         // The same JSON with other whitespace or key order: no change to show.
         continue;
-      } else if (!unknown && jsonObject(b) && jsonObject(a)) {
+      } else if (jb && ja) {
         // A JSON document (a policy): the keys that change, as JSON.
         rows.push({
           indent: "      ",
@@ -209,7 +208,7 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
           name: k,
           text: `jsonencode(${forces}`,
           more: [
-            ...keyRows(jsonObject(b)!, jsonObject(a)!, "          ", style, false),
+            ...keyRows(jb, ja, "          ", style, false),
             "        )",
           ],
         });
