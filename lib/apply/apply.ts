@@ -32,6 +32,8 @@ import { REDACTED, SENSITIVE_TEXT } from "../state/view.ts";
 export interface ApplyOptions {
   actor: string;
   reason: string;
+  /** The id every transaction of this run carries (TxMeta.run); default a new one. */
+  run?: string;
   /** Apply only these addresses. */
   only?: string[];
   /** How many nodes run at once. */
@@ -115,8 +117,10 @@ export async function checkFresh(plan: Plan, store: StateStore, planPath?: strin
 export async function applyPlan(
   plan: Plan,
   store: StateStore,
-  opts: ApplyOptions,
+  given: ApplyOptions,
 ): Promise<ApplyResult> {
+  // Every transaction of this run names it: the log shows the apply as one entry.
+  const opts: ApplyOptions = { ...given, run: given.run ?? crypto.randomUUID() };
   const byAddress = new Map(plan.nodes.map((n) => [n.address, n]));
   for (const a of opts.only ?? []) {
     if (!byAddress.has(a)) {
@@ -708,6 +712,7 @@ function planMeta(plan: Plan, opts: ApplyOptions): TxMeta {
     planId: plan.id,
     planActor: plan.actor,
     planReason: plan.reason,
+    run: opts.run,
   };
 }
 
@@ -749,7 +754,7 @@ async function recordInterrupt(
   if (undone.length === 0) return;
   const byAddr = new Map(plan.nodes.map((n) => [n.address, n]));
   await store.transaction(
-    { actor: opts.actor, reason: opts.reason, command: "apply", planId: plan.id },
+    planMeta(plan, opts),
     async (tx) => {
       for (const o of undone) {
         const n = byAddr.get(o.address)!;

@@ -11,6 +11,7 @@ import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { openStore } from "../state/open.ts";
 import {
+  entriesByRun,
   logEntryDocument,
   parseLimit,
   renderLog,
@@ -26,7 +27,8 @@ export const run: CommandRun = async (ctx, opts) => {
   const address = typeof opts.address === "string" ? opts.address : undefined;
   const store = await openStore(ctx, { readOnly: true });
   try {
-    const all = await store.readLog(address === undefined ? {} : { address });
+    // One entry per run: an apply's nodes, each committed on its own, together.
+    const all = entriesByRun(await store.readLog(address === undefined ? {} : { address }));
     const secrets = sensitiveStrings(await store.listRecords());
     const entries = (limit === 0 ? all : all.slice(0, limit)).map((e) =>
       logEntryDocument(e, secrets)

@@ -93,3 +93,48 @@ Deno.test("state log --address shows only the entries that changed that node", a
   assert.equal(none.stdout, "The transaction log has no entries that changed nowhere.\n");
   await Deno.remove(root, { recursive: true });
 });
+
+Deno.test("state log shows the transactions of one run as one entry, with the serials they span", async () => {
+  const root = await seededRoot();
+  const store = await storeOf(root);
+  const meta = { actor: "ci", reason: "roll out", command: "apply", planId: "p-1", run: "r-1" };
+  for (const address of ["one", "two", "three"]) {
+    await store.transaction(meta, async (tx) => {
+      await put(tx, record({ address, attributes: { result: 1 } }));
+    });
+  }
+  // Another run of the same plan id is another entry.
+  await store.transaction({ ...meta, run: "r-2" }, async (tx) => {
+    await put(tx, record({ address: "four", attributes: { result: 1 } }));
+  });
+  await store.close();
+  const human = await pravo(["-C", root, "state", "log", "--limit", "2"]);
+  assert.equal(human.code, 0, human.stderr);
+  const lines = human.stdout.split("\n");
+  assert.match(lines[0], /^#6 {2}\S+Z {2}serial 6 {2}apply {2}by ci: roll out {2}\(plan p-1\)$/);
+  assert.equal(lines[1], "    + four (create)");
+  assert.match(lines[2], /^#5 {2}\S+Z {2}serials 3-5 {2}apply {2}by ci: roll out {2}\(plan p-1\)$/);
+  assert.deepEqual(lines.slice(3, 6), [
+    "    + one (create)",
+    "    + two (create)",
+    "    + three (create)",
+  ]);
+  assert.match(human.stdout, /\n2 older entries not shown; pass --limit 4/);
+  const doc = JSON.parse((await pravo(["-C", root, "state", "log", "--json"])).stdout);
+  assert.equal(doc.total, 4);
+  assert.equal(doc.entries[1].first_serial, 3);
+  assert.equal(doc.entries[1].serial, 5);
+  assert.ok(doc.entries[1].started_at <= doc.entries[1].at);
+  assert.deepEqual(doc.entries[1].changes.map((c: { address: string }) => c.address), [
+    "one",
+    "two",
+    "three",
+  ]);
+  // Only the entries that changed an address: the run's, with that change alone.
+  const two = JSON.parse(
+    (await pravo(["-C", root, "state", "log", "--json", "--address", "two"])).stdout,
+  );
+  assert.equal(two.entries.length, 1);
+  assert.equal(two.entries[0].serial, 4);
+  await Deno.remove(root, { recursive: true });
+});

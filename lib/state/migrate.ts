@@ -171,6 +171,7 @@ function exportSqlite(path: string): StateDump {
       planId: e.plan_id === null ? null : String(e.plan_id),
       planActor: e.plan_actor == null ? null : String(e.plan_actor),
       planReason: e.plan_reason == null ? null : String(e.plan_reason),
+      run: e.run_id == null ? null : String(e.run_id),
       changes: changes.get(Number(e.id)) ?? [],
     }));
     const reservations: Reservation[] = db.prepare(
@@ -267,8 +268,9 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
       );
     }
     const entry = db.prepare(
-      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO log_entries
+         (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason, run_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const change = db.prepare(
       `INSERT INTO log_changes (entry_id, seq, address, action, before, after)
@@ -284,6 +286,7 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
         e.planId,
         e.planActor ?? null,
         e.planReason ?? null,
+        e.run ?? null,
       ).lastInsertRowid;
       e.changes.forEach((c, seq) => change.run(id, seq, c.address, c.action, c.before, c.after));
     }

@@ -199,6 +199,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     description: "a record keeps its type's schema version and the provider's private data",
     sql: `ALTER TABLE records ADD COLUMN provider_data text;`,
   },
+  {
+    version: 5,
+    description: "each log entry names the run of pravo that wrote it",
+    sql: `ALTER TABLE log_entries ADD COLUMN run_id text;`,
+  },
 ];
 
 /** What the log's markers are keyed with, in the associated data of its seal. */
@@ -445,6 +450,7 @@ export class PostgresStore implements StateStore {
           planId: e.plan_id === null ? null : String(e.plan_id),
           planActor: e.plan_actor == null ? null : String(e.plan_actor),
           planReason: e.plan_reason == null ? null : String(e.plan_reason),
+          run: e.run_id == null ? null : String(e.run_id),
           changes: byEntry.get(String(e.id)) ?? [],
         }));
       })
@@ -495,10 +501,10 @@ export class PostgresStore implements StateStore {
         UPDATE roots SET serial = serial + 1 WHERE id = ${this.#rootId} RETURNING serial
       ), e AS (
         INSERT INTO log_entries
-          (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
+          (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason, run_id)
         SELECT ${this.#rootId}, s.serial, ${this.#now().toISOString()}, ${meta.actor},
                ${meta.reason}, ${meta.command}, ${meta.planId ?? null},
-               ${meta.planActor ?? null}, ${meta.planReason ?? null}
+               ${meta.planActor ?? null}, ${meta.planReason ?? null}, ${meta.run ?? null}
         FROM s
         RETURNING id
       )
@@ -868,6 +874,7 @@ export class PostgresStore implements StateStore {
             planId: e.plan_id === null ? null : String(e.plan_id),
             planActor: e.plan_actor == null ? null : String(e.plan_actor),
             planReason: e.plan_reason == null ? null : String(e.plan_reason),
+            run: e.run_id == null ? null : String(e.run_id),
             changes: changes.filter((c) => String(c.entry_id) === String(e.id)).map((c) => ({
               address: String(c.address),
               action: String(c.action),
@@ -938,9 +945,11 @@ export class PostgresStore implements StateStore {
           for (const e of dump.log) {
             const [entry] = await q`
               INSERT INTO log_entries
-                (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
+                (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason,
+                 run_id)
               VALUES (${id}, ${e.serial}, ${e.at}, ${e.actor}, ${e.reason}, ${e.command},
-                      ${e.planId}, ${e.planActor ?? null}, ${e.planReason ?? null})
+                      ${e.planId}, ${e.planActor ?? null}, ${e.planReason ?? null},
+                      ${e.run ?? null})
               RETURNING id`;
             if (e.changes.length === 0) continue;
             await q`INSERT INTO log_changes ${
@@ -1042,6 +1051,8 @@ export interface DumpedEntry {
   /** Who made the plan the entry's apply carried out, and why. */
   planActor?: string | null;
   planReason?: string | null;
+  /** The run that wrote it, when one run wrote several entries. */
+  run?: string | null;
   changes: { address: string; action: string; before: string | null; after: string | null }[];
 }
 

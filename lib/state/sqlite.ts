@@ -179,6 +179,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "a record keeps its type's schema version and the provider's private data",
     sql: `ALTER TABLE records ADD COLUMN provider_data TEXT;`,
   },
+  {
+    version: 5,
+    description: "each log entry names the run of pravo that wrote it",
+    sql: `ALTER TABLE log_entries ADD COLUMN run_id TEXT;`,
+  },
 ];
 
 /** What the log's markers are keyed with, in the associated data of its seal. */
@@ -452,6 +457,7 @@ export class SqliteStore implements StateStore {
         planId: e.plan_id === null ? null : String(e.plan_id),
         planActor: e.plan_actor == null ? null : String(e.plan_actor),
         planReason: e.plan_reason == null ? null : String(e.plan_reason),
+        run: e.run_id == null ? null : String(e.run_id),
         changes: byEntry.get(Number(e.id)) ?? [],
       }));
     } finally {
@@ -494,8 +500,9 @@ export class SqliteStore implements StateStore {
     ).run();
     const serial = Number(readMeta(db).serial);
     const entry = db.prepare(
-      `INSERT INTO log_entries (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO log_entries
+         (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason, run_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       serial,
       this.#now().toISOString(),
@@ -505,6 +512,7 @@ export class SqliteStore implements StateStore {
       meta.planId ?? null,
       meta.planActor ?? null,
       meta.planReason ?? null,
+      meta.run ?? null,
     );
     const entryId = Number(entry.lastInsertRowid);
     const insert = db.prepare(

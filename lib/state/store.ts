@@ -31,9 +31,11 @@ export type { Mode };
  * The schema version this program writes; older stores are migrated.
  * Version 2 records the plan's actor and reason in the log; version 3 seals
  * sensitive values at rest (seal.ts); version 4 keeps, for a plugin type's
- * record, its schema version and the provider's private data (sealed).
+ * record, its schema version and the provider's private data (sealed);
+ * version 5 names, in each log entry, the run of pravo that wrote it, so that
+ * the log shows one entry per apply.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * A path to an attribute inside a record's attributes: object keys and list
@@ -173,6 +175,12 @@ export interface TxMeta {
   planActor?: string;
   /** Why that plan was made (`plan --reason`). */
   planReason?: string;
+  /**
+   * One run of pravo that writes in several transactions (an apply records
+   * each node as it is done): the same id in each, so that the log shows the
+   * run as one entry.
+   */
+  run?: string;
 }
 
 /** One entry of the transaction log: a committed transaction. */
@@ -191,6 +199,8 @@ export interface LogEntry {
   planActor: string | null;
   /** Why that plan was made. */
   planReason: string | null;
+  /** The run that wrote it ({@linkcode TxMeta.run}), when it was one of several transactions. */
+  run: string | null;
   changes: LoggedChange[];
 }
 

@@ -51,6 +51,7 @@ const META: TxMeta = {
   planId: "plan-1",
   planActor: "carol",
   planReason: "rotate the key",
+  run: "run-1",
 };
 
 function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
@@ -246,6 +247,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       planId: null,
       planActor: null,
       planReason: null,
+      run: null,
       changes: [
         { address: "b", action: "create", before: null, after: record("b").attributes },
         { address: "a", action: "update", before: record("a").attributes, after: { result: 2 } },
@@ -255,6 +257,8 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     // Who made the plan the apply carried out, and why: kept with the entry.
     assert.equal(log[0].planActor, "carol");
     assert.equal(log[0].planReason, "rotate the key");
+    // The run that wrote it, so that the log shows a run's transactions as one entry.
+    assert.equal(log[0].run, "run-1");
     assert.deepEqual(log[0].changes, [
       { address: "b", action: "delete", before: record("b").attributes, after: null },
     ]);

@@ -238,15 +238,50 @@ export function changedAttributes(
 }
 
 /**
+ * The log as an operator reads it: the transactions of one run (an apply
+ * records each node in a transaction of its own, so that a crash keeps what
+ * was done) as one entry, newest first like the log. The entry has the id,
+ * serial and time of the run's last transaction, `firstSerial` and
+ * `startedAt` of its first, and the changes in the order they were made.
+ */
+export function entriesByRun(log: readonly LogEntry[]): RunEntry[] {
+  const out: RunEntry[] = [];
+  for (const e of log) {
+    const last = out[out.length - 1];
+    if (last && e.run !== null && last.run === e.run) {
+      last.changes = [...e.changes, ...last.changes];
+      last.firstSerial = e.serial;
+      last.startedAt = e.at;
+      continue;
+    }
+    out.push({ ...e, firstSerial: e.serial, startedAt: e.at });
+  }
+  return out;
+}
+
+/** A log entry for one run: one transaction or several ({@linkcode entriesByRun}). */
+export interface RunEntry extends LogEntry {
+  /** The serial the state reached with the run's first transaction. */
+  firstSerial: number;
+  /** When the run's first transaction was committed. */
+  startedAt: string;
+}
+
+/**
  * The JSON form of a log entry. Sensitive values are the store's markers;
  * any other string that contains one of `secrets` (the sensitive values of
  * the records now) is redacted too.
  */
-export function logEntryDocument(entry: LogEntry, secrets: ReadonlySet<string> = new Set()) {
+export function logEntryDocument(
+  entry: LogEntry & Partial<RunEntry>,
+  secrets: ReadonlySet<string> = new Set(),
+) {
   return {
     id: entry.id,
     at: entry.at,
     serial: entry.serial,
+    started_at: entry.startedAt ?? entry.at,
+    first_serial: entry.firstSerial ?? entry.serial,
     actor: entry.actor,
     reason: entry.reason,
     command: entry.command,
@@ -451,8 +486,11 @@ export function renderLog(
         (e.plan_actor !== e.actor || (e.plan_reason ?? "") !== e.reason)
       ? `, planned by ${e.plan_actor}${e.plan_reason ? `: ${e.plan_reason}` : ""}`
       : "";
+    const serial = e.first_serial === e.serial
+      ? `serial ${e.serial}`
+      : `serials ${e.first_serial}-${e.serial}`;
     lines.push(
-      `${style.bold(`#${e.id}`)}  ${e.at}  serial ${e.serial}  ${e.command}  ${who}` +
+      `${style.bold(`#${e.id}`)}  ${e.at}  ${serial}  ${e.command}  ${who}` +
         (e.plan_id ? `  (plan ${e.plan_id}${planner})` : ""),
     );
     for (const c of e.changes) {
