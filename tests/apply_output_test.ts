@@ -100,7 +100,12 @@ Deno.test("apply PLANFILE and destroy print the node lines; --json prints one do
   // The password's id is "none"; the secret file's id is a digest of the secret, not the secret.
   assert.match(gone.stdout, /^pw: Destroying\.\.\. \[id=none\]$/m);
   assert.match(gone.stdout, /Destroy complete! Resources: 5 destroyed\.\n$/);
-  assert.ok(!gone.stdout.includes("Outputs:"));
+  // The plan says the outputs go; no list of outputs follows a destroy.
+  assert.match(
+    gone.stdout,
+    /\nChanges to Outputs:\n {2}- num += \d -> null\n {2}- password = \(sensitive value\) -> null\n/,
+  );
+  assert.ok(!/^Outputs:/m.test(gone.stdout), gone.stdout);
 });
 
 Deno.test("a node that fails says so on its line, with the error's summary", async () => {

@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import type { AcquiredLock, LockInfo, StateStore, TxMeta } from "../state/store.ts";
+import type { AcquiredLock, LockInfo, StateRecord, StateStore, TxMeta } from "../state/store.ts";
 import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import type { Attrs as ProviderAttrs } from "../providers/runtime.ts";
@@ -34,6 +34,12 @@ export interface ApplyOptions {
   reason: string;
   /** The id every transaction of this run carries (TxMeta.run); default a new one. */
   run?: string;
+  /**
+   * The root's outputs after a whole apply that succeeded, from the state
+   * then (sensitive ones redacted): recorded for the next plan to compare
+   * with. Undefined when they cannot be computed; then none are recorded.
+   */
+  outputsAfter?: (records: StateRecord[]) => Promise<Record<string, unknown> | undefined>;
   /** Apply only these addresses. */
   only?: string[];
   /** How many nodes run at once. */
@@ -160,6 +166,7 @@ export async function applyPlan(
     if (!result.interrupted && !opts.only) {
       await recordRefreshed(plan, store, opts);
       result.serial = (await store.identity()).serial;
+      if (result.ok) await recordOutputs(plan, store, opts);
     }
     // Applying the plan that reserved nodes releases them; so does an apply
     // of it that was interrupted after it started (the plan is stale then).
@@ -671,6 +678,21 @@ async function applyNode(
  * refreshed state: a `refresh` change in the log, so that drift and the
  * next plans start from it.
  */
+/**
+ * The outputs of a whole apply that succeeded, for the next plan to show
+ * only those that change: none after a destroy, the plan's when it knew
+ * them all, else those `outputsAfter` computes from the state.
+ */
+async function recordOutputs(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
+  const outputs = plan.destroy
+    ? {}
+    : plan.outputsUnknown.length === 0
+    ? plan.outputs
+    : await opts.outputsAfter?.(await store.listRecords());
+  if (outputs === undefined) return;
+  await store.transaction(planMeta(plan, opts), (tx) => tx.setOutputs(outputs));
+}
+
 async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
   const refreshed = plan.nodes.filter((n) =>
     n.mode === "managed" && n.action === "no-op" && n.before !== null &&

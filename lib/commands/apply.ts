@@ -283,6 +283,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           planPath,
           progress: view && ((e) => view.event(e)),
           signal: interrupts.signal,
+          outputsAfter: (records) => outputsAfter(plan, records),
           onLocked: (l) => {
             if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
           },

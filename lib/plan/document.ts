@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../diag/diag.ts";
 import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
 
@@ -73,8 +74,46 @@ export function planDocument(
     reservation: plan.reservation,
     outputs: plan.outputs,
     outputs_unknown: plan.outputsUnknown,
+    output_changes: plan.outputsBefore === undefined ? undefined : outputChanges(plan),
     ...extra,
   };
+}
+
+/** How an output changes: its value before (the state's) and after (unknown: `after_unknown`). */
+export interface OutputChange {
+  action: "create" | "update" | "delete";
+  before: unknown;
+  after: unknown;
+  after_unknown: boolean;
+}
+
+/**
+ * The outputs whose value differs from the one the last whole apply
+ * recorded, by name, sorted: added, changed (or known only after apply) and
+ * removed. A sensitive output is `"(sensitive)"` on both sides, so it shows
+ * only when it appears or goes: whether its value changed is not said.
+ */
+export function outputChanges(plan: Plan): Record<string, OutputChange> {
+  const before = plan.outputsBefore ?? {};
+  const names = new Set([
+    ...Object.keys(before),
+    ...Object.keys(plan.outputs),
+    ...plan.outputsUnknown,
+  ]);
+  const out: Record<string, OutputChange> = {};
+  for (const k of [...names].sort()) {
+    const unknown = plan.outputsUnknown.includes(k);
+    const after = k in plan.outputs ? plan.outputs[k] : null;
+    const was = Object.hasOwn(before, k);
+    if (!unknown && !(k in plan.outputs)) {
+      out[k] = { action: "delete", before: before[k], after: null, after_unknown: false };
+    } else if (!was) {
+      out[k] = { action: "create", before: null, after, after_unknown: unknown };
+    } else if (unknown || !isDeepStrictEqual(before[k], after)) {
+      out[k] = { action: "update", before: before[k], after, after_unknown: unknown };
+    }
+  }
+  return out;
 }
 
 /** The string values of sensitive attributes of these nodes. */

@@ -520,6 +520,7 @@ export async function makePlan(
     full: Boolean(opts.full),
     outputs: opts.destroy ? {} : outputs,
     outputsUnknown: opts.destroy ? [] : outputsUnknown.sort(),
+    outputsBefore: await store.readOutputs(),
     sentinels: spec.sentinels,
     sources: sources.given.map((f) => ({ name: f.name, src: f.src })),
     providers: spec.providers,

@@ -238,7 +238,14 @@ export function renderPlan(doc: Doc, style: Style): string {
   );
   const reads = doc.nodes.filter((n) => n.action === "read" && n.after_unknown.length > 0);
   const out: string[] = [];
-  if (changes.length === 0 && reads.length === 0) {
+  const outputsOnly = Object.keys(doc.output_changes ?? {}).length > 0;
+  if (changes.length === 0 && reads.length === 0 && outputsOnly && !doc.destroy) {
+    out.push(
+      style.bold(style.green("No changes to objects.")) +
+        " Only outputs change: applying this plan records their new values in the state, " +
+        "and changes no object.",
+    );
+  } else if (changes.length === 0 && reads.length === 0) {
     out.push(
       style.bold(style.green("No changes.")) +
         (doc.destroy
@@ -256,15 +263,34 @@ export function renderPlan(doc: Doc, style: Style): string {
         (moves ? `, ${moves} to move.` : "."),
     );
   }
-  const outs = Object.keys(doc.outputs).concat(doc.outputs_unknown).sort();
-  if (outs.length) {
-    out.push("", "Outputs:");
-    for (const k of outs) {
-      out.push(
-        `  ${k} = ${
-          doc.outputs_unknown.includes(k) ? "(known after apply)" : value(doc.outputs[k])
-        }`,
-      );
+  if (doc.output_changes === undefined) {
+    // A plan made before pravo recorded outputs: all of them, as then.
+    const outs = Object.keys(doc.outputs).concat(doc.outputs_unknown).sort();
+    if (outs.length) {
+      out.push("", "Outputs:");
+      for (const k of outs) {
+        out.push(
+          `  ${k} = ${
+            doc.outputs_unknown.includes(k) ? "(known after apply)" : value(doc.outputs[k])
+          }`,
+        );
+      }
+    }
+    return out.join("\n") + "\n";
+  }
+  // Only the outputs that change, as Terraform's "Changes to Outputs".
+  const changed = Object.entries(doc.output_changes);
+  if (changed.length) {
+    const width = Math.max(...changed.map(([k]) => k.length));
+    out.push("", "Changes to Outputs:");
+    for (const [k, c] of changed) {
+      const after = c.after_unknown ? "(known after apply)" : value(c.after);
+      const line = c.action === "create"
+        ? `${style.green("+")} ${k.padEnd(width)} = ${after}`
+        : c.action === "delete"
+        ? `${style.red("-")} ${k.padEnd(width)} = ${value(c.before)} -> null`
+        : `${style.yellow("~")} ${k.padEnd(width)} = ${value(c.before)} -> ${after}`;
+      out.push(`  ${line}`);
     }
   }
   return out.join("\n") + "\n";

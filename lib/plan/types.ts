@@ -125,6 +125,12 @@ export interface Plan {
   /** Output values; unknown ones are listed in outputsUnknown. */
   outputs: Record<string, unknown>;
   outputsUnknown: string[];
+  /**
+   * The outputs the last whole apply recorded in the state (null: none yet),
+   * for the plan to show those that change. Absent in plans made before
+   * pravo recorded outputs: then every output is shown.
+   */
+  outputsBefore?: Record<string, unknown> | null;
   sentinels: SentinelRef[];
   /** The sources the plan was made from, so apply can evaluate again. */
   sources: { name: string; src: string }[];

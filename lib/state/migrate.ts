@@ -120,6 +120,9 @@ async function verify(source: StateStore, to: StateLocation, root?: string): Pro
     }
     const log = async (s: StateStore) => (await s.readLog()).map(({ id: _id, ...rest }) => rest); // ids are each store's own
     if (!isDeepStrictEqual(await log(source), await log(copy))) differs.push("log");
+    if (!isDeepStrictEqual(await source.readOutputs(), await copy.readOutputs())) {
+      differs.push("outputs");
+    }
     const res = (s: StateStore) => s.listReservations({ includeExpired: true });
     if (!isDeepStrictEqual(await res(source), await res(copy))) differs.push("reservations");
     if (differs.length) {
@@ -195,6 +198,7 @@ function exportSqlite(path: string): StateDump {
       schemaVersion: Number(meta.schema_version),
       redactionKey: meta.redaction_key,
       createdAt: meta.created_at ?? new Date(0).toISOString(),
+      outputs: meta.outputs === undefined ? null : JSON.parse(meta.outputs),
       records,
       log,
       reservations,
@@ -244,6 +248,11 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
     setMeta.run(String(dump.serial), "serial");
     setMeta.run(dump.redactionKey, "redaction_key");
     setMeta.run(dump.createdAt, "created_at");
+    if (dump.outputs != null) {
+      db.prepare("INSERT INTO meta (key, value) VALUES ('outputs', ?)").run(
+        JSON.stringify(dump.outputs),
+      );
+    }
     const rec = db.prepare(
       `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
          dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,

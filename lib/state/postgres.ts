@@ -201,8 +201,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   },
   {
     version: 5,
-    description: "each log entry names the run of pravo that wrote it",
-    sql: `ALTER TABLE log_entries ADD COLUMN run_id text;`,
+    description: "each log entry names the run of pravo that wrote it; the root keeps its outputs",
+    sql: `
+      ALTER TABLE log_entries ADD COLUMN run_id text;
+      ALTER TABLE roots ADD COLUMN outputs text;
+    `,
   },
 ];
 
@@ -374,6 +377,13 @@ export class PostgresStore implements StateStore {
       await sql.end({ timeout: 1 }).catch(() => {});
       throw e;
     }
+  }
+
+  async readOutputs(): Promise<Record<string, unknown> | null> {
+    return await this.#read(async () => {
+      const [r] = await this.#sql`SELECT outputs FROM roots WHERE id = ${this.#rootId}`;
+      return r?.outputs == null ? null : JSON.parse(String(r.outputs));
+    });
   }
 
   async identity(): Promise<StateIdentity> {
@@ -864,6 +874,7 @@ export class PostgresStore implements StateStore {
           schemaVersion: SCHEMA_VERSION,
           redactionKey: String(root.redaction_key),
           createdAt: iso(root.created_at),
+          outputs: root.outputs == null ? null : JSON.parse(String(root.outputs)),
           records,
           log: entries.map((e) => ({
             serial: Number(e.serial),
@@ -918,9 +929,10 @@ export class PostgresStore implements StateStore {
           // which goes along); a copy from a state not sealed yet is sealed
           // when first opened.
           const [{ id }] = await q`
-            INSERT INTO roots (key, lineage, serial, redaction_key, created_at)
+            INSERT INTO roots (key, lineage, serial, redaction_key, created_at, outputs)
             VALUES (${where.rootKey}, ${dump.lineage}, ${dump.serial}, ${dump.redactionKey},
-                    ${dump.createdAt})
+                    ${dump.createdAt},
+                    ${dump.outputs == null ? null : JSON.stringify(dump.outputs)})
             RETURNING id`;
           for (const chunk of chunks(dump.records, 500)) {
             await q`INSERT INTO records ${
@@ -1034,6 +1046,8 @@ export interface StateDump {
   schemaVersion: number;
   redactionKey: string;
   createdAt: string;
+  /** The outputs the last whole apply recorded; null or absent before any. */
+  outputs?: Record<string, unknown> | null;
   records: StateRecord[];
   /** Oldest first. */
   log: DumpedEntry[];
@@ -1169,6 +1183,11 @@ class PostgresTx implements StateTx {
     }::text::jsonb))`;
     // Refresh times are bookkeeping, not a change: they neither move the
     // serial (a saved plan stays fresh) nor make a log entry of their own.
+  }
+
+  async setOutputs(outputs: Record<string, unknown>): Promise<void> {
+    this.#live();
+    await this.#q`UPDATE roots SET outputs = ${JSON.stringify(outputs)} WHERE id = ${this.#rootId}`;
   }
 }
 

@@ -181,7 +181,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    description: "each log entry names the run of pravo that wrote it",
+    description: "each log entry names the run of pravo that wrote it (the outputs go in meta)",
     sql: `ALTER TABLE log_entries ADD COLUMN run_id TEXT;`,
   },
 ];
@@ -387,6 +387,12 @@ export class SqliteStore implements StateStore {
       sealer,
       meta.lineage,
     );
+  }
+
+  async readOutputs(): Promise<Record<string, unknown> | null> {
+    this.#open();
+    const v = readMeta(this.#read).outputs;
+    return v === undefined ? null : JSON.parse(v);
   }
 
   async identity(): Promise<StateIdentity> {
@@ -990,6 +996,14 @@ class SqliteTx implements StateTx {
     // Refresh times are bookkeeping, not a change: they neither move the
     // serial (a saved plan stays fresh) nor make a log entry of their own.
     return;
+  }
+
+  async setOutputs(outputs: Record<string, unknown>): Promise<void> {
+    this.#live();
+    this.#db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('outputs', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ).run(JSON.stringify(outputs));
   }
 }
 

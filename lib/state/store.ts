@@ -219,6 +219,13 @@ export interface StateTx {
    * alone, it neither moves the serial nor makes a log entry.
    */
   markRefreshed(addresses: string[], at?: string): Promise<void>;
+  /**
+   * Sets the root's outputs, as the last whole apply left them (sensitive
+   * ones redacted): what the next plan compares its outputs with. Like the
+   * refresh times, bookkeeping: alone, it neither moves the serial nor makes
+   * a log entry.
+   */
+  setOutputs(outputs: Record<string, unknown>): Promise<void>;
 }
 
 /** The state lock, as held or as listed. */
@@ -315,6 +322,8 @@ export interface StateStore {
    * only those that changed `address` when given.
    */
   readLog(opts?: { limit?: number; address?: string }): Promise<LogEntry[]>;
+  /** The outputs the last whole apply recorded (StateTx.setOutputs); null before any. */
+  readOutputs(): Promise<Record<string, unknown> | null>;
 
   /**
    * Runs `fn` in one write transaction. On success its records and one log

@@ -167,6 +167,26 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     await again.close();
   });
 
+  test("the outputs of the last apply are kept, without moving the serial or making a log entry", async (h) => {
+    const s = await h.open();
+    assert.equal(await s.readOutputs(), null);
+    await s.transaction(META, async (tx) => {
+      await put(tx, record("n0"));
+    });
+    const before = await s.identity();
+    const log = (await s.readLog()).length;
+    await s.transaction(META, (tx) => tx.setOutputs({ n: 3, name: "x", pw: "(sensitive)" }));
+    assert.equal((await s.identity()).serial, before.serial);
+    assert.equal((await s.readLog()).length, log);
+    // Another connection reads them; a later apply's replace them whole.
+    const other = await h.open();
+    assert.deepEqual(await other.readOutputs(), { n: 3, name: "x", pw: "(sensitive)" });
+    await other.transaction(META, (tx) => tx.setOutputs({}));
+    assert.deepEqual(await s.readOutputs(), {});
+    await other.close();
+    await s.close();
+  });
+
   test("marking records refreshed neither moves the serial nor makes a log entry", async (h) => {
     const s = await h.open();
     await s.transaction(META, async (tx) => {
