@@ -519,3 +519,32 @@ Deno.test("scripts/pravo, scripts/compile and pravo mcp's children run with V8_F
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("hints name pravo as the user ran it: ./scripts/pravo by a relative path, else pravo", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-hint-" });
+  await Deno.writeTextFile(join(root, "main.cue"), "package demo\n");
+  try {
+    // As a shell runs it: the script's $0 is the path as typed.
+    const run = async (program: string, cwd: string, env: Record<string, string> = {}) => {
+      const out = await new Deno.Command("bash", {
+        args: ["-c", `${program} -C "$1" plan`, "bash", root],
+        cwd,
+        env,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 1);
+      return new TextDecoder().decode(out.stderr);
+    };
+    // Not initialised: the message says what to run.
+    assert.match(await run("./scripts/pravo", PROJECT), /Run `\.\/scripts\/pravo init` in /);
+    assert.match(await run("scripts/pravo", PROJECT), /Run `scripts\/pravo init` in /);
+    assert.match(await run(SCRIPT, root), /Run `pravo init` in /);
+    // A name that is not a relative path, or not a plain one, is not used.
+    for (const odd of ["/usr/bin/other", "./a b", "./x`id`", "plain"]) {
+      assert.match(await run(SCRIPT, root, { PRAVO_PROGRAM: odd }), /Run `pravo init` in /, odd);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -21,7 +21,32 @@ export function placeFlags(options: Record<string, unknown>): string[] {
   return out;
 }
 
-/** `pravo [PLACE FLAGS] WORDS...`, quoted for the shell. */
+/**
+ * How the user runs pravo, for the commands messages name: `$PRAVO_PROGRAM`
+ * when it is a relative path such as `./scripts/pravo` (scripts/pravo sets
+ * it to the path it was run by), else `pravo`.
+ */
+export function programName(): string {
+  let v: string | undefined;
+  try {
+    v = Deno.env.get("PRAVO_PROGRAM");
+  } catch {
+    v = undefined; // not granted: the name on the PATH
+  }
+  return v && v.includes("/") && !v.startsWith("/") && /^[A-Za-z0-9_.\/-]+$/.test(v) ? v : "pravo";
+}
+
+/** `pravo [PLACE FLAGS] WORDS...`, quoted for the shell, named as the user runs pravo. */
 export function pravoCommand(place: readonly string[], ...words: string[]): string {
-  return ["pravo", ...place, ...words].map(shellWord).join(" ");
+  return [programName(), ...place, ...words].map(shellWord).join(" ");
+}
+
+/**
+ * A message's text with each command it quotes (`` `pravo init` ``,
+ * `"pravo apply FILE"`) named as the user runs pravo.
+ */
+export function asInvoked(text: string): string {
+  const name = programName();
+  if (name === "pravo") return text;
+  return text.replace(/([`"])pravo(?= )/g, `$1${name}`);
 }

@@ -5,6 +5,7 @@
  */
 
 import type { Diagnostic } from "../diag/diag.ts";
+import { asInvoked } from "./hint.ts";
 
 /**
  * JSON with keys sorted at every level and two-space indentation: the one
@@ -67,14 +68,14 @@ export function renderDiagnostics(
     const head = d.severity === "error"
       ? style.red(style.bold("Error: "))
       : style.yellow(style.bold("Warning: "));
-    let s = head + style.bold(d.summary) + "\n";
+    let s = head + style.bold(asInvoked(d.summary)) + "\n";
     if (d.range) {
       s += `\n  on ${d.range.file} line ${d.range.line}, column ${d.range.column}`;
       s += d.address ? `, in ${d.address}:\n` : ":\n";
     } else if (d.address) {
       s += `\n  with ${d.address}:\n`;
     }
-    if (d.detail) s += `\n${d.detail}\n`;
+    if (d.detail) s += `\n${asInvoked(d.detail)}\n`;
     parts.push(s);
   }
   return parts.join("\n");

@@ -90,6 +90,7 @@ export const ENV_VARS: readonly string[] = [
   "PRAVO_PLUGIN_SOCKET_DIR",
   "LOGNAME",
   "PRAVO_TEST_PROGRESS_INTERVAL_MS",
+  "PRAVO_PROGRAM",
 ];
 
 /**
