@@ -84,6 +84,17 @@ export interface Pinned {
   tags: Record<string, string>;
   actor: string;
   reason: string;
+  /**
+   * `pravo mcp --read-only`: the child writes nothing, the state included
+   * (a drift does not record refresh times, the evaluation cache in the
+   * root is not written). The state is opened read-only.
+   */
+  readOnly?: true;
+}
+
+/** True in a child of `pravo mcp --read-only`: nothing is to be written. */
+export function pinnedReadOnly(): boolean {
+  return current?.readOnly === true;
 }
 
 let current: Pinned | undefined;
@@ -149,6 +160,7 @@ export function parsePinned(text: string): Pinned {
   ) {
     fail("has a malformed list of plugin providers");
   }
+  if (d.readOnly !== undefined && d.readOnly !== true) fail("has a readOnly that is not true");
   return d as Pinned;
 }
 

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { pinnedReadOnly } from "../cli/pinned.ts";
 import { UsageError } from "../cli/args.ts";
 import { type CommandRun, emit, emitWarnings, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -50,7 +51,7 @@ export const run: CommandRun = async (ctx, opts) => {
   const due = Boolean(opts.due);
   const limit = dueLimit(opts.limit, due);
   // --due only reads the state.
-  const store = await openStore(ctx, { readOnly: due });
+  const store = await openStore(ctx, { readOnly: due || pinnedReadOnly() });
   try {
     const records = await store.listRecords();
     if (due) {
@@ -64,12 +65,15 @@ export const run: CommandRun = async (ctx, opts) => {
       signal: interrupts.signal,
       session: rootSession(ctx.root, ctx.tags, records),
     });
-    await recordRefresh(
-      store,
-      report,
-      { actor: ctx.actor, reason: ctx.reason, command: "drift" },
-      at,
-    );
+    // Under pravo mcp --read-only nothing is written: the refresh times stay.
+    if (!pinnedReadOnly()) {
+      await recordRefresh(
+        store,
+        report,
+        { actor: ctx.actor, reason: ctx.reason, command: "drift" },
+        at,
+      );
+    }
     const doc = driftDocument(report, records);
     emit(ctx, doc, () => renderDrift(doc, ctx.style));
     emitWarnings(ctx, report.diagnostics);

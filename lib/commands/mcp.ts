@@ -183,6 +183,7 @@ export const run: CommandRun = async (ctx, opts) => {
     tags: ctx.tags,
     actor: ctx.actor,
     reason: ctx.reason,
+    ...(opts["read-only"] ? { readOnly: true as const } : {}),
   };
   // The key is read now and handed to each child, which gets no access to
   // the key file: nothing a tool runs can read it from disk.

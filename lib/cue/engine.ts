@@ -15,6 +15,7 @@
  * @module
  */
 
+import { pinnedReadOnly } from "../cli/pinned.ts";
 import { createHmac, randomUUID } from "node:crypto";
 import {
   closeSync,
@@ -194,6 +195,8 @@ const ENTRY = { prefix: "ev-", suffix: ".sealed" };
  * leads, so the cache would be written (and pruned) wherever it points.
  */
 export function rootCache(root: string): { dir: string; key: Uint8Array } | undefined {
+  // A child of pravo mcp --read-only writes nothing in the root.
+  if (pinnedReadOnly()) return undefined;
   const pravo = join(root, ".pravo");
   if (!isPlainDir(pravo)) return undefined;
   const dir = join(pravo, "cache");

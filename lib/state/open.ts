@@ -25,7 +25,7 @@ import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { LoadedConfig } from "./config.ts";
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
-import { pinned, pinnedFor } from "../cli/pinned.ts";
+import { pinned, pinnedFor, pinnedReadOnly } from "../cli/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
 import { defaultKeySource } from "./seal.ts";
 import type { StateStore } from "./store.ts";
@@ -302,8 +302,10 @@ export async function openStore(
 /** Opens the store at `where`; `root` names the root in messages. */
 export async function openLocation(
   where: StateLocation,
-  opts: { create?: boolean; now?: () => Date; root?: string; readOnly?: boolean } = {},
+  given: { create?: boolean; now?: () => Date; root?: string; readOnly?: boolean } = {},
 ): Promise<StateStore> {
+  // A child of `pravo mcp --read-only` writes nothing, whatever it runs.
+  const opts = pinnedReadOnly() ? { ...given, readOnly: true, create: false } : given;
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
     const { PostgresStore } = await import("./postgres.ts");
@@ -311,6 +313,8 @@ export async function openLocation(
       create: opts.create,
       now: opts.now,
       key: defaultKeySource(opts.root),
+      // Enforced by the server (every transaction read-only) for pravo mcp --read-only.
+      readOnly: pinnedReadOnly(),
     });
   }
   if (pinned() && realStatePath(where.path) !== where.path) {

@@ -242,6 +242,8 @@ export interface PostgresOptions {
   now?: () => Date;
   /** pravo's key, loaded when first needed; default from the environment. */
   key?: KeySource;
+  /** Every transaction of the session read-only, as the server enforces it. */
+  readOnly?: boolean;
 }
 
 const DEFAULT_LOCK_TTL_MS = 2 * 60_000;
@@ -323,7 +325,7 @@ export class PostgresStore implements StateStore {
     const now = opts.now ?? (() => new Date());
     await loadCrypto(); // loaded once here: every store call may seal, open or redact
     catchDriverCrash(where);
-    const sql = connect(where);
+    const sql = connect(where, { readOnly: opts.readOnly });
     const sealer = new Sealer(opts.key ?? defaultKeySource(), where.path);
     try {
       return await guard(where, async () => {
@@ -1213,7 +1215,7 @@ function addressesOf(q: Q) {
 /** A pool of connections to `where`, reading nothing from the environment but the password. */
 function connect(
   where: PostgresLocation,
-  extra: { max?: number; onclose?: () => void } = {},
+  extra: { max?: number; onclose?: () => void; readOnly?: boolean } = {},
 ): Sql {
   const user = where.user ?? envOr("PGUSER") ?? envOr("USER") ?? "postgres";
   const password = where.password ?? envOr("PGPASSWORD") ?? "";
@@ -1247,6 +1249,8 @@ function connect(
       // A statement stuck behind a crashed peer's lock gives up rather than hang.
       lock_timeout: "60s",
       idle_in_transaction_session_timeout: "5min",
+      // The server refuses every write of this session (pravo mcp --read-only).
+      ...(extra.readOnly ? { default_transaction_read_only: "on" } : {}),
     },
     // deno-lint-ignore no-explicit-any
   } as any) as Sql;
