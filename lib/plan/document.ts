@@ -10,6 +10,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../diag/diag.ts";
 import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
 
+/** The `format` of a plan document: `"pravo-plan"`. */
+export const PLAN_DOCUMENT_FORMAT = "pravo-plan";
+
 /** What stands in a document for a sensitive value. */
 export const REDACTED = "(sensitive)";
 
@@ -55,6 +58,9 @@ export function planDocument(
   opts: { includeSkipped?: boolean } = {},
 ) {
   return {
+    // What this document is: not Terraform's JSON plan, whose format_version
+    // "1.0" it shares. A tool for Terraform's plans can tell them apart.
+    format: PLAN_DOCUMENT_FORMAT,
     format_version: plan.formatVersion,
     id: plan.id,
     created_at: plan.createdAt,
