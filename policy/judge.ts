@@ -10,6 +10,7 @@
 import { evaluate } from "../lib/cue/engine.ts";
 import { type Diagnostic, error, warning } from "../lib/diag/diag.ts";
 import { type Chunk, locate, type Policy } from "./load.ts";
+import { deletesObject } from "../lib/plan/types.ts";
 import { cleanMessage, program, RULES } from "./_program.ts";
 
 export type Level = "mandatory" | "advisory";
@@ -51,6 +52,7 @@ const SUMMARY_ACTIONS: Record<string, (n: DocNode) => boolean> = {
   change: (n) => n.action === "update",
   replace: (n) => n.action === "replace",
   destroy: (n) => n.action === "delete" && n.mode === "managed",
+  delete: (n) => deletesObject(n),
   read: (n) => n.action === "read",
   unchanged: (n) => n.action === "no-op",
 };

@@ -32,6 +32,7 @@ Deno.test("the seed's loop: init, plan --out, show, apply, plan again has nothin
     change: 0,
     replace: 0,
     destroy: 0,
+    delete: 0,
     read: 0,
     unchanged: 0,
   });

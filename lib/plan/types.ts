@@ -142,13 +142,28 @@ export interface Summary {
   change: number;
   replace: number;
   destroy: number;
+  /**
+   * Every real object deleted, whatever the action: each managed node
+   * destroyed and each one replaced (a replacement deletes the old object).
+   * `summary: delete: 0` is the policy for "nothing is lost".
+   */
+  delete: number;
   read: number;
   unchanged: number;
 }
 
 export function summarize(nodes: readonly PlannedNode[], skipped = 0): Summary {
-  const s: Summary = { add: 0, change: 0, replace: 0, destroy: 0, read: 0, unchanged: skipped };
+  const s: Summary = {
+    add: 0,
+    change: 0,
+    replace: 0,
+    destroy: 0,
+    delete: 0,
+    read: 0,
+    unchanged: skipped,
+  };
   for (const n of nodes) {
+    if (deletesObject(n)) s.delete++;
     if (n.action === "create") s.add++;
     else if (n.action === "update") s.change++;
     else if (n.action === "replace") s.replace++;
@@ -157,6 +172,11 @@ export function summarize(nodes: readonly PlannedNode[], skipped = 0): Summary {
     else if (n.action === "no-op") s.unchanged++;
   }
   return s;
+}
+
+/** True when applying the node deletes a real object: a managed node destroyed or replaced. */
+export function deletesObject(n: { action: string; mode: string }): boolean {
+  return n.mode === "managed" && (n.action === "delete" || n.action === "replace");
 }
 
 /** True when applying the plan would change the state. */
