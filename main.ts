@@ -12,6 +12,7 @@ import { type Context, fail, type Streams } from "./lib/cli/command.ts";
 import { Style } from "./lib/cli/output.ts";
 import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
+import { visible } from "./lib/diag/visible.ts";
 import { interrupts, listen } from "./lib/cli/interrupt.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
@@ -179,7 +180,10 @@ async function readStdin(limit: number): Promise<string> {
 
 if (import.meta.main) {
   const streams: Streams = {
-    stdout: (t) => {
+    // What reads differently from what it is (bidi controls, zero-width
+    // characters) is shown as an escape in every view and message.
+    stdout: (t) => streams.raw!(visible(t)),
+    raw: (t) => {
       try {
         writeAll(Deno.stdout, t);
       } catch (e) {
@@ -189,7 +193,7 @@ if (import.meta.main) {
     },
     stderr: (t) => {
       try {
-        writeAll(Deno.stderr, t);
+        writeAll(Deno.stderr, visible(t));
       } catch {
         // nowhere left to report to
       }

@@ -47,8 +47,17 @@ export type CommandRun = (
 
 /** Where a command's writes go: real streams in `main.ts`, buffers in tests. */
 export interface Streams {
+  /**
+   * Human views and documents. Invisible and bidirectional characters are
+   * shown as escapes on the way out (lib/diag/visible.ts).
+   */
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Standard output as it is, for a value a script reads (`output NAME`
+   * piped); default `stdout`.
+   */
+  raw?(text: string): void;
   /** Standard output is a terminal. */
   isTerminal: boolean;
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { visibleOnTerminal } from "../diag/visible.ts";
 import { type CommandRun, emit } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
@@ -218,7 +219,10 @@ export const run: CommandRun = async (ctx, opts, args) => {
         ),
       ], Exit.ERROR);
     }
-    ctx.streams.stdout((typeof v === "string" ? v : stableJson(v)) + "\n");
+    // A script reads the value as it is; a terminal shows what it holds.
+    const text = (typeof v === "string" ? v : stableJson(v)) + "\n";
+    if (ctx.streams.isTerminal || !ctx.streams.raw) ctx.streams.stdout(visibleOnTerminal(text));
+    else ctx.streams.raw(text);
     return Exit.OK;
   }
 

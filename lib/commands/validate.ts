@@ -5,11 +5,12 @@
  */
 
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
-import { hasErrors } from "../diag/diag.ts";
+import { type Diagnostic, hasErrors, warning } from "../diag/diag.ts";
+import { escapeOf, invisibleCharacters } from "../diag/visible.ts";
 import { validateNodes } from "../plan/validate_nodes.ts";
 import { Exit } from "../cli/exit.ts";
 import { diagnosticsJson, renderDiagnostics, stableJson } from "../cli/output.ts";
-import { loadRoot, type Spec } from "../cue/loader.ts";
+import { loadRoot, readRoot, type Spec } from "../cue/loader.ts";
 
 /** The counts document of `validate --json`. */
 export function counts(spec: Spec) {
@@ -23,6 +24,37 @@ export function counts(spec: Spec) {
     resources: by("managed"),
     valid: true,
   };
+}
+
+/**
+ * A warning for each `.cue` file of the root (its packages too) that holds a
+ * character which makes it read differently from what it is: a bidi control
+ * or an invisible one (lib/diag/visible.ts), in a label, a string or a
+ * comment. CUE accepts them; a reviewer would not see them.
+ */
+function hiddenCharacters(root: string): Diagnostic[] {
+  const sources = readRoot(root);
+  if (!sources.ok) return [];
+  const out: Diagnostic[] = [];
+  const files = [...sources.value.files, ...(sources.value.packages ?? []).flatMap((p) => p.files)];
+  for (const f of files) {
+    const found = invisibleCharacters(f.src);
+    if (found.length === 0) continue;
+    const first = found[0];
+    const kinds = [...new Set(found.map((x) => escapeOf(x.char)))].join(", ");
+    out.push(
+      warning(
+        `${f.name} holds ${
+          found.length === 1 ? "a character" : `${found.length} characters`
+        } that read differently from what ${found.length === 1 ? "it is" : "they are"}`,
+        `${kinds}: a bidirectional control or an invisible character, which can make the text on screen differ from the bytes pravo reads (in a label, a string or a comment). pravo's views show it as an escape. Remove it, or write it as the escape ${
+          escapeOf(first.char)
+        } inside a string if it is meant.`,
+        { range: { file: f.name, line: first.line, column: first.column } },
+      ),
+    );
+  }
+  return out;
 }
 
 function plural(n: number, one: string, many = one + "s"): string {
@@ -44,6 +76,7 @@ export const run: CommandRun = async (ctx) => {
     }
     return Exit.INVALID;
   }
+  checked.push(...hiddenCharacters(ctx.root));
   const warnings = checked.length ? { diagnostics: diagnosticsJson(checked) } : {};
   emitWarnings(ctx, checked);
   const doc = { ...counts(res.value), ...warnings };
