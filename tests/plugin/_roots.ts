@@ -98,9 +98,14 @@ export function awsRoot(
   });
 }
 
-/** The provider configuration of a root on moto: every endpoint at `url`. */
-export function awsProviderCue(url: string, name = "$aws"): string {
-  const services = ["s3", "iam", "sts", "sqs", "dynamodb"];
+/** The services whose endpoints `awsProviderCue` points at moto unless told others. */
+export const AWS_SERVICES = ["s3", "iam", "sts", "sqs", "dynamodb"];
+
+/**
+ * The provider configuration of a root on moto: the endpoint of each of
+ * `services` (the provider's names for them: `cloudwatchlogs`, `ec2`) at `url`.
+ */
+export function awsProviderCue(url: string, name = "$aws", services = AWS_SERVICES): string {
   return `${name}: aws.#Provider & {
 	region:                      "us-east-1"
 	access_key:                  "test"
