@@ -90,6 +90,11 @@ export interface Pinned {
    * root is not written). The state is opened read-only.
    */
   readOnly?: true;
+  /**
+   * The approvers' public keys the server trusts (`--approver`), as the PEM
+   * text it read at start: `show` says whether a plan is approved by one.
+   */
+  approvers?: { path: string; pem: string }[];
 }
 
 /** True in a child of `pravo mcp --read-only`: nothing is to be written. */
@@ -161,6 +166,13 @@ export function parsePinned(text: string): Pinned {
     fail("has a malformed list of plugin providers");
   }
   if (d.readOnly !== undefined && d.readOnly !== true) fail("has a readOnly that is not true");
+  if (
+    d.approvers !== undefined &&
+    (!Array.isArray(d.approvers) ||
+      d.approvers.some((a) => typeof a?.path !== "string" || typeof a?.pem !== "string"))
+  ) {
+    fail("has a malformed list of approvers");
+  }
   return d as Pinned;
 }
 

@@ -121,7 +121,7 @@ export const run: CommandRun = async (ctx, opts) => {
       "mcp",
     );
   }
-  const approvers: ApproverPublicKey[] = [];
+  const approvers: (ApproverPublicKey & { pem: string })[] = [];
   for (const p of approverPaths) {
     try {
       approvers.push(await loadApproverPublicKey(p, { root: ctx.root }));
@@ -184,6 +184,10 @@ export const run: CommandRun = async (ctx, opts) => {
     actor: ctx.actor,
     reason: ctx.reason,
     ...(opts["read-only"] ? { readOnly: true as const } : {}),
+    // Public keys: pravo_show_plan says whether a plan is approved, and by whom.
+    ...(approvers.length
+      ? { approvers: approvers.map((a) => ({ path: a.path, pem: a.pem })) }
+      : {}),
   };
   // The key is read now and handed to each child, which gets no access to
   // the key file: nothing a tool runs can read it from disk.

@@ -136,11 +136,19 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "show",
-    summary: "Show a saved plan",
+    summary: "Show a saved plan, and whether it is stale or approved",
     args: "PLANFILE",
     minArgs: 1,
     maxArgs: 1,
-    options: {},
+    options: {
+      approver: {
+        type: "string",
+        multiple: true,
+        valueName: "FILE.pub",
+        description:
+          "An approver's public key (outside the root): say whether the plan is approved by one; repeatable",
+      },
+    },
     load: () => import("./show.ts"),
   },
   {

@@ -3,24 +3,180 @@
  * file is opened with pravo's key: a file that pravo did not write with it,
  * or that was edited, is refused.
  *
+ * Beside the plan, its status, so that whoever waits on it (an agent under
+ * `pravo mcp --require-approval`) need not try to apply it to find out:
+ * whether it is stale (the state moved on since it was made), and, when
+ * approvers' keys are known (`--approver`, or the ones the MCP server
+ * trusts), whether an approval of exactly these bytes is present, and by
+ * whom.
+ *
  * @module
  */
 
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
+import type { Style } from "../cli/output.ts";
+import { pinned } from "../cli/pinned.ts";
+import { UsageError } from "../cli/args.ts";
+import { DiagnosticsError } from "../diag/diag.ts";
 import { loadKey } from "../keys/key.ts";
+import {
+  ApproverKeyError,
+  type ApproverPublicKey,
+  approverPublicKeyFromPem,
+  loadApproverPublicKey,
+} from "../keys/approver.ts";
+import { ApprovalsUnreadable, findApproval } from "../plan/approval.ts";
 import { readPlanFile } from "../plan/planfile.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
-import { resolve } from "node:path";
+import type { Plan } from "../plan/types.ts";
+import { openStore } from "../state/open.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
 
-export const run: CommandRun = (ctx, opts, args) => {
+/** Whether the plan can still be applied, and whether it is approved. */
+export interface PlanStatus {
+  /** True when the state moved on since the plan was made; null when the state cannot be read. */
+  stale: boolean | null;
+  /** Why it is stale, or why staleness is not known; null when it is fresh. */
+  stale_because: string | null;
+  /**
+   * Null when no approver's key is known (no `--approver`). Else whether an
+   * approval of this file's bytes, by one of those keys, for this root, is
+   * in `.pravo/approvals.jsonl`, and whose.
+   */
+  approval: {
+    approved: boolean;
+    /** The approving key's fingerprint, its file, who approved and when. */
+    by?: { key: string; key_file: string; actor: string; reason: string; approved_at: string };
+    /** Why it is not approved, when it is not. */
+    because?: string;
+  } | null;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** The approvers' keys to judge by: `--approver` on the command line, else the server's. */
+async function approversOf(ctx: { root: string }, given: unknown): Promise<ApproverPublicKey[]> {
+  const paths = (given as string[] | undefined) ?? [];
+  const out: ApproverPublicKey[] = [];
+  for (const p of paths) {
+    try {
+      out.push(await loadApproverPublicKey(resolve(p), { root: ctx.root }));
+    } catch (e) {
+      if (e instanceof ApproverKeyError) throw new UsageError(e.message, "show");
+      throw e;
+    }
+  }
+  if (paths.length === 0) {
+    for (const a of pinned()?.approvers ?? []) {
+      out.push(await approverPublicKeyFromPem(a.pem, a.path));
+    }
+  }
+  return out;
+}
+
+/** The status of a saved plan: stale or not, approved or not. */
+async function statusOf(
+  ctx: Parameters<CommandRun>[0],
+  plan: Plan,
+  digest: string,
+  approvers: ApproverPublicKey[],
+  path: string,
+): Promise<PlanStatus> {
+  let stale: boolean | null = null;
+  let staleBecause: string | null = null;
+  try {
+    const store = await openStore(ctx, { readOnly: true });
+    try {
+      // As apply judges it (checkFresh): the same lineage and serial.
+      const id = await store.identity();
+      stale = id.lineage !== plan.lineage || id.serial !== plan.serial;
+      staleBecause = id.lineage !== plan.lineage
+        ? `it was made against state lineage ${plan.lineage}, and the state now has lineage ${id.lineage}`
+        : stale
+        ? `it was made at state serial ${plan.serial}, and the state is now at serial ${id.serial}`
+        : null;
+    } finally {
+      await store.close();
+    }
+  } catch (e) {
+    if (!(e instanceof DiagnosticsError)) throw e;
+    staleBecause = `the state cannot be read (${e.diagnostics[0]?.summary ?? "unknown"})`;
+  }
+  let approval: PlanStatus["approval"] = null;
+  if (approvers.length) {
+    try {
+      const found = await findApproval(ctx.root, digest, approvers);
+      if (!found) {
+        approval = {
+          approved: false,
+          because: `no approval of this file's bytes by ${
+            approvers.map((a) => a.fingerprint).join(", ")
+          } is recorded: an operator runs \`pravo approve ${path}\``,
+        };
+      } else if (realOrSelf(plan.root) !== realOrSelf(ctx.root)) {
+        approval = {
+          approved: false,
+          because:
+            `it was made in ${plan.root}, and an approval holds for the root its plan was made in`,
+        };
+      } else {
+        const s = found.record.statement;
+        approval = {
+          approved: true,
+          by: {
+            key: found.by.fingerprint,
+            key_file: found.by.path,
+            actor: s.actor,
+            reason: s.reason,
+            approved_at: s.approved_at,
+          },
+        };
+      }
+    } catch (e) {
+      if (!(e instanceof ApprovalsUnreadable)) throw e;
+      approval = { approved: false, because: e.message };
+    }
+  }
+  return { stale, stale_because: staleBecause, approval };
+}
+
+/** The status under the plan, in the human view. */
+function renderStatus(s: PlanStatus, style: Style): string {
+  const lines: string[] = [];
+  if (s.stale === true) lines.push(style.yellow(`This plan is stale: ${s.stale_because}.`));
+  else if (s.stale === null) {
+    lines.push(`Whether this plan is stale is not known: ${s.stale_because}.`);
+  }
+  if (s.approval?.approved && s.approval.by) {
+    const b = s.approval.by;
+    lines.push(
+      style.green(`Approved by ${b.actor} (key ${b.key}) at ${b.approved_at}`) +
+        (b.reason ? `: ${b.reason}` : "") + ".",
+    );
+  } else if (s.approval) {
+    lines.push(style.yellow(`Not approved: ${s.approval.because}.`));
+  }
+  return lines.length ? "\n" + lines.join("\n") + "\n" : "";
+}
+
+export const run: CommandRun = async (ctx, opts, args) => {
   // The plan holds the tags it was made with; -t would be silently ignored.
   if (opts.t !== undefined) throw savedPlanTags(args[0], "show");
   const key = loadKey({ root: ctx.root, create: false });
-  const { plan } = readPlanFile(resolve(ctx.root, args[0]), key);
-  const doc = planDocument(plan);
-  emit(ctx, doc, () => renderPlan(doc, ctx.style));
-  return Promise.resolve(Exit.OK);
+  const approvers = await approversOf(ctx, opts.approver);
+  const { plan, digest } = readPlanFile(resolve(ctx.root, args[0]), key);
+  const status = await statusOf(ctx, plan, digest, approvers, args[0]);
+  const doc = { ...planDocument(plan), status };
+  emit(ctx, doc, () => renderPlan(doc, ctx.style) + renderStatus(status, ctx.style));
+  return Exit.OK;
 };

@@ -238,7 +238,7 @@ export class ApproverKeyError extends Error {
 export async function loadApproverPublicKey(
   path: string,
   opts: { root: string },
-): Promise<ApproverPublicKey> {
+): Promise<ApproverPublicKey & { pem: string }> {
   if (!isAbsolute(path)) {
     throw new ApproverKeyError(
       `--approver "${path}": the server needs an absolute path, such as /etc/pravo/approvers/alice.pub`,
@@ -259,11 +259,22 @@ export async function loadApproverPublicKey(
       }): give the FILE.pub that \`pravo approver-key FILE\` wrote`,
     );
   }
+  return await approverPublicKeyFromPem(text, path);
+}
+
+/**
+ * An approver's public key from the PEM text of its FILE.pub (`path` names
+ * it): what the MCP server read at start, handed to its children.
+ */
+export async function approverPublicKeyFromPem(
+  text: string,
+  path: string,
+): Promise<ApproverPublicKey & { pem: string }> {
   const der = unpem("PUBLIC KEY", text);
   try {
     if (!der) throw new Error("no PUBLIC KEY block");
     const key = await crypto.subtle.importKey("spki", der, ED25519, false, ["verify"]);
-    return { key, fingerprint: approverFingerprint(der), path };
+    return { key, fingerprint: approverFingerprint(der), path, pem: text };
   } catch {
     throw new ApproverKeyError(
       `--approver "${path}" is not an approver's public key: give the FILE.pub that \`pravo approver-key FILE\` wrote (an Ed25519 public key in PEM)`,
