@@ -79,3 +79,40 @@ Deno.test("a definition instantiated twice with inputs, and depends_on: applied 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a data source that depends on a node the plan creates is read at apply, after it, as Terraform does", async () => {
+  const root = await makeRoot({
+    "main.cue": `package demo
+
+import loc "pravo.dev/providers/hashicorp/local"
+
+$local: loc.#Provider
+
+note: $local.#Resource.local_file & {filename: "note.txt", content: "hi\\n"}
+// The file exists only once note is applied: depends_on, then a reference.
+seen: $local.#Data.local_file & {filename: "note.txt", depends_on: [note]}
+also: $local.#Data.local_file & {filename: note.filename}
+outputs: {got: seen.content, again: also.content}
+`,
+  });
+  try {
+    assert.equal((await pravo(root, ["init"])).code, 0);
+    const plan = await pravo(root, ["plan", "--json", "--out", "a.plan"]);
+    assert.equal(plan.code, 2, plan.stderr);
+    const doc = JSON.parse(plan.stdout);
+    for (const a of ["seen", "also"]) {
+      const n = doc.nodes.find((x: { address: string }) => x.address === a);
+      assert.equal(n.action, "read", a);
+      assert.ok(n.after_unknown.includes("content"), `${a} is read at apply`);
+    }
+    const apply = await pravo(root, ["apply", "a.plan"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    const out = JSON.parse((await pravo(root, ["output", "--json"])).stdout);
+    assert.deepEqual(out.outputs, { got: "hi\n", again: "hi\n" });
+    // Applied: the next plan reads them at once, and there is nothing to do.
+    const again = await pravo(root, ["plan"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -303,6 +303,7 @@ export async function makePlan(
 
     // Data sources whose configuration is known are read now.
     let readMore = false;
+    const managed = new Set(spec.nodes.filter((m) => m.mode === "managed").map((m) => m.address));
     for (const n of spec.nodes) {
       if (n.mode !== "data" || dataRead.has(n.address) || opts.destroy) continue;
       const inputs = inputsOf(n);
@@ -311,6 +312,14 @@ export async function makePlan(
       // read succeeds (a file named after part of a password exists or not)
       // would tell of the secret on every plan.
       if (n.sensitiveInputs.length) continue;
+      // A data source that depends on a managed node this plan creates or
+      // replaces (a reference, or depends_on) reads what that node makes:
+      // read at apply, after it, as Terraform does.
+      if (
+        n.dependencies.some((d) =>
+          managed.has(d) && (!records.has(d) || (opts.replace ?? []).includes(d))
+        )
+      ) continue;
       const provider = await session.providerFor(n);
       const r = await provider.readData({
         type: n.schema,
