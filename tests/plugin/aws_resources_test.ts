@@ -15,10 +15,11 @@
  * read them back from AWS (KNOWN_AFTER_IMPORT says which, and why). The
  * test asserts exactly those, and nothing else.
  *
- * One root, to keep the time low (most of it is the provider's own waits
- * for SQS, about 25 s for a queue and again for its policy, and the
- * evaluation of the root by each import); names carry a random suffix, so
- * that runs sharing a moto_server do not meet. When the mirror or
+ * One root, to keep the time low: about 5 minutes on two busy cores, of
+ * which 30 imports take half (each evaluates the root and starts the
+ * provider, about 5 s) and the provider's wait for the SQS queue's
+ * attributes 25 s. Names carry a random suffix, so that runs sharing a
+ * moto_server do not meet. When the mirror or
  * moto_server is missing, this file fails and says which (`_aws.ts`).
  *
  * @module
