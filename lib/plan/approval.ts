@@ -21,8 +21,10 @@ import {
   constants,
   fstatSync,
   lstatSync,
+  mkdirSync,
   openSync,
   realpathSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { join, sep } from "node:path";
@@ -130,8 +132,25 @@ function checkApprovalsPath(root: string): string {
       ),
     ], Exit.ERROR);
   let dirReal: string;
+  const dir = join(root, ".pravo");
   try {
-    dirReal = realpathSync(join(root, ".pravo"));
+    lstatSync(dir);
+  } catch {
+    // A root whose state is elsewhere (PostgreSQL, --state) has no .pravo
+    // from init: made now, as init makes it, for the approvals alone.
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(
+        join(dir, ".gitignore"),
+        "# The state holds secret values: keep it out of version control.\n*\n",
+        { flag: "wx" },
+      );
+    } catch {
+      throw refuse("The root has no .pravo folder, and it cannot be made: run `pravo init` first");
+    }
+  }
+  try {
+    dirReal = realpathSync(dir);
   } catch {
     throw refuse("The root has no .pravo folder: run `pravo init` first");
   }
