@@ -1205,7 +1205,13 @@ export async function evaluateRoot(
     const t = pluginKinds.get(address);
     if (t) return t;
     const declared = index.attributesOf?.(path);
-    return declared ? findTypes(declared.type).find((x) => x.type.plugin)?.type : undefined;
+    // Of the mode it is declared with: a data source's type often shares its
+    // name with a resource's (aws_vpc, aws_ami), whose attributes differ.
+    return declared
+      ? findTypes(declared.type).find((x) =>
+        x.type.plugin && (declared.mode === undefined || x.type.mode === declared.mode)
+      )?.type
+      : undefined;
   };
   /**
    * The "unknown" default of each optional and computed attribute of a
@@ -2009,7 +2015,11 @@ function incompleteOrError(message: string, sources: Sources, index: SourceIndex
     : "";
   const owner = index.attributesOf?.(path.slice(0, -1));
   const attr = path[path.length - 1];
-  const schema = owner ? findTypes(owner.type)[0]?.type.attributes[attr] : undefined;
+  const schema = owner
+    ? (owner.attributes ??
+      findTypes(owner.type).find((x) => owner.mode === undefined || x.type.mode === owner.mode)
+        ?.type.attributes)?.[attr]
+    : undefined;
   if (owner && schema?.required) {
     return error(
       `Missing required attribute "${attr}"`,

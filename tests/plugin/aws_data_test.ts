@@ -7,7 +7,8 @@
  * provider itself: no AWS endpoint is called.
  */
 import assert from "node:assert/strict";
-import { awsRoot } from "./_roots.ts";
+import { awsProviderCue, awsRoot } from "./_roots.ts";
+import { moto } from "./_aws.ts";
 
 const MAIN = `package demo
 
@@ -57,5 +58,32 @@ Deno.test("aws_iam_policy_document plans with a plain statement, and through a m
     assert.ok(!("Sid" in send.Statement[0]), "a null sid is unset");
   } finally {
     await Deno.remove(r.root, { recursive: true });
+  }
+});
+
+Deno.test("a data source whose type shares its name with a resource's plans with its own attributes (aws_vpc, aws_ami)", async () => {
+  // It failed with Unsupported attribute "ipv6_cidr_block_network_border_group":
+  // the resource's optional and computed attributes were put on the data source.
+  const m = await moto();
+  const r = await awsRoot({
+    "main.cue": `package demo
+
+import aws "pravo.dev/providers/hashicorp/aws"
+
+${awsProviderCue(m.url, "$aws", ["ec2", "sts"])}
+default_vpc: $aws.#Data.aws_vpc & {default: true}
+image: $aws.#Data.aws_ami & {owners: ["amazon"], most_recent: true}
+outputs: {vpc: default_vpc.id, ami: image.id}
+`,
+  });
+  try {
+    const plan = await r.run(["plan", "--json"]);
+    assert.equal(plan.code, 0, plan.stdout + plan.stderr);
+    const outputs = JSON.parse(plan.stdout).outputs;
+    assert.match(outputs.vpc, /^vpc-/);
+    assert.match(outputs.ami, /^ami-/);
+  } finally {
+    await Deno.remove(r.root, { recursive: true });
+    await m.stop();
   }
 });

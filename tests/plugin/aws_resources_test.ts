@@ -55,9 +55,8 @@ const SERVICES = [
 
 /**
  * The root: every resource and data source, one node each. `aws_ami_ids`
- * finds the AMI, not `aws_ami`: see the report of issue 18 (a data source
- * whose type name is also a managed type's gets the managed type's
- * optional and computed attributes, `tags_all`, and does not evaluate).
+ * finds the AMI (`aws_ami`, a data source named like a resource type, is
+ * read in aws_data_test.ts).
  */
 function rootCue(zip: string, zipHash: string): string {
   return String.raw`package awsall
