@@ -352,6 +352,16 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
     const name = r[1];
     const pos = index.refs.get(name)?.[0];
     const candidates = [...index.sites.keys()].filter((k) => !k.includes("\u0000"));
+    if (candidates.includes(name)) {
+      // Declared, but in another package of the root (the root's own fields
+      // are not visible from a package it imports): "did you mean" the same
+      // name would not help.
+      return error(
+        "Reference to an undeclared name",
+        `"${name}" is not declared in this package; another package of the root declares it, and a package sees only its own declarations and what it imports.${more} Give the value to the definition as an input (a field such as #var), or declare it in this package.`,
+        { address, range: pos ?? range },
+      );
+    }
     const hint = nearest(name, candidates);
     return error(
       "Reference to an undeclared name",
