@@ -46,6 +46,7 @@ export function visible(text: string): string {
  * printed as it is (`pravo output NAME`), where no JSON quoting escapes them.
  */
 export function visibleOnTerminal(text: string): string {
+  // deno-lint-ignore no-control-regex -- the control characters are what it escapes
   return visible(text).replace(/[\u0000-\u0008\u000b-\u001f]/g, escapeOf);
 }
 

@@ -111,7 +111,8 @@ Deno.test("adversarial: a read-only session that calls every tool leaves the SQL
 });
 
 Deno.test({
-  name: "adversarial: a read-only session that calls every tool leaves the PostgreSQL rows as they were",
+  name:
+    "adversarial: a read-only session that calls every tool leaves the PostgreSQL rows as they were",
   ignore: PG === "",
   sanitizeResources: false,
   sanitizeOps: false,
