@@ -263,3 +263,36 @@ Deno.test("for_each over a value known only after apply is refused, with Terrafo
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("dependencies: an if inside a definition decides only the fields it declares, so two instances may refer to each other", async () => {
+  // x.b exists when x's input is set: it depends on y.a, and x.a does not.
+  // Taking the clause for every node of the module made x.a -> y.a -> x.a.
+  const spec = await load(`
+#M: {
+	#var: {p: *"" | string}
+	a: $random.#Resource.random_pet & {}
+	if #var.p != "" {
+		b: $random.#Resource.random_pet & {prefix: #var.p}
+	}
+}
+x: #M & {#var: p: y.a.id}
+y: #M & {#var: p: x.a.id}
+`);
+  assert.deepEqual(edges(spec), ["x.b -> y.a", "y.b -> x.a"]);
+});
+
+Deno.test("dependencies: a comprehension whose fields are not all known by label decides the fields it makes", async () => {
+  const spec = await load(`
+#M: {
+	#var: {names: [...string]}
+	a: $random.#Resource.random_pet & {}
+	for n in #var.names {
+		"\\(n)": $random.#Resource.random_pet & {}
+	}
+}
+m: #M & {#var: names: ["k\\(base.result)"]}
+`);
+  const made = spec.nodes.filter((n) => n.address.startsWith("m.") && n.address !== "m.a");
+  assert.equal(made.length, 1, spec.nodes.map((n) => n.address).join(", "));
+  assert.deepEqual(made[0].dependencies, ["base"]);
+});

@@ -42,6 +42,7 @@ import {
   usedTypes,
 } from "./plugin_cue.ts";
 import {
+  type Generator,
   newTopScope,
   type ParsedFile,
   parseFile,
@@ -2141,6 +2142,13 @@ class Deps {
   #children = new Map<string, Set<string>>();
   #nodeKeys: Map<string, string>;
   #nodesUnder = new Map<string, string[]>();
+  /** Whether `r` is a clause of a comprehension written in a field's value. */
+  #generatorRef(r: Ref): boolean {
+    return this.#ownedClauses.has(r);
+  }
+  /** The clause references of comprehensions that have an owning field. */
+  #ownedClauses = new Set<Ref>();
+
   /** The references that are comprehension clauses: they decide which fields exist. */
   #clauses = new Set<Ref>();
   #aliasMemo = new Map<string, { path: string[]; subst: Subst }[]>();
@@ -2158,11 +2166,19 @@ class Deps {
    * them, with the labels between: null for a label not known statically.
    */
   #loose = new Map<string, { site: Site; rel: (string | null)[] }[]>();
+  /** The comprehensions written in each field's value, by that field's declaration. */
+  #generatorsOf = new Map<Site, Generator[]>();
 
   constructor(sources: Sources, nodes: Node[]) {
     this.#nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
     for (const f of [...sources.files, ...sources.packages.flatMap((p) => p.files)]) {
-      for (const g of f.parsed.generators) g.clauseRefs.forEach((r) => this.#clauses.add(r));
+      for (const g of f.parsed.generators) {
+        g.clauseRefs.forEach((r) => this.#clauses.add(r));
+        if (g.owner) {
+          this.#generatorsOf.set(g.owner, [...(this.#generatorsOf.get(g.owner) ?? []), g]);
+          g.clauseRefs.forEach((r) => this.#ownedClauses.add(r));
+        }
+      }
       for (const s of f.parsed.sites) {
         let at = s.path;
         if (!at) {
@@ -2408,8 +2424,20 @@ class Deps {
       for (const a of this.aliases(path.slice(0, i))) {
         for (const site of this.#byKey.get(pathKey(a.path)) ?? []) {
           const own = site.path !== null;
+          // Of a struct around the node, the clauses of the comprehensions
+          // that declare the field toward it (or may: labels not all known).
+          const deciding = new Set(
+            (this.#generatorsOf.get(site) ?? [])
+              .filter((g) => g.declares == null || g.declares.includes(path[i]))
+              .flatMap((g) => g.clauseRefs),
+          );
           const view: Site = own
-            ? { ...site, refs: site.refs.filter((r) => this.#clauses.has(r)) }
+            ? {
+              ...site,
+              refs: site.refs.filter((r) =>
+                this.#clauses.has(r) && (deciding.has(r) || !this.#generatorRef(r))
+              ),
+            }
             : site;
           if (own && view.refs.length === 0) continue;
           this.#refDeps(view, a.subst, stack).forEach((x) => out.add(x));

@@ -98,6 +98,12 @@ export interface Generator {
    * v in servers`): iterating a struct of nodes depends on its keys only.
    */
   iterated: Ref[];
+  /**
+   * The labels of the fields its body declares, whose existence its clauses
+   * decide; null when they are not all known (a dynamic label, a nested
+   * comprehension, or the generator of a dynamic label itself).
+   */
+  declares?: string[] | null;
   file: string;
   line: number;
   column: number;
@@ -373,7 +379,22 @@ class Parser {
       };
       this.#generators.push(g);
       this.#comprehension(scope, (inner) => {
-        this.#structLiteral(inner);
+        const body: Scope = {
+          parent: inner,
+          sites: new Map(),
+          path: inner.path,
+          nonRegular: inner.nonRegular,
+        };
+        const before = this.#generators.length;
+        this.#structLiteral(inner, body);
+        // What the clauses decide the existence of: the body's own fields,
+        // when all of them are known by label.
+        const labels = [...body.sites.entries()]
+          .filter(([, ss]) => ss.some((x) => x.kind !== "let" && x.kind !== "alias"))
+          .map(([l, ss]) => ({ l, ss }));
+        const known = this.#generators.length === before &&
+          labels.every(({ ss }) => ss.every((x) => x.path !== null));
+        g.declares = known ? labels.map(({ l }) => l) : null;
       }, g);
       return;
     }
