@@ -665,10 +665,17 @@ class Parser {
         this.#next();
         const from: Ref[] = [];
         const start = this.#i;
+        const generatorsBefore = this.#generators.length;
         this.#tapped(from, () => this.#expr(inner, true));
         clauseRefs.push(...from);
         const bare = from.length === 1 && this.#bareReference(start, this.#i);
         if (bare) g?.iterated.push(from[0]);
+        // A struct written out with its labels (`for k, v in {"a": pw}`): its
+        // keys are in the sources; its references are its values.
+        if (
+          !bare && this.#generators.length === generatorsBefore &&
+          this.#oneStructLiteral(start, this.#i)
+        ) g?.iterated.push(...from);
         const next: Scope = {
           parent: inner,
           sites: new Map(),
@@ -709,6 +716,23 @@ class Parser {
       );
     }
     body(inner);
+  }
+
+  /** True when the tokens from `start` to `end` are one struct literal: `{...}`. */
+  #oneStructLiteral(start: number, end: number): boolean {
+    const toks = this.#toks.slice(start, end).filter((t) =>
+      !(t.kind === "comma" && t.text === "\n")
+    );
+    if (toks.length < 2 || !this.#is("{", toks[0])) return false;
+    let depth = 0;
+    for (let i = 0; i < toks.length; i++) {
+      if (this.#is("{", toks[i])) depth++;
+      else if (this.#is("}", toks[i])) {
+        depth--;
+        if (depth === 0 && i !== toks.length - 1) return false;
+      }
+    }
+    return depth === 0;
   }
 
   /** True when the tokens from `start` to `end` are one reference: `a.b.c`. */

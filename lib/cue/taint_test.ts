@@ -151,6 +151,20 @@ outputs: {for k, v in servers {(k): v.id}}`,
   );
   assert.ok(ok.ok, JSON.stringify(!ok.ok && ok.diagnostics));
   assert.deepEqual(marked(ok.value).inputs, { n: ["triggers"] });
+  // Iterating a struct written out with its labels decides nothing secret
+  // either: its keys are in the sources (the sqs module's outputs).
+  const literal = await evaluateWith(
+    `outputs: {for k, m in {"a": pw, "b": pw} {"\\(k)_length": m.length}}`,
+    "abcdefghijklmnop",
+  );
+  assert.ok(literal.ok, JSON.stringify(!literal.ok && literal.diagnostics));
+  // ... unless a clause tests a value of it that is a secret.
+  const tested = await evaluateWith(
+    `outputs: {for k, m in {"a": pw.result} if strings.HasPrefix(m, "a") {"\\(k)_x": 1}}`,
+    "abcdefghijklmnop",
+  );
+  assert.ok(!tested.ok);
+  assert.match(tested.diagnostics[0].summary, /^Which fields exist depends on a sensitive value$/);
 });
 
 Deno.test("evaluateRoot() never returns a message computed with a secret", async () => {
