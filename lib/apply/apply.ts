@@ -93,6 +93,8 @@ export interface ApplyResult {
   nothingStarted?: boolean;
   /** The records moved to their new addresses (`moved`), before the nodes were applied. */
   moved?: Move[];
+  /** The outputs recorded after a whole apply that succeeded (none after `--only`). */
+  outputs?: Record<string, unknown>;
 }
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
@@ -166,7 +168,7 @@ export async function applyPlan(
     if (!result.interrupted && !opts.only) {
       await recordRefreshed(plan, store, opts);
       result.serial = (await store.identity()).serial;
-      if (result.ok) await recordOutputs(plan, store, opts);
+      if (result.ok) result.outputs = await recordOutputs(plan, store, opts);
     }
     // Applying the plan that reserved nodes releases them; so does an apply
     // of it that was interrupted after it started (the plan is stale then).
@@ -683,14 +685,19 @@ async function applyNode(
  * only those that change: none after a destroy, the plan's when it knew
  * them all, else those `outputsAfter` computes from the state.
  */
-async function recordOutputs(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
+async function recordOutputs(
+  plan: Plan,
+  store: StateStore,
+  opts: ApplyOptions,
+): Promise<Record<string, unknown> | undefined> {
   const outputs = plan.destroy
     ? {}
     : plan.outputsUnknown.length === 0
     ? plan.outputs
     : await opts.outputsAfter?.(await store.listRecords());
-  if (outputs === undefined) return;
+  if (outputs === undefined) return undefined;
   await store.transaction(planMeta(plan, opts), (tx) => tx.setOutputs(outputs));
+  return outputs;
 }
 
 async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {

@@ -99,6 +99,16 @@ function hasOutputs(plan: Plan): boolean {
   return Object.keys(plan.outputs).length + plan.outputsUnknown.length > 0;
 }
 
+/** Whether the human view ends with the outputs: after a whole apply that succeeded, not a destroy. */
+function showsOutputs(
+  ctx: Context,
+  result: { ok: boolean },
+  destroying: boolean,
+  plan: Plan,
+): boolean {
+  return !ctx.json && result.ok && !destroying && !plan.destroy && hasOutputs(plan);
+}
+
 /**
  * The outputs after the apply. Known when the plan was made, they are the
  * plan's; else the plan's own sources are evaluated again with the state.
@@ -291,8 +301,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
       } finally {
         view?.close();
       }
-      // The outputs are shown after a whole apply, from the state now (not with a destroy).
-      if (!ctx.json && result.ok && !destroying && !plan.destroy && hasOutputs(plan)) {
+      // The outputs are shown after a whole apply, from the state now (not with a
+      // destroy): those the apply recorded, else (`--only`) computed here.
+      if (showsOutputs(ctx, result, destroying, plan) && result.outputs === undefined) {
         records = await store.listRecords();
       }
     } finally {
@@ -323,7 +334,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
     else if (o.action === "replace") counts.replaced++;
     else if (o.action === "delete" && modes.get(o.address) === "managed") counts.destroyed++;
   }
-  const outputs = records && await outputsAfter(plan, records);
+  const outputs = showsOutputs(ctx, result, destroying, plan)
+    ? result.outputs ?? (records && await outputsAfter(plan, records))
+    : undefined;
   const diags = result.outcomes.flatMap((o) => o.diagnostics);
   const doc = {
     format_version: "1.0",
