@@ -16,6 +16,11 @@ import postgres from "postgres";
 import { call, connect, makeRoot, pravo, text } from "../mcp/_client.ts";
 
 const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
+if (PG === "") {
+  console.log(
+    "tests/adversarial/read_only_test.ts: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
+  );
+}
 
 const MAIN = `package demo
 

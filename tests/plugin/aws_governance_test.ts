@@ -26,6 +26,11 @@ import { awsProviderCue, awsRoot } from "./_roots.ts";
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
 const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
+if (PG === "") {
+  console.log(
+    "tests/plugin/aws_governance_test.ts: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
+  );
+}
 const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
 
 const MAIN = (suffix: string, queue = "jobs", tag = "a") =>
