@@ -116,3 +116,52 @@ outputs: {got: seen.content, again: also.content}
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("an optional and computed attribute given to a module's input with a default of its own (*null | string): known after apply, then the applied value; no placeholder anywhere", async () => {
+  // Before, the attribute's CUE default (standing for unknown) met the
+  // input's *null and neither held: validate failed with an "unresolved
+  // disjunction" that printed pravo's placeholder.
+  const root = await makeRoot({
+    "main.cue": `package demo
+
+import tm "pravo.dev/providers/hashicorp/time"
+
+$time: tm.#Provider
+
+#Stamp: {
+	#in: at: *null | string
+	if #in.at != null {stamp: $time.#Resource.time_static & {rfc3339: #in.at}}
+	if #in.at == null {stamp: $time.#Resource.time_static & {}}
+}
+
+rot: $time.#Resource.time_rotating & {rotation_days: 1}
+m: #Stamp & {#in: at: rot.rfc3339}
+n: #Stamp & {}
+outputs: {at: m.stamp.rfc3339, rotated: rot.rfc3339}
+`,
+  });
+  try {
+    assert.equal((await pravo(root, ["init"])).code, 0);
+    const valid = await pravo(root, ["validate"]);
+    assert.equal(valid.code, 0, valid.stderr);
+    const plan = await pravo(root, ["plan", "--json"]);
+    assert.equal(plan.code, 2, plan.stderr);
+    assert.doesNotMatch(plan.stdout, /⟦pravo|7000000000000000/);
+    const doc = JSON.parse(plan.stdout);
+    const m = doc.nodes.find((x: { address: string }) => x.address === "m.stamp");
+    assert.ok(m.after_unknown.includes("rfc3339"), JSON.stringify(m));
+    assert.ok(m.dependencies.includes("rot"));
+    const apply = await pravo(root, ["apply", "-auto-approve"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    assert.ok(
+      lineOf(apply.stdout, "rot: Creation complete") < lineOf(apply.stdout, "m.stamp: Creating"),
+    );
+    const out = JSON.parse((await pravo(root, ["output", "--json"])).stdout).outputs;
+    assert.match(out.rotated, /^\d{4}-\d\d-\d\dT/);
+    assert.equal(out.at, out.rotated, "the module's node has the applied value");
+    const again = await pravo(root, ["plan"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -33,14 +33,7 @@ import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { ctyOf, importPath, typeString } from "../providers/schema.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { readConfig } from "../state/config.ts";
-import {
-  ctyDefault,
-  ctySentinel,
-  isCtyDefault,
-  pluginPackage,
-  SET_MARKER,
-  usedTypes,
-} from "./plugin_cue.ts";
+import { ctyDefault, ctySentinel, isCtyDefault, pluginPackage, usedTypes } from "./plugin_cue.ts";
 import {
   type Generator,
   newTopScope,
@@ -62,12 +55,13 @@ import {
 import {
   computedValue,
   DEPENDS_ON,
-  isOptionalComputed,
-  KNOWN_FIELD,
+  isTracked,
   LIFECYCLE,
   NODE_MARKER,
   PROVIDER_MARKER,
   providerPackage,
+  SET_MARKER,
+  tracksSetness,
 } from "./provider_cue.ts";
 import {
   cueErrorDiagnostic,
@@ -902,6 +896,8 @@ interface Packages {
   imports: string[];
   /** The plugin sources. */
   plugins: Set<string>;
+  /** Whether the sources may use a type whose nodes' setness is asked (provider_cue.ts `tracksSetness`). */
+  tracked: boolean;
 }
 
 /**
@@ -916,6 +912,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   const traced = new Map<string, string>();
   const plugins = new Set<string>();
   let usesList = false;
+  let tracked = false;
   const catalog = tryCatalogFor(sources.root).catalog;
   const pluginSources = sources.providers.filter((s) =>
     findProvider(s)?.plugin || !findProvider(s)
@@ -940,11 +937,14 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
     }
     if (!p.plugin) {
       main.set(s, providerPackage(p));
+      setness.set(s, providerPackage(p, { setness: true }));
+      tracked ||= p.types.some((t) => tracksSetness(t) && sources.words.has(t.name));
       strict.set(s, providerPackage(p, { strict: true }));
       traced.set(s, providerPackage(p, { traced: true }));
       continue;
     }
     plugins.add(s);
+    tracked = true;
     const names = catalog?.typeNames(s) ?? { managed: [], data: [], ephemeral: [], call: [] };
     const types = usedTypes(sources.words, names).flatMap(({ mode, name }) => {
       const t = findType(s, mode, name);
@@ -968,7 +968,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   }
   return {
     ok: true,
-    value: { main, setness, strict, traced, imports: usesList ? ["list"] : [], plugins },
+    value: { main, setness, strict, traced, imports: usesList ? ["list"] : [], plugins, tracked },
     diagnostics: [],
   };
 }
@@ -1001,48 +1001,59 @@ const settled = new Map<string, Map<string, Set<string>>>();
 /**
  * Which fields the configuration sets in each of these nodes (addresses):
  * one evaluation of the `setness` variant of the plugin packages, which
- * lists each node's regular fields. Remembered per sources, tags and
- * addresses. A node that is none is left out; so are all when the
- * evaluation fails (the loader then tells set from unset by the values).
+ * lists each node's regular fields. Remembered per sources, declarations
+ * and addresses. A node that is none is left out. When the evaluation
+ * fails at one node's list (its value reads an optional and computed
+ * attribute of another node that is not pinned yet, say), that node is left
+ * out and the others are evaluated again, so that one node that cannot be
+ * told yet does not hide the rest (the loader asks again for it, with the
+ * values it has pinned by then).
  */
 async function setnessOf(
   sources: Sources,
-  tagDecls: string[],
+  decls: string[],
   packages: Packages,
   addresses: string[],
 ): Promise<Map<string, Set<string>>> {
-  const key = JSON.stringify([sources.digest, tagDecls, addresses.sort()]);
+  const key = JSON.stringify([sources.digest, decls, addresses.sort()]);
   const memo = settled.get(key);
   if (memo) return memo;
   const out = new Map<string, Set<string>>();
   const bodies = new Map(packages.main);
   for (const [s, b] of packages.setness) bodies.set(s, b);
-  const projection = `"@setness": {\n${
-    addresses.map((a, i) =>
-      `\t"${i}": *${formatPath([HIDDEN_WRAP, ...addressPath(a)])}.${
-        JSON.stringify(SET_MARKER)
-      } | null`
-    ).join("\n")
-  }\n}`;
   const cache = rootCache(sources.root);
-  const res = await evaluate(
-    buildProgram({
-      files: sources.files.map((f) => ({ parsed: f.parsed, src: f.src })),
-      ...modulePackages(sources),
-      providers: bodies,
-      imports: packages.imports,
-      extra: tagDecls,
-      projection,
-    }).source,
-    { cacheDir: cache?.dir, cacheKey: cache?.key },
-  );
-  if (res.ok) {
-    const got = (JSON.parse(res.json) as { "@setness"?: Record<string, unknown> })["@setness"] ??
-      {};
-    addresses.forEach((a, i) => {
-      const v = got[String(i)];
-      if (Array.isArray(v)) out.set(a, new Set(v.map(String)));
-    });
+  let asked = [...addresses];
+  while (asked.length) {
+    const projection = `"@setness": {\n${
+      asked.map((a, i) =>
+        `\t"${i}": *${formatPath([HIDDEN_WRAP, ...addressPath(a)])}.${
+          JSON.stringify(SET_MARKER)
+        } | null`
+      ).join("\n")
+    }\n}`;
+    const res = await evaluate(
+      buildProgram({
+        files: sources.files.map((f) => ({ parsed: f.parsed, src: f.src })),
+        ...modulePackages(sources),
+        providers: bodies,
+        imports: packages.imports,
+        extra: decls,
+        projection,
+      }).source,
+      { cacheDir: cache?.dir, cacheKey: cache?.key },
+    );
+    if (res.ok) {
+      const got = (JSON.parse(res.json) as { "@setness"?: Record<string, unknown> })["@setness"] ??
+        {};
+      asked.forEach((a, i) => {
+        const v = got[String(i)];
+        if (Array.isArray(v)) out.set(a, new Set(v.map(String)));
+      });
+      break;
+    }
+    const failed = /"@setness"\."(\d+)"/.exec(res.message)?.[1];
+    if (failed === undefined || Number(failed) >= asked.length) break;
+    asked = asked.filter((_, i) => i !== Number(failed));
   }
   settled.set(key, out);
   return out;
@@ -1098,7 +1109,7 @@ export async function evaluateRoot(
   const secrets = opts.secrets ?? new Map<string, AttrPath[]>();
   const packages = await providerPackages(sources);
   if (!packages.ok) return packages;
-  const { main: providerBodies, imports, plugins } = packages.value;
+  const { main: providerBodies, imports } = packages.value;
   const files = sources.files.map((f) => ({ parsed: f.parsed, src: f.src }));
   const index: SourceIndex = { ...sources.index };
   const cache = rootCache(sources.root);
@@ -1113,7 +1124,7 @@ export async function evaluateRoot(
   for (const [a, k] of opts.knownKinds ?? []) {
     const t = findType(k.provider, k.mode, k.type);
     if (t) knownTypes.set(a, t);
-    if (t?.plugin) pluginKinds.set(a, t);
+    if (t && tracksSetness(t)) pluginKinds.set(a, t);
   }
   /** The type of a node of `known`: its kind's, else the one the sources declare it with. */
   const typeOfKnown = (address: string, path: string[]) =>
@@ -1142,7 +1153,7 @@ export async function evaluateRoot(
       ? computedValue(nested(path, ""), k, cue)
       : nested([...path, k], cue);
   };
-  if (plugins.size && (trace || pluginKinds.size)) {
+  if (packages.value.tracked && (trace || pluginKinds.size)) {
     const candidates = new Set([...staticNodePaths(sources), ...pluginKinds.keys()]);
     for (
       const [a, set] of await setnessOf(sources, tagged.value, packages.value, [...candidates])
@@ -1155,12 +1166,10 @@ export async function evaluateRoot(
     const t = pluginKinds.get(address);
     const a = t?.attributes[name];
     if (!t || !a) return true;
-    if (!a.computed) return false;
-    if (a.required || a.optional) {
-      const set = setness.get(address);
-      return set !== undefined && !set.has(name);
-    }
-    return true;
+    if (!a.required && !a.optional) return true;
+    if (!isTracked(t, a)) return false;
+    const set = setness.get(address);
+    return set !== undefined && !set.has(name);
   };
   /**
    * The known values as declarations, each secret replaced by `f` of it when
@@ -1186,23 +1195,14 @@ export async function evaluateRoot(
           out.push(knownValue(address, path, k, JSON.stringify(cueView(v, a))));
           continue;
         }
-        if (k === KNOWN_FIELD && isObject(v as Value)) {
-          // Optional and computed attributes: into the node's hidden field.
-          for (const [name, x] of Object.entries(v as Record<string, unknown>)) {
-            out.push(
-              `${nested(path, "")}${KNOWN_FIELD}: ${JSON.stringify(name)}: ${JSON.stringify(x)}`,
-            );
-          }
-          continue;
-        }
         out.push(knownValue(address, path, k, JSON.stringify(v)));
       }
     }
     return out;
   };
   const knownDecls = knownDeclarations();
-  /** The plugin type of a node, from its kind or from where the sources declare it. */
-  const pluginTypeAt = (address: string, path: string[]): TypeSchema | undefined => {
+  /** The type of a node whose setness is asked, from its kind or from where the sources declare it. */
+  const trackedTypeAt = (address: string, path: string[]): TypeSchema | undefined => {
     const t = pluginKinds.get(address);
     if (t) return t;
     const declared = index.attributesOf?.(path);
@@ -1210,35 +1210,33 @@ export async function evaluateRoot(
     // name with a resource's (aws_vpc, aws_ami), whose attributes differ.
     return declared
       ? findTypes(declared.type).find((x) =>
-        x.type.plugin && (declared.mode === undefined || x.type.mode === declared.mode)
+        tracksSetness(x.type) && (declared.mode === undefined || x.type.mode === declared.mode)
       )?.type
       : undefined;
   };
   /**
    * The "unknown" default of each optional and computed attribute of a
-   * plugin node that the configuration leaves unset and the state does not
-   * give (plugin_cue.ts): the node's own value, so that references to it
-   * evaluate. The traced evaluation puts sentinels there instead.
+   * node that the configuration leaves unset and the state does not give
+   * (provider_cue.ts `isTracked`): the node's own value, so that references
+   * to it evaluate. The traced evaluation puts sentinels there instead.
    */
   const defaultPins: string[] = [];
-  const pinDefault = (path: string[], name: string, t: TypeSchema): string =>
-    nested([...path, name], ctyDefault(ctyOf(t.attributes[name])!));
+  const pinDefault = (path: string[], name: string, t: TypeSchema): string => {
+    const a = t.attributes[name];
+    const cty = ctyOf(a);
+    return nested([...path, name], cty !== undefined ? ctyDefault(cty) : unknownDefault(a.type));
+  };
   for (const [address, set] of setness) {
     const path = addressPath(address);
-    const t = pluginTypeAt(address, path);
+    const t = trackedTypeAt(address, path);
     if (!t) continue;
     for (const [name, a] of Object.entries(t.attributes)) {
-      if (!a.computed || a.required || !a.optional || set.has(name)) continue;
+      if (!isTracked(t, a) || a.required || set.has(name)) continue;
       const v = known.get(address)?.[name];
       if (v !== undefined && v !== null && injected(address, name)) continue;
       defaultPins.push(pinDefault(path, name, t));
     }
   }
-  /** The state's value of an optional and computed attribute of a node, when known. */
-  const knownOptional = (address: string, name: string): unknown => {
-    const hidden = known.get(address)?.[KNOWN_FIELD];
-    return isObject(hidden as Value) ? (hidden as Record<string, unknown>)[name] : undefined;
-  };
   const knownSecrets = [...known].some(([a, attrs]) => holdsSecret(attrs, secrets.get(a) ?? []));
   /** Defaults put in where a reference reads an unset attribute (see below). */
   const pins: string[] = [];
@@ -1302,7 +1300,12 @@ export async function evaluateRoot(
       const unknownSetness = reads.map((r) => formatPath(r.node)).filter((a) => !setness.has(a));
       if (unknownSetness.length) {
         for (
-          const [a, set] of await setnessOf(sources, tagged.value, packages.value, unknownSetness)
+          const [a, set] of await setnessOf(
+            sources,
+            [...tagged.value, ...knownDecls, ...pins, ...defaultPins],
+            packages.value,
+            unknownSetness,
+          )
         ) {
           setness.set(a, set);
         }
@@ -1367,19 +1370,26 @@ export async function evaluateRoot(
     const type = findType(m.provider, m.mode, m.type)!;
     return { m, provider, type };
   };
-  // Plugin nodes that the sources do not declare where the setness
+  // Nodes whose setness is asked (plugin ones, time_rotating) that the sources do not declare where the setness
   // evaluation looked (made by a definition instantiated with inputs, or
   // by a comprehension), on their first plan: which attributes their
   // configuration sets, now that their addresses are known. Without it a
   // value equal to the "unknown" default (`false`) passed in through a
   // definition would be taken for unset.
-  if (plugins.size) {
+  if (packages.value.tracked) {
     const pluginMore = found.nodes
-      .filter((n) => schemaOf(n.value).type.plugin !== undefined)
+      .filter((n) => tracksSetness(schemaOf(n.value).type))
       .map((n) => formatPath(n.path))
       .filter((a) => !setness.has(a));
     if (pluginMore.length) {
-      for (const [a, set] of await setnessOf(sources, tagged.value, packages.value, pluginMore)) {
+      for (
+        const [a, set] of await setnessOf(
+          sources,
+          [...tagged.value, ...knownDecls, ...pins, ...defaultPins],
+          packages.value,
+          pluginMore,
+        )
+      ) {
         setness.set(a, set);
       }
     }
@@ -1392,7 +1402,8 @@ export async function evaluateRoot(
     // set unless it holds the default that stands for unknown.
     const a = t.attributes[name];
     const cty = ctyOf(a);
-    return v !== undefined && !(cty !== undefined && isCtyDefault(v, cty));
+    return v !== undefined &&
+      !(cty !== undefined ? isCtyDefault(v, cty) : isUnknownDefault(v, a.type));
   };
 
   // Where computed values are not known yet, evaluate again with a distinct
@@ -1410,23 +1421,12 @@ export async function evaluateRoot(
       const { type } = schemaOf(n.value);
       const addr = formatPath(n.path);
       for (const [name, a] of Object.entries(type.attributes)) {
-        if (type.plugin) {
+        if (type.plugin || isTracked(type, a)) {
           // Computed, and not set by the configuration: unknown until apply.
           if (!a.computed) continue;
           if ((a.required || a.optional) && isSet(addr, name, n.value[name], type)) continue;
           const kv = known.get(addr)?.[name];
           if (kv !== undefined && kv !== null && injected(addr, name)) continue;
-        } else if (isOptionalComputed(a)) {
-          // Unset in the configuration and not known yet: a sentinel in its hidden field.
-          if (knownOptional(addr, name) !== undefined) continue;
-          holders.push(
-            `${nested(n.path, "")}${KNOWN_FIELD}: ${JSON.stringify(name)}: ${
-              sentinelFor(a.type, sentinels.length)
-            }`,
-          );
-          standInHolders.push(holders[holders.length - 1]);
-          sentinels.push({ address: addr, attr: name });
-          continue;
         } else {
           if (a.required || a.optional) continue;
           if (known.get(addr)?.[name] !== undefined) continue;
@@ -1500,20 +1500,10 @@ export async function evaluateRoot(
         if (na.optional && na.default !== undefined) config[k] = na.default as Value;
         continue;
       }
-      const pa = type.plugin ? type.attributes[k] : undefined;
-      // A plugin node's optional and computed attribute that the
-      // configuration leaves unset is no input: the provider computes it.
-      if (pa?.computed && (pa.required || pa.optional) && !isSet(address, k, v, type)) continue;
+      // An optional and computed attribute that the configuration leaves
+      // unset is no input: the provider computes it.
+      if (na && isTracked(type, na) && !isSet(address, k, v, type)) continue;
       const uv = isObject(u) ? u[k] : undefined;
-      // An optional and computed attribute that holds what its hidden field
-      // gives (the state's value, or unknown) is unset in the configuration.
-      const oc = type.attributes[k];
-      if (!type.plugin && oc && isOptionalComputed(oc)) {
-        const state = knownOptional(address, k);
-        if (
-          isUnknownDefault(v, oc.type) || (state !== undefined && isDeepStrictEqual(v, state))
-        ) continue;
-      }
       const marked = markUnknown(v, traced ? uv : undefined);
       config[k] = marked;
       const a = type.attributes[k];
@@ -1804,32 +1794,53 @@ const TYPE_MODES: Record<string, Mode> = {
 };
 
 /**
- * What a failed evaluation's "cannot reference optional field: NAME" read:
- * the plugin node whose optional and computed attribute NAME the
- * configuration leaves unset, found through the sources (with the aliases
- * of definitions and comprehensions, {@link Deps}).
+ * What a failed evaluation's "cannot reference optional field: NAME" read
+ * (or what was "incomplete", or a "cycle error", which CUE reports for a
+ * comprehension whose condition reads such a field): the nodes whose
+ * optional and computed attribute the configuration leaves unset, found
+ * through the sources (with the aliases of definitions and comprehensions,
+ * {@link Deps}).
  */
 function optionalReads(
   message: string,
   deps: Deps,
 ): { node: string[]; name: string; type: TypeSchema }[] {
   const m =
-    /^(?:cue: marshal error: )?(\S+): (?:cannot reference optional field: (\S+)$|incomplete)/
+    /^(?:cue: marshal error: )?(\S+): (?:cannot reference optional field: (\S+)$|incomplete|cycle error)/
       .exec(message);
   if (!m) return [];
   let path = splitPath(m[1]);
   if (path[0] === WRAP) path = path.slice(1);
   const name = m[2]?.replace(/^"|"$/g, "");
-  const out: { node: string[]; name: string; type: TypeSchema }[] = [];
-  for (let k = path.length; k > 0 && out.length === 0; k--) {
-    for (const { site, subst } of deps.sitesFor(path.slice(0, k))) {
+  // A node named in a depends_on list is evaluated there too: the read is
+  // then the named node's (`acl.depends_on."0".bucket` is `ownership.bucket`).
+  const paths = [path];
+  const d = path.indexOf(DEPENDS_ON);
+  if (d > 0 && d + 1 < path.length) {
+    for (const { site, subst } of deps.sitesFor(path.slice(0, d + 1))) {
       for (const target of deps.targetsOf(site, subst)) {
-        const last = target[target.length - 1];
-        if (name !== undefined && last !== name) continue;
-        const node = target.slice(0, -1);
-        const type = deps.pluginTypeOf(node);
-        const a = type?.attributes[last];
-        if (type && a?.optional && a.computed) out.push({ node, name: last, type });
+        paths.push([...target, ...path.slice(d + 2)]);
+      }
+    }
+  }
+  const out: { node: string[]; name: string; type: TypeSchema }[] = [];
+  // A cycle error is reported at the struct whose comprehension failed:
+  // what it reads is declared anywhere under it.
+  const cycle = m[0].endsWith("cycle error");
+  for (const p of paths) {
+    for (let k = p.length; k > 0 && out.length === 0; k--) {
+      const sites = cycle && k === p.length ? deps.sitesUnder(p) : deps.sitesFor(p.slice(0, k));
+      for (const { site, subst } of sites) {
+        for (const target of deps.targetsOf(site, subst)) {
+          const last = target[target.length - 1];
+          if (name !== undefined && last !== name) continue;
+          const node = target.slice(0, -1);
+          const type = deps.typeOf(node);
+          const a = type?.attributes[last];
+          if (type && a?.optional && !a.required && isTracked(type, a)) {
+            out.push({ node, name: last, type });
+          }
+        }
       }
     }
   }
@@ -2324,6 +2335,11 @@ class Deps {
     return out;
   }
 
+  /** Every declaration at `path` and under it, through its aliases. */
+  sitesUnder(path: string[]): Item[] {
+    return this.#under(path);
+  }
+
   /** Where a declaration's references lead, mapped onto the instance. */
   targetsOf(site: Site, subst: Subst): string[][] {
     return this.#targets(site, subst);
@@ -2331,12 +2347,18 @@ class Deps {
 
   /** The plugin type a node at `path` is declared with, through its aliases. */
   pluginTypeOf(path: string[]): TypeSchema | undefined {
+    const t = this.typeOf(path);
+    return t?.plugin ? t : undefined;
+  }
+
+  /** The type, built-in or plugin, a node at `path` is declared with, through its aliases. */
+  typeOf(path: string[]): TypeSchema | undefined {
     for (const { site } of this.sitesFor(path)) {
       for (const r of site.refs) {
         const i = r.selectors.findIndex((x) => x in TYPE_MODES);
         if (i < 0 || i + 1 >= r.selectors.length) continue;
         const t = findTypes(r.selectors[i + 1]).find((x) =>
-          x.type.plugin && x.type.mode === TYPE_MODES[r.selectors[i]]
+          x.type.mode === TYPE_MODES[r.selectors[i]]
         );
         if (t) return t.type;
       }

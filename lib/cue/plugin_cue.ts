@@ -44,11 +44,9 @@ import {
   NODE_MARKER,
   NODE_SETTINGS,
   PROVIDER_MARKER,
+  SET_MARKER,
 } from "./provider_cue.ts";
 import { sentinelNumber, sentinelString } from "./unknowns.ts";
-
-/** The field that lists, in the `setness` variant, the regular fields of a node. */
-export const SET_MARKER = "@set";
 
 const DEFAULT_STRING = "⟦pravo:?⟧";
 const DEFAULT_NUMBER = 7_000_000_000_000_000;

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Attribute, AttrType, Mode, ProviderSchema } from "../providers/schema.ts";
+import type { Attribute, AttrType, Mode, ProviderSchema, TypeSchema } from "../providers/schema.ts";
 import { unknownDefault } from "./unknowns.ts";
 
 /** The marker field's label in every node's value. */
@@ -29,14 +29,6 @@ export const DEPENDS_ON = "depends_on";
 export const NODE_SETTINGS =
   `${LIFECYCLE}?: {prevent_destroy?: bool, create_before_destroy?: bool, ignore_changes?: [...string], refresh_age?: string}\n` +
   `\t\t\t${DEPENDS_ON}?: _`;
-/**
- * The hidden field of a node that holds the values of its optional and
- * computed attributes (time_rotating's rfc3339) when the configuration
- * leaves them unset: known from the state, else standing for unknown. The
- * attribute defaults to it, so that it can be referenced like a computed
- * one (an optional field could not: "cannot reference optional field").
- */
-export const KNOWN_FIELD = "_pravo_known";
 /**
  * The hidden field of a node that holds the values of its computed-only
  * attributes: `result: _pravo_computed.result`, with `_pravo_computed:
@@ -81,6 +73,29 @@ export function isOptionalComputed(a: Attribute): boolean {
   return Boolean(a.optional && a.computed && !a.required);
 }
 
+/**
+ * True for an attribute whose value, where the configuration leaves it
+ * unset, is the provider's: known from the state, else unknown until
+ * apply. Such an attribute is plainly optional in CUE (no CUE default, which
+ * a module's own, `*null | string`, would conflict with); which nodes set it
+ * the `setness` variant of the packages tells (each node lists its regular
+ * fields in `"@set"`), and where it is unset the loader gives the node the
+ * state's value or the "unknown" default as its own, so that references to
+ * it evaluate.
+ */
+export function isTracked(t: { plugin?: unknown }, a: Attribute): boolean {
+  if (t.plugin) return Boolean(a.computed && (a.required || a.optional));
+  return isOptionalComputed(a) && a.default === undefined;
+}
+
+/** True for a type with an attribute {@link isTracked}: its nodes' setness is asked. */
+export function tracksSetness(t: TypeSchema): boolean {
+  return t.plugin !== undefined || Object.values(t.attributes).some((a) => isTracked(t, a));
+}
+
+/** The field that lists, in the `setness` variant, the regular fields of a node. */
+export const SET_MARKER = "@set";
+
 const MODE_DEF: Record<Mode, string> = {
   managed: "#Resource",
   data: "#Data",
@@ -109,12 +124,7 @@ function field(name: string, a: Attribute, nulls: string): string {
     // unknowns.ts) until the state or a sentinel gives it one.
     return computedField(label);
   }
-  if (isOptionalComputed(a) && a.default === undefined) {
-    const t = cueType(a.type);
-    return `${label}: *${KNOWN_FIELD}.${label} | ${t}${nulls}\n\t\t\t${KNOWN_FIELD}: ${label}: *${
-      unknownDefault(a.type)
-    } | ${t}`;
-  }
+  // Optional and computed: plainly optional too (see isTracked).
   return inputField(label, a, nulls);
 }
 
@@ -131,7 +141,7 @@ function inputField(label: string, a: Attribute, nulls: string): string {
 /** The body of the provider's package: `#Provider: {...}`. */
 export function providerPackage(
   p: ProviderSchema,
-  opts: { strict?: boolean; traced?: boolean } = {},
+  opts: { strict?: boolean; traced?: boolean; setness?: boolean } = {},
 ): string {
   const nulls = opts.strict ? "" : " | null";
   const lines: string[] = [];
@@ -141,7 +151,8 @@ export function providerPackage(
   for (const mode of ["managed", "data", "ephemeral", "call"] as Mode[]) {
     lines.push(`\t${MODE_DEF[mode]}: {`);
     for (const t of p.types.filter((t) => t.mode === mode)) {
-      lines.push(`\t\t${t.name}: {`);
+      const setness = opts.setness && tracksSetness(t);
+      lines.push(`\t\t${t.name}: ${setness ? "S=" : ""}{`);
       lines.push(
         `\t\t\t${JSON.stringify(NODE_MARKER)}: {mode: ${JSON.stringify(mode)}, type: ${
           JSON.stringify(t.name)
@@ -158,6 +169,13 @@ export function providerPackage(
         opts.traced,
       );
       if (holder) lines.push(`\t\t\t${holder}`);
+      if (setness) {
+        lines.push(
+          `\t\t\t${JSON.stringify(SET_MARKER)}: [for k, _ in S if k != ${
+            JSON.stringify(SET_MARKER)
+          } {k}]`,
+        );
+      }
       lines.push(`\t\t}`);
     }
     lines.push(`\t}`);

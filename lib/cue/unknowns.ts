@@ -106,7 +106,9 @@ export function markUnknown(d: unknown, u: unknown | undefined): Value {
       ) => [k, markUnknown((d as Record<string, unknown>)[k], (u as Record<string, unknown>)[k])]),
     );
   }
-  return d === u ? (d as Value) : UNKNOWN;
+  // The same in both, but what stands for unknown (a default the traced
+  // evaluation did not replace with a sentinel): unknown, never a value.
+  return d === u && !hasUnknownDefault(d) ? (d as Value) : UNKNOWN;
 }
 
 /** What a sentinel stands for: a computed attribute of a node. */

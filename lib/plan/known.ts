@@ -17,7 +17,7 @@ import type { Attribute, TypeSchema } from "../providers/schema.ts";
 import type { StateRecord } from "../state/store.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
-import { isOptionalComputed, KNOWN_FIELD } from "../cue/provider_cue.ts";
+import { isTracked } from "../cue/provider_cue.ts";
 
 type Attrs = Record<string, unknown>;
 
@@ -35,9 +35,9 @@ export function typeSchemaOf(
 
 /**
  * The values of a record that an evaluation is given: its computed
- * attributes (those the configuration cannot set), and under
- * `KNOWN_FIELD` those it may set and the provider computes when it does not
- * (lib/cue/provider_cue.ts), so that references to them see the state's.
+ * attributes, optional ones included (lib/cue/provider_cue.ts `isTracked`):
+ * the loader unifies those only where the configuration leaves them unset,
+ * so that references to them see the state's.
  */
 export function knownValuesOf(
   rec: { type: string; mode: string; provider: string; attributes: Attrs },
@@ -45,22 +45,11 @@ export function knownValuesOf(
   const type = typeSchemaOf(rec);
   if (!type) return {};
   const out: Attrs = {};
-  if (type.plugin) {
-    // A plugin type's computed attributes, optional ones included: the
-    // loader unifies those only where the configuration leaves them unset.
-    for (const [k, a] of Object.entries(type.attributes)) {
-      const computed = !isInput(a) || a.computed;
-      if (computed && rec.attributes[k] !== undefined) out[k] = rec.attributes[k];
-    }
-    return out;
-  }
-  const optional: Attrs = {};
   for (const [k, a] of Object.entries(type.attributes)) {
-    if (rec.attributes[k] === undefined || rec.attributes[k] === null) continue;
-    if (!isInput(a)) out[k] = rec.attributes[k];
-    else if (isOptionalComputed(a) && a.default === undefined) optional[k] = rec.attributes[k];
+    const v = rec.attributes[k];
+    if (v === undefined || (v === null && !type.plugin)) continue;
+    if (!isInput(a) || isTracked(type, a)) out[k] = v;
   }
-  if (Object.keys(optional).length) out[KNOWN_FIELD] = optional;
   return out;
 }
 

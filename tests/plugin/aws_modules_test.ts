@@ -475,6 +475,17 @@ async function checkS3(o: Outputs): Promise<void> {
   assert.equal(await ownership(b), "BucketOwnerPreferred");
   assert.equal(await ownership(o.log_bucket_id), "BucketOwnerEnforced");
   assert.equal(await ownership(o.cloudfront_log_bucket_id), "ObjectWriter");
+  // The CloudFront log bucket's grants, as upstream: full control to the
+  // caller's canonical user (the owner) and to CloudFront's log delivery
+  // (a data source's id passed in through the module's input). The owner
+  // is moto's own (main.cue says why).
+  const owner = (await aws(["s3api", "list-buckets"])).Owner.ID;
+  const acl = await s3api("get-bucket-acl", o.cloudfront_log_bucket_id);
+  const grants = (acl.Grants as { Grantee: { ID?: string }; Permission: string }[])
+    .map((g) => `${g.Grantee.ID === owner ? "owner" : g.Grantee.ID} ${g.Permission}`).sort();
+  assert.equal(grants.length, 2, JSON.stringify(acl));
+  assert.equal(grants[1], "owner FULL_CONTROL");
+  assert.match(grants[0], /^[0-9a-f]{64} FULL_CONTROL$/);
   const block = (await s3api("get-public-access-block", b)).PublicAccessBlockConfiguration;
   assert.deepEqual(block, {
     BlockPublicAcls: true,

@@ -89,3 +89,102 @@ Deno.test("a module as a definition in a comprehension on a plugin provider: fal
     await Deno.remove(r.root, { recursive: true });
   }
 });
+
+Deno.test("optional and computed attributes read through a definition's input, in its condition and in its nodes, before and after they are in the state", async () => {
+  // The definition tests its input (known from the state once src is
+  // applied) and one of its nodes reads another's optional and computed
+  // attribute, which the configuration leaves unset. Before, the next plan
+  // failed with "cannot reference optional field" or a CUE "cycle error":
+  // which attributes the configuration sets was asked of all nodes at once,
+  // and one that could not be told yet hid the others.
+  const src = `package demo
+
+import fake "pravo.dev/providers/pravo/fake"
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+src: $fake.#Resource.fake_thing & {name: "src"}
+`;
+  const withModule = src + `
+#M: {
+	#in: {enc: *null | bool, name: string}
+	a: $fake.#Resource.fake_thing & {name: #in.name}
+	b: $fake.#Resource.fake_thing & {name: "\\(#in.name)-b", encrypted: a.encrypted}
+	if #in.enc != null {
+		c: $fake.#Resource.fake_thing & {name: "\\(#in.name)-c-\\(a.name)", encrypted: #in.enc}
+	}
+}
+
+m: #M & {#in: {name: "m", enc: src.encrypted}}
+`;
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({ "main.cue": src }, {
+    source: FAKE_SOURCE,
+    version: FAKE_VERSION,
+    mirror: mirror.dir,
+  });
+  try {
+    const first = await r.run(["apply", "-auto-approve"]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    await Deno.writeTextFile(`${r.root}/main.cue`, withModule);
+    const plan = await r.run(["plan", "--json"]);
+    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
+    const doc = JSON.parse(plan.stdout);
+    const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
+    assert.equal(node("m.c")?.after.encrypted, true, "the state's value of src.encrypted");
+    assert.ok(node("m.b").after_unknown.includes("encrypted"), "a.encrypted: known after apply");
+    assert.ok(node("m.b").dependencies.includes("m.a"));
+    assert.ok(node("m.c").dependencies.includes("src") && node("m.c").dependencies.includes("m.a"));
+    const apply = await r.run(["apply", "-auto-approve"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    for (const args of [["plan"], ["plan", "--refresh", "all"]]) {
+      const again = await r.run(args);
+      assert.equal(again.code, 0, again.stdout + again.stderr);
+    }
+  } finally {
+    await Deno.remove(r.root, { recursive: true });
+  }
+});
+
+Deno.test("an update in place that makes one attribute unknown leaves the node's other values known to its dependents (no replacement that Terraform would not plan)", async () => {
+  // Before, any unknown in a node's update made every computed value of
+  // the node unknown for its dependents: on AWS, a DynamoDB table updated
+  // in place replaced the resource policy that reads its arn.
+  const main = (tags: string) =>
+    `package demo
+
+import fake "pravo.dev/providers/pravo/fake"
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+a: $fake.#Resource.fake_thing & {name: "a", tags: ${tags}}
+b: $fake.#Resource.fake_thing & {name: "b-of-\\(a.id)"}
+c: $fake.#Resource.fake_thing & {name: "c-at-\\(a.created)"}
+`;
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({ "main.cue": main(`{v: "1"}`) }, {
+    source: FAKE_SOURCE,
+    version: FAKE_VERSION,
+    mirror: mirror.dir,
+  });
+  try {
+    const first = await r.run(["apply", "-auto-approve"]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    await Deno.writeTextFile(`${r.root}/main.cue`, main(`{touch: "1"}`));
+    const plan = await r.run(["plan", "--json"]);
+    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
+    const doc = JSON.parse(plan.stdout);
+    const node = (x: string) => doc.nodes.find((n: { address: string }) => n.address === x);
+    assert.equal(node("a").action, "update");
+    assert.deepEqual(node("a").after_unknown, ["created"]);
+    // (A node with nothing to do is not in the document.)
+    assert.equal(node("b")?.action ?? "no-op", "no-op", "a.id stays known: b is not replaced");
+    assert.equal(node("c").action, "replace", "a.created is unknown: c's name may change");
+    const apply = await r.run(["apply", "-auto-approve"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    const again = await r.run(["plan"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await Deno.remove(r.root, { recursive: true });
+  }
+});
