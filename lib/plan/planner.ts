@@ -276,10 +276,17 @@ export async function makePlan(
 
   const dataRead = new Map<string, Attrs>();
   const dataSecrets = new Map<string, AttrPath[]>();
-  const lostKnown = new Set<string>();
+  // Per node, the attributes (top-level names) whose values its plan makes
+  // unknown: its dependents see those as unknown, and the others as they
+  // are, as in Terraform (a table updated in place keeps its arn).
+  const lostKnown = new Map<string, Set<string>>();
   let planned: PlannedNode[] = [];
   for (let round = 0; round < 50; round++) {
-    const k = new Map([...known].filter(([a]) => !lostKnown.has(a)));
+    const k = new Map<string, Attrs>();
+    for (const [a, v] of known) {
+      const lost = lostKnown.get(a);
+      k.set(a, lost ? Object.fromEntries(Object.entries(v).filter(([n]) => !lost.has(n))) : v);
+    }
     for (const [a, v] of dataRead) k.set(a, v);
     const sec = new Map([...secrets, ...dataSecrets]);
     let res = await evaluateRoot(sources, { tags: opts.tags, known: k, secrets: sec, knownKinds });
@@ -369,13 +376,19 @@ export async function makePlan(
       )
     ));
     // Nodes whose computed values become unknown: their dependents may change.
-    const newlyLost = planned.filter((p) =>
-      p.mode === "managed" && (p.action === "replace" || p.afterUnknown.length > 0) &&
-      known.has(p.address) &&
-      !lostKnown.has(p.address)
-    );
-    if (newlyLost.length === 0) break;
-    newlyLost.forEach((p) => lostKnown.add(p.address));
+    let newlyLost = false;
+    for (const p of planned) {
+      if (p.mode !== "managed" || !known.has(p.address)) continue;
+      if (p.action !== "replace" && p.afterUnknown.length === 0) continue;
+      const names = p.after === null
+        ? new Set(Object.keys(known.get(p.address)!))
+        : new Set(p.afterUnknown.map((x) => x.split(/[.[]/)[0]));
+      const had = lostKnown.get(p.address);
+      if (had && [...names].every((n) => had.has(n))) continue;
+      lostKnown.set(p.address, new Set([...(had ?? []), ...names]));
+      newlyLost = true;
+    }
+    if (!newlyLost) break;
   }
   if (!spec) throw new Error("bug: no evaluation");
   // The providers' checks of the values, once, as validate makes them (exit 3).

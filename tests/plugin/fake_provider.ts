@@ -324,6 +324,13 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
       planned.id = UNKNOWN;
       planned.created = UNKNOWN;
       requires.push({ steps: [{ attribute_name: "name" }] });
+    } else if (
+      proposed.tags && typeof proposed.tags === "object" && "touch" in proposed.tags &&
+      JSON.stringify(prior.tags) !== JSON.stringify(proposed.tags)
+    ) {
+      // An update that a tag named touch asks for makes created unknown (as
+      // an updated_at would be) and leaves id as it is.
+      planned.created = UNKNOWN;
     }
     return {
       planned_state: write(planned, "fake_thing"),
