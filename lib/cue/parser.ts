@@ -77,6 +77,12 @@ export interface Site {
    * reference. The keys of a struct of nodes are in the sources.
    */
   keyOf?: Ref;
+  /**
+   * For the value variable of `for k, v in {"a": x, "b": y.z}` (a struct
+   * written out whose every value is a bare reference): `v.f` reads `x.f`
+   * and `y.z.f`, its references selected into, not whole.
+   */
+  valuesOf?: boolean;
   /** The label is a quoted string: the field exists, but its name is not bound for references. */
   quoted?: boolean;
   /** The value as written, when it is one literal (`"yes"`, `3`, `true`): for messages. */
@@ -228,6 +234,8 @@ class Parser {
   #current: Site | null = null;
   /** How deep the expression being read nests (see MAX_NESTING). */
   #depth = 0;
+  /** Inside a comprehension clause's expression: what it declares is no field of the root. */
+  #inClause = 0;
 
   constructor(file: string, toks: Token[], top: Scope) {
     this.#file = file;
@@ -583,7 +591,7 @@ class Parser {
     const list = scope.sites.get(label) ?? [];
     list.push(site);
     scope.sites.set(label, list);
-    if (kind !== "let" && kind !== "for") this.#sites.push(site);
+    if (kind !== "let" && kind !== "for" && this.#inClause === 0) this.#sites.push(site);
     return site;
   }
 
@@ -646,6 +654,23 @@ class Parser {
       path: scope.path,
       nonRegular: scope.nonRegular,
     };
+    // A clause's expression is a value, not fields of the struct around it:
+    // a struct written out there (`for k, v in {"a": a}`) declares nothing
+    // at the struct's path.
+    const clause = (s: Scope): Scope => ({
+      parent: s,
+      sites: new Map(),
+      path: null,
+      nonRegular: true,
+    });
+    const clauseExpr = (s: Scope): void => {
+      this.#inClause++;
+      try {
+        this.#expr(clause(s), true);
+      } finally {
+        this.#inClause--;
+      }
+    };
     while (this.#cur().kind === "ident" && ["for", "if", "let"].includes(this.#cur().text)) {
       const kw = this.#next();
       if (kw.text === "for") {
@@ -666,16 +691,16 @@ class Parser {
         const from: Ref[] = [];
         const start = this.#i;
         const generatorsBefore = this.#generators.length;
-        this.#tapped(from, () => this.#expr(inner, true));
+        this.#tapped(from, () => clauseExpr(inner));
         clauseRefs.push(...from);
         const bare = from.length === 1 && this.#bareReference(start, this.#i);
         if (bare) g?.iterated.push(from[0]);
         // A struct written out with its labels (`for k, v in {"a": pw}`): its
         // keys are in the sources; its references are its values.
-        if (
-          !bare && this.#generators.length === generatorsBefore &&
-          this.#oneStructLiteral(start, this.#i)
-        ) g?.iterated.push(...from);
+        const literal = !bare && this.#generators.length === generatorsBefore &&
+          this.#oneStructLiteral(start, this.#i);
+        if (literal) g?.iterated.push(...from);
+        const valuesOf = literal && this.#literalOfReferences(start, this.#i);
         const next: Scope = {
           parent: inner,
           sites: new Map(),
@@ -686,17 +711,18 @@ class Parser {
           const site = this.#newSite(next, v.text, "for", null, v, false);
           site.refs.push(...from);
           if (bare && vars.length === 2 && i === 0) site.keyOf = from[0];
+          if (valuesOf && i === vars.length - 1) site.valuesOf = true;
         });
         inner = next;
       } else if (kw.text === "if") {
-        this.#tapped(clauseRefs, () => this.#expr(inner, true));
+        this.#tapped(clauseRefs, () => clauseExpr(inner));
       } else {
         const name = this.#next();
         if (!this.#is("=")) this.#fail("expected = after the name in a let clause");
         this.#next();
         const from: Ref[] = [];
         const start = this.#i;
-        this.#tapped(from, () => this.#expr(inner, true));
+        this.#tapped(from, () => clauseExpr(inner));
         clauseRefs.push(...from);
         if (from.length === 1 && this.#bareReference(start, this.#i)) g?.iterated.push(from[0]);
         const next: Scope = {
@@ -733,6 +759,29 @@ class Parser {
       }
     }
     return depth === 0;
+  }
+
+  /**
+   * True when the tokens from `start` to `end` are a struct written out
+   * whose every value is one reference: `{"a": x, b: y.z}`.
+   */
+  #literalOfReferences(start: number, end: number): boolean {
+    const toks = this.#toks.slice(start + 1, end - 1);
+    let i = 0;
+    const sep = () => {
+      while (i < toks.length && toks[i].kind === "comma") i++;
+    };
+    sep();
+    while (i < toks.length) {
+      if (toks[i].kind !== "ident" && toks[i].kind !== "string") return false;
+      if (!this.#is(":", toks[i + 1])) return false;
+      i += 2;
+      const from = i;
+      while (i < toks.length && toks[i].kind !== "comma") i++;
+      if (!this.#bareReference(start + 1 + from, start + 1 + i)) return false;
+      sep();
+    }
+    return true;
   }
 
   /** True when the tokens from `start` to `end` are one reference: `a.b.c`. */

@@ -187,6 +187,7 @@ export function taint(input: TaintInput): Taint {
   const selectedTaint = (d: Site, sel: readonly string[]): boolean => {
     if (sel.length === 0) return siteTaint(d);
     if (d.keyOf && iteratesNodes(d.keyOf)) return false;
+    if (d.valuesOf) return d.refs.some((r) => refTaint(r, sel));
     if (d.refs.some((r) => refTaint(r, []))) return true;
     return (within.get(d) ?? []).some((c) => c.label === sel[0] && selectedTaint(c, sel.slice(1)));
   };

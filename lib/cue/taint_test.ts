@@ -260,3 +260,38 @@ Deno.test("evaluateRoot() refuses a constraint on a secret the same way, whether
   assert.deepEqual(meets.diagnostics, fails.diagnostics);
   assert.equal(meets.diagnostics[0].address, "x");
 });
+
+Deno.test("evaluateRoot() reads an output comprehension over a struct written out of references field by field: only what it selects of them", async () => {
+  // The s3-bucket port's outputs: a struct of module instances, one of them
+  // holding a secret. Before, every output of the root came back marked
+  // sensitive: the loop variable was read whole, and the struct written in
+  // the clause was taken for outputs of its own.
+  const mods = `
+mods: {
+	a: {id: "a", key: pw.result, n: $null.#Resource.null_resource & {}}
+	b: {id: "b", key: "plain"}
+}
+`;
+  const plain = await evaluateWith(
+    mods + `outputs: {
+	for k, m in {"a": mods.a, "b": mods.b} {"\\(k)_id": m.id}
+	named: "x"
+}`,
+    "abcdefghijklmnop",
+  );
+  assert.ok(plain.ok, JSON.stringify(!plain.ok && plain.diagnostics));
+  assert.deepEqual(plain.value.outputs, { a_id: "a", b_id: "b", named: "x" });
+  assert.deepEqual(marked(plain.value).outputs, []);
+  // What it selects of a secret is marked, and so is every output the
+  // comprehension may make (its labels are not in the sources).
+  const secret = await evaluateWith(
+    mods + `outputs: {
+	for k, m in {"a": mods.a, "b": mods.b} {"\\(k)_key": m.key}
+	named: "x"
+}`,
+    "abcdefghijklmnop",
+  );
+  assert.ok(secret.ok, JSON.stringify(!secret.ok && secret.diagnostics));
+  assert.ok(marked(secret.value).outputs.includes("a_key"));
+  assert.ok(marked(secret.value).outputs.includes("b_key"));
+});
