@@ -3,8 +3,9 @@
  * and through pravo mcp: its files import a package of the module by path,
  * a package of two files that itself imports a provider; dependencies
  * cross the package; apply, a no-op plan, an edit in the package planned;
- * an unknown package and dependency modules refused with what to do
- * (issue "Composition that holds", item 7, the root's own module).
+ * an unknown package refused with what to do; a dependency module vendored
+ * in cue.mod/pkg; a mistake in a package's file placed in that file
+ * (issue "Composition that holds", item 7).
  */
 import { strict as assert } from "node:assert";
 import { makeRoot, pravo } from "./_pravo.ts";
@@ -99,14 +100,20 @@ Deno.test("a CUE module root: an import of a package it does not have, and depen
     assert.match(bad.stderr, /on main\.cue line 5, column 2/);
     assert.match(bad.stderr, /lives in the directory lib\/pet of the root/);
 
-    await Deno.writeTextFile(`${root}/main.cue`, FILES["main.cue"]);
+    // A package of a dependency module that is not vendored in cue.mod/pkg.
     await Deno.writeTextFile(
       `${root}/cue.mod/module.cue`,
-      'module: "example.com/infra"\ndeps: "example.com/other@v0": v: "v0.1.0"\n',
+      'module: "example.com/infra@v0"\ndeps: "example.com/other@v0": v: "v0.1.0"\n',
+    );
+    await Deno.writeTextFile(
+      `${root}/main.cue`,
+      FILES["main.cue"].replace("example.com/infra/lib/pets", "example.com/other/pets"),
     );
     const deps = await pravo(root, ["validate"]);
     assert.equal(deps.code, 3);
-    assert.match(deps.stderr, /Dependency modules are not supported yet/);
+    assert.match(deps.stderr, /Error: Unknown package/);
+    assert.match(deps.stderr, /lives in the directory cue\.mod\/pkg\/example\.com\/other\/pets/);
+    assert.match(deps.stderr, /does not fetch modules from a registry/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -129,5 +136,48 @@ Deno.test("a CUE module root: a package directory that is a link out of the root
   } finally {
     await Deno.remove(root, { recursive: true });
     await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("a CUE module root uses a dependency module vendored in cue.mod/pkg: edges across it, a saved plan applied, a mistake placed in its file", async () => {
+  const root = await makeRoot({});
+  try {
+    const pkg = `${root}/cue.mod/pkg/example.com/pets/pets`;
+    await Deno.mkdir(pkg, { recursive: true });
+    await Deno.writeTextFile(
+      `${root}/cue.mod/module.cue`,
+      'module: "example.com/infra@v0"\nlanguage: version: "v0.9.0"\ndeps: {\n\t"example.com/pets@v0": {v: "v0.1.0"}\n}\n',
+    );
+    await Deno.writeTextFile(`${pkg}/pets.cue`, FILES["lib/pets/pets.cue"]);
+    await Deno.writeTextFile(`${pkg}/words.cue`, FILES["lib/pets/words.cue"]);
+    await Deno.writeTextFile(
+      `${root}/main.cue`,
+      FILES["main.cue"].replace("example.com/infra/lib/pets", "example.com/pets/pets"),
+    );
+    assert.equal((await pravo(root, ["init"])).code, 0);
+    const graph = await pravo(root, ["graph", "--json"]);
+    assert.equal(graph.code, 0, graph.stderr);
+    const edges = JSON.parse(graph.stdout).edges
+      .filter((e: { kind: string }) => e.kind === "dependency")
+      .map((e: { from: string; to: string }) => `${e.from} -> ${e.to}`).sort();
+    assert.deepEqual(edges, ["web.pet -> base", "web.tag -> web.pet"]);
+    const plan = await pravo(root, ["plan", "--out", "a.plan"]);
+    assert.equal(plan.code, 2, plan.stderr);
+    const apply = await pravo(root, ["apply", "a.plan"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    assert.equal((await pravo(root, ["plan"])).code, 0);
+
+    // A mistake in the vendored package: said at its line and column, in
+    // its file, by the package's name (not pravo's name for it).
+    await Deno.writeTextFile(`${pkg}/words.cue`, 'package pets\n\n#Words: "two"\n');
+    const bad = await pravo(root, ["validate"]);
+    assert.equal(bad.code, 3);
+    assert.match(
+      bad.stderr,
+      /on cue\.mod\/pkg\/example\.com\/pets\/pets\/pets\.cue line 10, column 57, in pets\.#Pet\.tag\.length/,
+    );
+    assert.doesNotMatch(bad.stderr, /_mod_|\\u0001/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -13,6 +13,7 @@ import { resolve, type Site } from "./parser.ts";
 import { type Attribute, typeString } from "../providers/schema.ts";
 import { WRAP } from "./program.ts";
 import { NODE_MARKER } from "./provider_cue.ts";
+import { packageField, packageName } from "./modules.ts";
 
 /** Where declarations are, by path, and where references are, by name. */
 export interface SourceIndex {
@@ -47,6 +48,15 @@ export function locate(
       const s = sites[sites.length - 1];
       return { pos: { file: s.file, line: s.line, column: s.column }, exact: n === path.length };
     }
+  }
+  return undefined;
+}
+
+/** The label under which the sites of the package whose program field is `field` lie. */
+function packageLabelOf(index: SourceIndex, field: string): string | undefined {
+  for (const key of index.sites.keys()) {
+    const first = key.split("\u0000")[0];
+    if (first.startsWith("\u0001") && packageField(first.slice(1)) === field) return first;
   }
   return undefined;
 }
@@ -233,6 +243,18 @@ function undefinedField(
 
 /** The diagnostic for one error that cue-wasm reported. */
 export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnostic {
+  const d = cueErrorAt(message, index);
+  // A package's label, as paths hold it, is shown by the package's name.
+  const named = (t: string) => t.replace(/"\\u0001([^"\\]+)"/g, (_, p: string) => packageName(p));
+  return {
+    ...d,
+    summary: named(d.summary),
+    ...(d.detail !== undefined ? { detail: named(d.detail) } : {}),
+    ...(d.address !== undefined ? { address: named(d.address) } : {}),
+  };
+}
+
+function cueErrorAt(message: string, index: SourceIndex): Diagnostic {
   let msg = message.replace(/^cue: marshal error: /, "");
   let more = "";
   const m = /^(.*) \(and (\d+) more errors?\)$/s.exec(msg);
@@ -252,6 +274,12 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
   }
   if (path[0] === WRAP) path = path.slice(1);
   else if (path.length && path[0].startsWith("_pkg_")) path = [];
+  // A declaration of an imported package (modules.ts): its sites lie under
+  // the package's label, and the user knows it by the package's name.
+  if (path.length && path[0].startsWith("_mod_")) {
+    const label = packageLabelOf(index, path[0]);
+    if (label) path = [label, ...path.slice(1)];
+  }
   const where = formatPath(path);
   const loc = path.length ? locate(index, path) : undefined;
   const range = loc?.pos;

@@ -82,7 +82,9 @@ import {
   type ModulePackage,
   packageDirectory,
   packageLabel,
+  packagePathOf,
   readModuleFile,
+  VENDOR_DIR,
 } from "./modules.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
@@ -477,7 +479,7 @@ export function parseSources(
       byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
     }
     for (const [dir, fs] of [...byDir].sort()) {
-      const path = `${modulePath}/${dir}`;
+      const path = packagePathOf(modulePath, dir);
       // One scope a package; its declarations lie under the package's label.
       const scope = { ...newTopScope(), path: [packageLabel(path)] };
       const pkg: ModulePackage = { path, dir, files: [] };
@@ -543,13 +545,16 @@ export function parseSources(
       const where = { range: pos(f.name, imp.line, imp.column) };
       const dir = modulePath ? packageDirectory(modulePath, imp.path) : undefined;
       if (dir !== undefined) {
-        // A package of the root's own module (modules.ts).
-        const bare = `${modulePath}/${dir}`;
+        // A package of the root's own module, or of a dependency module
+        // vendored in cue.mod/pkg (modules.ts).
+        const bare = packagePathOf(modulePath!, dir);
         if (!packagePaths.has(bare)) {
           diags.push(
             error(
               "Unknown package",
-              `"${imp.path}" is a package of this module (${modulePath}), so it lives in the directory ${dir} of the root, which holds no .cue file. Write the package there, or correct the import.`,
+              dir.startsWith(VENDOR_DIR + "/")
+                ? `"${imp.path}" is a package of another module, so it lives in the directory ${dir} of the root (CUE's vendored layout), which holds no .cue file. Copy the module's files there (its packages under ${VENDOR_DIR}/<module path>), or correct the import. pravo does not fetch modules from a registry.`
+                : `"${imp.path}" is a package of this module (${modulePath}), so it lives in the directory ${dir} of the root, which holds no .cue file. Write the package there, or correct the import.`,
               where,
             ),
           );

@@ -16,8 +16,11 @@
  * and they are part of the sources: a plan file carries them, their digest
  * is the configuration's, and an edit to one is a change.
  *
- * Dependency modules (`deps` of module.cue, fetched from a registry) are not
- * read: a root that declares them is refused, saying so.
+ * Dependency modules are read vendored, as CUE's `cue.mod/pkg` layout has
+ * them: a package of another module (`example.com/pets/pets`) lives in
+ * `cue.mod/pkg/example.com/pets/pets/` of the root, read as the root's own
+ * files are (a plan carries them too). `deps` in module.cue may list them,
+ * with their versions; pravo does not fetch them from a registry.
  *
  * @module
  */
@@ -45,32 +48,79 @@ export function readModuleFile(src: string): { path: string } | Diagnostic {
   const text = src.replace(/\/\/[^\n]*/g, "");
   const m = /(?:^|\n)\s*module\s*:\s*"([^"\\]+)"/.exec(text);
   const where = { range: { file: MODULE_FILE, line: 1, column: 1 } };
-  if (!m || !/^[a-z0-9][a-z0-9.-]*(\/[A-Za-z0-9._~-]+)*$/.test(m[1])) {
+  // CUE v0.8+ writes the major version after the path (`@v0`).
+  if (!m || !/^[a-z0-9][a-z0-9.-]*(\/[A-Za-z0-9._~-]+)*(@v\d+)?$/.test(m[1])) {
     return error(
       "cue.mod/module.cue names no module",
       'A CUE module declares its path: write module: "example.com/infra" in cue.mod/module.cue (a domain, then the path of the module under it).',
       where,
     );
   }
-  if (/(?:^|\n)\s*deps\s*:/.test(text)) {
-    return error(
-      "Dependency modules are not supported yet",
-      "cue.mod/module.cue lists deps, modules that CUE fetches from a registry; pravo reads only the packages of the root's own module. Copy the packages you need into the root (as directories of the module) and remove deps.",
-      where,
-    );
-  }
   return { path: m[1].replace(/@v\d+$/, "") };
 }
 
-/** The directory, relative to the root, of a package of the module; undefined for another import. */
+/** Where vendored dependency modules live in a root: `cue.mod/pkg/<import path>`. */
+export const VENDOR_DIR = "cue.mod/pkg";
+
+/**
+ * The versions that module.cue's `deps` give dependency modules, by module
+ * path without its major version (`example.com/pets`): `deps:
+ * {"example.com/pets@v0": {v: "v0.1.0"}}`.
+ */
+export function dependencyVersions(src: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let parsed: ParsedFile;
+  try {
+    parsed = parseFile(MODULE_FILE, src, newTopScope());
+  } catch {
+    return out;
+  }
+  for (const s of parsed.sites) {
+    if (s.path?.length !== 3 || s.path[0] !== "deps" || s.path[2] !== "v") continue;
+    const v = s.valueText && /^"(v[0-9][^"\\]*)"$/.exec(s.valueText)?.[1];
+    if (v) out.set(s.path[1].replace(/@v\d+$/, ""), v);
+  }
+  return out;
+}
+
+/** The module path of a package's import path, for a vendored one: the longest `deps` entry it is under. */
+export function dependencyOf(
+  importPath: string,
+  deps: ReadonlyMap<string, string>,
+): { module: string; version: string } | undefined {
+  let best: string | undefined;
+  for (const m of deps.keys()) {
+    if ((importPath === m || importPath.startsWith(m + "/")) && (!best || m.length > best.length)) {
+      best = m;
+    }
+  }
+  return best ? { module: best, version: deps.get(best)! } : undefined;
+}
+
+/**
+ * The directory, relative to the root, of a package: one of the module's
+ * own, or one of a dependency module vendored under {@link VENDOR_DIR} (an
+ * import path whose first element is a domain, `example.com/pets/pets`);
+ * undefined for another import (CUE's builtin packages, the providers).
+ */
 export function packageDirectory(modulePath: string, importPath: string): string | undefined {
   const bare = importPath.replace(/:[A-Za-z_][A-Za-z0-9_]*$/, "");
-  if (!bare.startsWith(modulePath + "/")) return undefined;
-  const dir = bare.slice(modulePath.length + 1);
-  if (dir.split("/").some((p) => p === "" || p === "." || p === ".." || p === "cue.mod")) {
-    return undefined;
+  const bad = (dir: string) =>
+    dir.split("/").some((p) => p === "" || p === "." || p === ".." || p === "cue.mod");
+  if (bare.startsWith(modulePath + "/")) {
+    const dir = bare.slice(modulePath.length + 1);
+    return bad(dir) ? undefined : dir;
   }
-  return dir;
+  if (bare === modulePath || bare.startsWith("pravo.dev/")) return undefined;
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+\//.test(bare) || bad(bare)) return undefined;
+  return `${VENDOR_DIR}/${bare}`;
+}
+
+/** The import path of a package in the directory `dir` of a root that is the module `modulePath`. */
+export function packagePathOf(modulePath: string, dir: string): string {
+  return dir.startsWith(VENDOR_DIR + "/")
+    ? dir.slice(VENDOR_DIR.length + 1)
+    : `${modulePath}/${dir}`;
 }
 
 /** The package name an import of `importPath` gives (`lib/pets` → `pets`, `x:name` → `name`). */

@@ -8,7 +8,7 @@
  */
 
 import type { ParsedFile } from "./parser.ts";
-import { packageField } from "./modules.ts";
+import { packageDirectory, packageField } from "./modules.ts";
 import type { Token } from "./scanner.ts";
 
 /** The field that holds the user's package; what is exported as JSON. */
@@ -104,7 +104,8 @@ export function buildProgram(input: ProgramInput): Program {
       const bare = imp.path.replace(/:[A-Za-z_][A-Za-z0-9_]*$/, "");
       if (imp.path.startsWith("pravo.dev/providers/")) {
         renames.set(imp.name, providerField(imp.path.slice("pravo.dev/providers/".length)));
-      } else if (input.modulePath && bare.startsWith(input.modulePath + "/")) {
+      } else if (input.modulePath && packageDirectory(input.modulePath, imp.path) !== undefined) {
+        // A package of the module, or of a vendored dependency module.
         renames.set(imp.name, packageField(bare));
       } else {
         builtins.add(imp.path);
