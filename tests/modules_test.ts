@@ -161,8 +161,36 @@ Deno.test("a CUE module root uses a dependency module vendored in cue.mod/pkg: e
       .filter((e: { kind: string }) => e.kind === "dependency")
       .map((e: { from: string; to: string }) => `${e.from} -> ${e.to}`).sort();
     assert.deepEqual(edges, ["web.pet -> base", "web.tag -> web.pet"]);
-    const plan = await pravo(root, ["plan", "--out", "a.plan"]);
+    const plan = await pravo(root, ["plan", "--out", "a.plan", "--json"]);
     assert.equal(plan.code, 2, plan.stderr);
+    // Each node says where its configuration is written, for policies.
+    const origins = Object.fromEntries(
+      JSON.parse(plan.stdout).nodes.map((n: { address: string; origin: unknown }) => [
+        n.address,
+        n.origin,
+      ]),
+    );
+    assert.deepEqual(origins, {
+      base: { package: "example.com/infra", module: "example.com/infra" },
+      "web.pet": {
+        package: "example.com/pets/pets",
+        module: "example.com/pets",
+        version: "v0.1.0",
+      },
+      "web.tag": {
+        package: "example.com/pets/pets",
+        module: "example.com/pets",
+        version: "v0.1.0",
+      },
+    });
+    // A policy that allows modules of the root's own origin alone refuses it.
+    const policyDir = await Deno.makeTempDir({ prefix: "pravo-policy-" });
+    const policy = `${policyDir}/own-only.cue`;
+    await Deno.writeTextFile(policy, 'nodes: [...{origin: module: =~"^example.com/infra"}]\n');
+    const refused = await pravo(root, ["plan", "--policy", policy]);
+    await Deno.remove(policyDir, { recursive: true });
+    assert.equal(refused.code, 5, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /web\.pet/);
     const apply = await pravo(root, ["apply", "a.plan"]);
     assert.equal(apply.code, 0, apply.stdout + apply.stderr);
     assert.equal((await pravo(root, ["plan"])).code, 0);

@@ -78,7 +78,10 @@ import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
 import { selfReferences } from "./scoping.ts";
 import {
   declareImports,
+  dependencyOf,
+  dependencyVersions,
   MODULE_FILE,
+  type NodeOrigin,
   type ModulePackage,
   packageDirectory,
   packageLabel,
@@ -201,6 +204,8 @@ export interface Node {
   /** Where each attribute the configuration sets is declared: for messages. */
   attributeRanges: Record<string, SourcePos>;
   schema: TypeSchema;
+  /** The package (and module) whose file declares the node's type. */
+  origin?: NodeOrigin;
 }
 
 export interface ProviderInstance {
@@ -1484,6 +1489,28 @@ export async function evaluateRoot(
     return v;
   };
 
+  /**
+   * The package whose file declares a node's type (through the aliases of
+   * definitions): the root's files, a package of the module, or one of a
+   * vendored dependency module with the version module.cue gives it.
+   */
+  const depVersions = dependencyVersions(
+    sources.given.find((f) => f.name === MODULE_FILE)?.src ?? "",
+  );
+  let originDeps: Deps | undefined;
+  const originOf = (path: string[]): NodeOrigin | undefined => {
+    originDeps ??= new Deps(sources, []);
+    const file = originDeps.sitesFor(path).find(({ site }) =>
+      site.refs.some((r) => r.selectors.some((x) => x in TYPE_MODES))
+    )?.site.file;
+    const dir = file?.includes("/") ? file.slice(0, file.lastIndexOf("/")) : undefined;
+    if (!sources.modulePath) return undefined; // the root's files, and nothing else
+    if (dir === undefined) return { package: sources.modulePath, module: sources.modulePath };
+    const pkg = packagePathOf(sources.modulePath, dir);
+    if (!dir.startsWith(VENDOR_DIR + "/")) return { package: pkg, module: sources.modulePath };
+    const dep = dependencyOf(pkg, depVersions);
+    return dep ? { package: pkg, module: dep.module, version: dep.version } : { package: pkg };
+  };
   const nodes: Node[] = [];
   for (const n of found.nodes) {
     const { m, provider, type } = schemaOf(n.value);
@@ -1576,6 +1603,7 @@ export async function evaluateRoot(
         }),
       ),
       schema: type,
+      origin: originOf(n.path),
     });
   }
 

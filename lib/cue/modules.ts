@@ -178,3 +178,18 @@ export function declareImports(
     top.sites.set(imp.name, [...(top.sites.get(imp.name) ?? []), site]);
   }
 }
+
+/**
+ * Where a node's configuration is written: the CUE package whose file
+ * declares its type (`example.com/pets/pets`), and the module that package
+ * belongs to with the version module.cue's `deps` give it; for the root's
+ * own files, the root's module. None in a root that is no CUE module.
+ */
+export interface NodeOrigin {
+  /** The package's import path (the module's own path for the root's files). */
+  package: string;
+  /** The module: the root's own, or a dependency's. */
+  module?: string;
+  /** The dependency module's version, as module.cue's deps give it. */
+  version?: string;
+}

@@ -48,6 +48,7 @@ export function nodeDocument(n: PlannedNode) {
     provider_config: n.providerConfig && Object.keys(n.providerConfig).length
       ? n.providerConfig
       : undefined,
+    origin: n.origin,
   };
 }
 

@@ -794,6 +794,7 @@ async function planNode(
     providerConfig: providerConfigOf(spec, n),
   };
   if (n.providerInstance) base.providerInstance = n.providerInstance;
+  if (n.origin) base.origin = n.origin;
   const ignore = new Set(n.lifecycle.ignore_changes ?? []);
   const requested = (opts.replace ?? []).includes(n.address);
   // Unchanged since it was applied, and not read again: left as it is,

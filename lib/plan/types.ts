@@ -7,6 +7,7 @@
 import type { Mode } from "../providers/schema.ts";
 import type { LifecycleSettings, ProviderInstance } from "../cue/loader.ts";
 import type { SentinelRef } from "../cue/unknowns.ts";
+import type { NodeOrigin } from "../cue/modules.ts";
 
 export type Attrs = Record<string, unknown>;
 
@@ -87,6 +88,8 @@ export interface PlannedNode {
   providerConfig: Attrs;
   /** The provider configuration (`$aws`) the node's type comes from, when the sources say. */
   providerInstance?: string;
+  /** The package (and module) the node's configuration is written in (lib/cue/loader.ts `Node`). */
+  origin?: NodeOrigin;
   /**
    * The schema version and private data of the object in `before`, as the
    * provider last gave them (plugin types): what apply hands back to it.
@@ -186,3 +189,4 @@ export function hasChanges(plan: Plan): boolean {
     n.action === "delete" || n.movedFrom !== undefined
   );
 }
+
