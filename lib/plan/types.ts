@@ -189,4 +189,3 @@ export function hasChanges(plan: Plan): boolean {
     n.action === "delete" || n.movedFrom !== undefined
   );
 }
-
