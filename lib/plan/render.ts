@@ -73,6 +73,66 @@ function keyRows(
   return out;
 }
 
+/** A value to show on lines of its own: an object, or a list that holds one. */
+function isStructured(v: unknown): boolean {
+  if (isMap(v)) return Object.keys(v).length > 0;
+  return Array.isArray(v) && v.some((e) => isMap(e) || Array.isArray(e));
+}
+
+/**
+ * The lines of a structured value that a create or a read shows, one leaf a
+ * line as Terraform shows a new object's blocks: `unknown` holds the paths
+ * known only after apply (`grant[0].grantee[0].display_name`), said at
+ * their place; unset (null) values are left out, as for the top-level
+ * attributes.
+ */
+function treeLines(
+  v: unknown,
+  path: string,
+  unknown: ReadonlySet<string>,
+  indent: string,
+  mark: string,
+): string[] {
+  const show = (x: unknown, p: string): string => unknown.has(p) ? "(known after apply)" : value(x);
+  const out: string[] = [];
+  if (Array.isArray(v)) {
+    v.forEach((e, i) => {
+      const p = `${path}[${i}]`;
+      if (!unknown.has(p) && (isStructured(e) || hasUnknownUnder(p, unknown))) {
+        const [open, close] = Array.isArray(e) ? ["[", "]"] : ["{", "}"];
+        out.push(`${indent}${mark}${open}`, ...treeLines(e, p, unknown, indent + "    ", mark));
+        out.push(`${indent}  ${close},`);
+      } else out.push(`${indent}${mark}${show(e, p)},`);
+    });
+    return out;
+  }
+  const obj = isMap(v) ? v : {};
+  const names = new Set(Object.keys(obj).filter((k) => obj[k] !== null));
+  for (const u of unknown) {
+    if (!u.startsWith(path + ".")) continue;
+    names.add(/^[^.[]+/.exec(u.slice(path.length + 1))![0]);
+  }
+  const keys = [...names].sort();
+  const width = Math.max(0, ...keys.map((k) => k.length));
+  for (const k of keys) {
+    const p = `${path}.${k}`;
+    const x = obj[k];
+    if (!unknown.has(p) && (isStructured(x) || hasUnknownUnder(p, unknown))) {
+      const [open, close] = Array.isArray(x) ? ["[", "]"] : ["{", "}"];
+      out.push(`${indent}${mark}${k.padEnd(width)} = ${open}`);
+      out.push(...treeLines(x, p, unknown, indent + "    ", mark));
+      out.push(`${indent}  ${close}`);
+    } else out.push(`${indent}${mark}${k.padEnd(width)} = ${show(x, p)}`);
+  }
+  return out;
+}
+
+/** Whether a path known only after apply lies under `path`. */
+function hasUnknownUnder(path: string, unknown: ReadonlySet<string>): boolean {
+  for (const u of unknown) if (u.startsWith(path + ".") || u.startsWith(path + "[")) return true;
+  return false;
+}
+
 function colorFor(style: Style, action: string): (s: string) => string {
   if (action === "create") return (s) => style.green(s);
   if (action === "delete") return (s) => style.red(s);
@@ -124,7 +184,14 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     ...(n.moved_from ? [`  ${style.bold(`# (moved from ${n.moved_from})`)}`] : []),
     `  ${c(sym)} ${n.address}: ${n.type} {`,
   ];
-  const keys = new Set([...Object.keys(before), ...Object.keys(after), ...n.after_unknown]);
+  // Paths known only after apply inside a value (`grant[0].id`) are said
+  // at their place in it, for a create and a read; elsewhere they are rows.
+  const nested = n.action === "create" || n.action === "read";
+  const unknownSet = new Set(n.after_unknown);
+  const topUnknown = nested
+    ? n.after_unknown.filter((u) => !/[.[]/.test(u) || !(/^[^.[]+/.exec(u)![0] in after))
+    : n.after_unknown;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after), ...topUnknown]);
   // A create shows what is set and what apply will know, as Terraform's does.
   const names = [...keys].sort().filter((k) =>
     n.action !== "create" || after[k] !== null || n.after_unknown.includes(k)
@@ -134,12 +201,21 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
   for (const k of names) {
     const unknown = n.after_unknown.includes(k);
     const forces = n.replace_because?.includes(k) ? style.red(" # forces replacement") : "";
+    const tree = nested && !unknown && (isStructured(after[k]) || hasUnknownUnder(k, unknownSet));
     if (n.action === "create") {
+      const mark = style.green("+") + " ";
+      const open = Array.isArray(after[k]) ? "[" : "{";
       rows.push({
         indent: "      ",
-        mark: style.green("+") + " ",
+        mark,
         name: k,
-        text: unknown ? "(known after apply)" : value(after[k]),
+        text: unknown ? "(known after apply)" : tree ? open : value(after[k]),
+        more: tree
+          ? [
+            ...treeLines(after[k], k, unknownSet, "          ", mark),
+            `        ${open === "[" ? "]" : "}"}`,
+          ]
+          : undefined,
       });
     } else if (n.action === "delete") {
       if (before[k] !== undefined) {
@@ -151,11 +227,18 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
         });
       }
     } else if (n.action === "read") {
+      const open = Array.isArray(after[k]) ? "[" : "{";
       rows.push({
         indent: "        ",
         mark: "",
         name: k,
-        text: unknown ? "(known after apply)" : value(after[k]),
+        text: unknown ? "(known after apply)" : tree ? open : value(after[k]),
+        more: tree
+          ? [
+            ...treeLines(after[k], k, unknownSet, "            ", ""),
+            `          ${open === "[" ? "]" : "}"}`,
+          ]
+          : undefined,
       });
     } else {
       const b = before[k];
