@@ -48,7 +48,7 @@ Deno.test("renderPlan() shows a created node's nested blocks one leaf a line, wh
     [
       "  # acl will be created",
       "  + acl: aws_s3_bucket_acl {",
-      "      + bucket = \"b\"",
+      '      + bucket = "b"',
       "      + id     = (known after apply)",
       '      + names  = ["a","b"]',
       "      + policy = [",
