@@ -1211,6 +1211,18 @@ export async function evaluateRoot(
     return out;
   };
   const knownDecls = knownDeclarations();
+  /**
+   * What an evaluation of which fields nodes set is given: the known values
+   * with each secret replaced by a neutral value (which fields a node writes
+   * is not to depend on what a secret holds), and the values pinned so far.
+   */
+  let neutralDecls: string[] | undefined;
+  const setnessDecls = () => [
+    ...tagged.value,
+    ...(neutralDecls ??= knownDeclarations(neutral)),
+    ...pins,
+    ...defaultPins,
+  ];
   /** The type of a node whose setness is asked, from its kind or from where the sources declare it. */
   const trackedTypeAt = (address: string, path: string[]): TypeSchema | undefined => {
     const t = pluginKinds.get(address);
@@ -1312,7 +1324,7 @@ export async function evaluateRoot(
         for (
           const [a, set] of await setnessOf(
             sources,
-            [...tagged.value, ...knownDecls, ...pins, ...defaultPins],
+            setnessDecls(),
             packages.value,
             unknownSetness,
           )
@@ -1395,7 +1407,7 @@ export async function evaluateRoot(
       for (
         const [a, set] of await setnessOf(
           sources,
-          [...tagged.value, ...knownDecls, ...pins, ...defaultPins],
+          setnessDecls(),
           packages.value,
           pluginMore,
         )
