@@ -773,7 +773,9 @@ class Parser {
     };
     sep();
     while (i < toks.length) {
+      // A label written out: a name, or a string without interpolation.
       if (toks[i].kind !== "ident" && toks[i].kind !== "string") return false;
+      if (toks[i].interpolations?.length) return false;
       if (!this.#is(":", toks[i + 1])) return false;
       i += 2;
       const from = i;
