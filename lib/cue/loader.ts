@@ -1515,8 +1515,10 @@ export async function evaluateRoot(
     const file = originDeps.sitesFor(path).find(({ site }) =>
       site.refs.some((r) => r.selectors.some((x) => x in TYPE_MODES))
     )?.site.file;
-    const dir = file?.includes("/") ? file.slice(0, file.lastIndexOf("/")) : undefined;
     if (!sources.modulePath) return undefined; // the root's files, and nothing else
+    // Not found: said as unknown, which no policy's allowed origin matches.
+    if (file === undefined) return { package: "", module: "" };
+    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : undefined;
     if (dir === undefined) return { package: sources.modulePath, module: sources.modulePath };
     const pkg = packagePathOf(sources.modulePath, dir);
     if (!dir.startsWith(VENDOR_DIR + "/")) return { package: pkg, module: sources.modulePath };
