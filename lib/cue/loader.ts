@@ -1223,6 +1223,12 @@ export async function evaluateRoot(
     ...pins,
     ...defaultPins,
   ];
+  /** Asks which fields these nodes set, with the values known and pinned so far. */
+  const learnSetness = async (addresses: string[]) => {
+    for (const [a, set] of await setnessOf(sources, setnessDecls(), packages.value, addresses)) {
+      setness.set(a, set);
+    }
+  };
   /** The type of a node whose setness is asked, from its kind or from where the sources declare it. */
   const trackedTypeAt = (address: string, path: string[]): TypeSchema | undefined => {
     const t = pluginKinds.get(address);
@@ -1320,18 +1326,7 @@ export async function evaluateRoot(
       const reads = optionalReads(res.message, aliasing ??= new Deps(sources, []));
       // Which of them the configuration sets: only an unset one gets a value.
       const unknownSetness = reads.map((r) => formatPath(r.node)).filter((a) => !setness.has(a));
-      if (unknownSetness.length) {
-        for (
-          const [a, set] of await setnessOf(
-            sources,
-            setnessDecls(),
-            packages.value,
-            unknownSetness,
-          )
-        ) {
-          setness.set(a, set);
-        }
-      }
+      if (unknownSetness.length) await learnSetness(unknownSetness);
       const read = reads.find((r) => setness.get(formatPath(r.node))?.has(r.name) === false);
       if (!read) break;
       const address = formatPath(read.node);
@@ -1403,18 +1398,7 @@ export async function evaluateRoot(
       .filter((n) => tracksSetness(schemaOf(n.value).type))
       .map((n) => formatPath(n.path))
       .filter((a) => !setness.has(a));
-    if (pluginMore.length) {
-      for (
-        const [a, set] of await setnessOf(
-          sources,
-          setnessDecls(),
-          packages.value,
-          pluginMore,
-        )
-      ) {
-        setness.set(a, set);
-      }
-    }
+    if (pluginMore.length) await learnSetness(pluginMore);
   }
   /** Whether a plugin node's optional and computed attribute is set by the configuration. */
   const isSet = (address: string, name: string, v: Value | undefined, t: TypeSchema): boolean => {
