@@ -112,8 +112,18 @@ Deno.test("a CUE module root: an import of a package it does not have, and depen
     const deps = await pravo(root, ["validate"]);
     assert.equal(deps.code, 3);
     assert.match(deps.stderr, /Error: Unknown package/);
-    assert.match(deps.stderr, /lives in the directory cue\.mod\/pkg\/example\.com\/other\/pets/);
-    assert.match(deps.stderr, /does not fetch modules from a registry/);
+    assert.match(
+      deps.stderr,
+      /a package of the module example\.com\/other, which cue\.mod\/module\.cue's deps list but pravo\.lock\.json does not pin[\s\S]*Run `pravo init` to fetch it/,
+    );
+    // Not listed in deps either: the message says how to add it.
+    await Deno.writeTextFile(`${root}/cue.mod/module.cue`, 'module: "example.com/infra@v0"\n');
+    const unlisted = await pravo(root, ["validate"]);
+    assert.equal(unlisted.code, 3);
+    assert.match(
+      unlisted.stderr,
+      /lives in the directory cue\.mod\/pkg\/example\.com\/other\/pets[\s\S]*List its module in cue\.mod\/module\.cue's deps and run `pravo init`/,
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -548,3 +548,47 @@ Deno.test("hints name pravo as the user ran it: ./scripts/pravo by a relative pa
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("scripts/pravo grants read of the modules folder of pravo's cache, and nothing more, where the lock pins CUE modules", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const lock = (modules: boolean) =>
+      JSON.stringify({
+        format_version: "1.0",
+        providers: { "hashicorp/random": { version: "0.1.0" } },
+        ...(modules
+          ? {
+            modules: {
+              "example.com/pets@v0": {
+                version: "v0.1.0",
+                digest: `sha256:${"a".repeat(64)}`,
+                manifest: `sha256:${"b".repeat(64)}`,
+              },
+            },
+          }
+          : {}),
+      });
+    const cases: [Record<string, string>, string][] = [
+      [{ XDG_CACHE_HOME: "/xdg/cache" }, "/xdg/cache/pravo/modules"],
+      [{ XDG_CACHE_HOME: "", HOME: "/home/op" }, "/home/op/.cache/pravo/modules"],
+    ];
+    for (const [env, dir] of cases) {
+      const keyDir = dirname(keyFilePath((n) => ({ ...Deno.env.toObject(), ...env })[n])!);
+      const base = { root: tmp, execPath: DENO, projectDir: PROJECT, keyDir };
+      const withKey = Deno.env.get("PRAVO_KEY") ? { ...base, keyDir: undefined } : base;
+      await Deno.writeTextFile(join(tmp, "pravo.lock.json"), lock(true));
+      for (const command of ["validate", "plan", "mcp", "state"]) {
+        assert.deepEqual(
+          permissions(await dryRun([command], tmp, env)),
+          permissionFlags({ ...withKey, modules: dir }),
+          `${command} ${JSON.stringify(env)}`,
+        );
+      }
+      await Deno.writeTextFile(join(tmp, "pravo.lock.json"), lock(false));
+      assert.deepEqual(permissions(await dryRun(["plan"], tmp, env)), permissionFlags(withKey));
+    }
+    assert.ok(ENV_VARS.includes("CUE_REGISTRY"), "init reads $CUE_REGISTRY");
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

@@ -57,6 +57,12 @@
  *   permissions: it runs with the user's operating-system privileges, as
  *   under Terraform, and reads its credentials from the environment pravo
  *   passes it (lib/plugin/env.ts).
+ * - Read of the modules folder of pravo's cache (the `modules` option), for
+ *   a root whose `pravo.lock.json` pins CUE dependency modules fetched from
+ *   a registry (lib/cue/module_cache.ts): their zips are read there, and
+ *   checked against the lock. `pravo init` fetches them with the `install`
+ *   grant's network and cache, reading `$CUE_REGISTRY`. The MCP server's
+ *   children get none: the server pins the bytes it read at start.
  * - No `--allow-ffi`, and no other `--allow-sys`: nothing pravo does needs
  *   them (cue-wasm evaluates with none of them; node:sqlite needs only read
  *   and write of its file). Reading `/proc/PID/stat`, which the
@@ -91,6 +97,7 @@ export const ENV_VARS: readonly string[] = [
   "LOGNAME",
   "PRAVO_TEST_PROGRESS_INTERVAL_MS",
   "PRAVO_PROGRAM",
+  "CUE_REGISTRY",
 ];
 
 /**
@@ -204,6 +211,8 @@ export interface PermissionOptions {
      */
     run?: boolean;
   };
+  /** The modules folder of pravo's cache, absolute: read only. */
+  modules?: string;
   install?: {
     /** The plugin cache, absolute. */
     cacheDir: string;
@@ -230,7 +239,7 @@ export interface PermissionOptions {
  *   "--allow-write=/srv/demo --allow-env=PRAVO_ACTOR,PRAVO_REASON,PRAVO_STATE,NO_COLOR," +
  *   "USER,HOME,DENO_DIR,TMPDIR,PRAVO_KEY,PRAVO_KEY_FILE,XDG_CONFIG_HOME,XDG_CACHE_HOME," +
  *   "TF_PLUGIN_CACHE_DIR,PRAVO_TEST_REGISTRY_OVERRIDE,PRAVO_APPROVER_KEY," +
- *   "PRAVO_PLUGIN_SOCKET_DIR,LOGNAME,PRAVO_TEST_PROGRESS_INTERVAL_MS " +
+ *   "PRAVO_PLUGIN_SOCKET_DIR,LOGNAME,PRAVO_TEST_PROGRESS_INTERVAL_MS,PRAVO_PROGRAM,CUE_REGISTRY " +
  *   "--allow-run=/opt/pravo/node_modules/deno/deno " +
  *   "--allow-sys=hostname,uid,gid,userInfo") {
  *   throw new Error(flags.join(" "));
@@ -270,7 +279,17 @@ export function permissionFlags(options: PermissionOptions): string[] {
     : [];
   const unique = (list: string[]) => [...new Set(list)];
   const run = unique([...(options.allowRun === false ? [] : [execPath]), ...executables]);
-  const reads = [root, ...files, ...extra, ...keyDir, ...caches, ...mirrors, ...packageDirs];
+  const modules = options.modules === undefined ? [] : [checkedPath("modules", options.modules)];
+  const reads = [
+    root,
+    ...files,
+    ...extra,
+    ...keyDir,
+    ...caches,
+    ...mirrors,
+    ...packageDirs,
+    ...modules,
+  ];
   const env = [
     ...ENV_VARS,
     ...(net.length ? PG_ENV_VARS : []),

@@ -78,6 +78,12 @@ export interface Pinned {
   lockFile?: string;
   /** The plugin providers of that lock, verified at start. */
   plugins?: PinnedPlugin[];
+  /**
+   * The CUE dependency modules of that lock, as the server read them from
+   * pravo's cache at start and checked against the lock's digests: the zip
+   * of each, base64 (lib/cue/module_cache.ts).
+   */
+  modules?: { module: string; version: string; digest: string; zip: string }[];
   /** Every `--policy` of the server, in order. */
   policies: PinnedPolicy[];
   /** The server's `-t` tags: they win over an agent's. */
@@ -164,6 +170,16 @@ export function parsePinned(text: string): Pinned {
       ))
   ) {
     fail("has a malformed list of plugin providers");
+  }
+  if (
+    d.modules !== undefined &&
+    (!Array.isArray(d.modules) ||
+      d.modules.some((m) =>
+        typeof m?.module !== "string" || typeof m?.version !== "string" ||
+        typeof m?.digest !== "string" || typeof m?.zip !== "string"
+      ))
+  ) {
+    fail("has a malformed list of modules");
   }
   if (d.readOnly !== undefined && d.readOnly !== true) fail("has a readOnly that is not true");
   if (

@@ -39,6 +39,7 @@ import type { ProviderSchema } from "../providers/schema.ts";
 import { readConfig } from "../state/config.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
 import { loadKey } from "../keys/key.ts";
+import type { ModuleDoc } from "../cue/install_modules.ts";
 
 export { LOCK_FILE };
 
@@ -108,6 +109,11 @@ export interface InitDoc {
   removed: string[];
   /** The plugin cache, when `pravo.jsonc` requires plugin providers. */
   plugin_cache?: { path: string; from: "TF_PLUGIN_CACHE_DIR" | "XDG_CACHE_HOME" | "HOME" };
+  /**
+   * The CUE dependency modules of `cue.mod/module.cue`'s deps, in its
+   * order; only in a root whose module.cue lists any.
+   */
+  modules?: ModuleDoc[];
   /** Warnings, as diagnostics (they also go to stderr without --json). */
   warnings: Diagnostic[];
   lock_file: {
@@ -134,6 +140,17 @@ export const run: CommandRun = async (ctx, opts) => {
   const previous = readLockFile(ctx.root);
   // Providers first: when one cannot be installed, the root is left as it was.
   const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
+  // Then the CUE dependency modules of cue.mod/module.cue (lib/cue/install_modules.ts).
+  const { installModules } = await import("../cue/install_modules.ts");
+  const modules = await installModules({
+    root: ctx.root,
+    previous: previous?.modules,
+    upgrade: Boolean(opts.upgrade),
+    env,
+    onFetch: (module, version, host) => {
+      if (!ctx.json) ctx.streams.stderr(`Downloading ${module} ${version} from ${host}...\n`);
+    },
+  });
   const where = await stateLocation(ctx);
   if (where.isDefault) await makePravoDir(ctx.root);
   const store = await openStore(ctx, { create: true });
@@ -145,7 +162,7 @@ export const run: CommandRun = async (ctx, opts) => {
   }
   const lock = providerLock(PROVIDERS, plugins.locked);
   const lockPath = join(ctx.root, LOCK_FILE);
-  const status = await writeLockFile(lockPath, lock);
+  const status = await writeLockFile(lockPath, lock, modules?.locked ?? {});
   const removed = Object.keys(previous?.plugins ?? {}).filter((a) => !(a in plugins.locked))
     .sort();
   const doc: InitDoc = {
@@ -163,6 +180,7 @@ export const run: CommandRun = async (ctx, opts) => {
     installed: plugins.installed.map(installedDoc),
     removed,
     ...(plugins.cache ? { plugin_cache: plugins.cache } : {}),
+    ...(modules ? { modules: modules.modules } : {}),
     warnings: plugins.warnings,
     lock_file: { path: lockPath, status },
   };
@@ -295,6 +313,17 @@ export function renderInit(doc: InitDoc, style: Style): string {
         }.`,
     );
   }
+  for (const m of doc.modules ?? []) {
+    const name = `${m.module} ${m.version}`;
+    const digest = m.digest ? ` (${m.digest.slice(0, 19)}…)` : "";
+    lines.push(
+      m.action === "vendored"
+        ? `Using ${name} vendored in cue.mod/pkg.`
+        : m.action === "cached"
+        ? `Using ${name} from pravo's cache${digest}: it matches the lock.`
+        : `Fetched ${name} from ${m.from}${digest}.`,
+    );
+  }
   for (const a of doc.removed) {
     lines.push(`Dropped ${a} from the lock: pravo.jsonc no longer requires it.`);
   }
@@ -368,6 +397,7 @@ async function makePravoDir(root: string): Promise<void> {
 async function writeLockFile(
   path: string,
   lock: ProviderLock,
+  modules: LockFileContent["modules"],
 ): Promise<"created" | "updated" | "unchanged"> {
   const builtins: LockFileContent["builtins"] = {};
   const plugins: LockFileContent["plugins"] = {};
@@ -375,7 +405,7 @@ async function writeLockFile(
     if ("hashes" in v) plugins[k] = v;
     else builtins[k] = v;
   }
-  const text = lockFileText({ builtins, plugins });
+  const text = lockFileText({ builtins, plugins, modules });
   let old: string | undefined;
   try {
     old = await Deno.readTextFile(path);

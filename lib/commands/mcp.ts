@@ -171,6 +171,9 @@ export const run: CommandRun = async (ctx, opts) => {
   const plugins = lockFile === undefined
     ? []
     : verifyPlugins(ctx.root, lockFile, config.config, (text) => ctx.streams.stderr(text));
+  const modules = lockFile === undefined
+    ? []
+    : await pinModules(ctx.root, lockFile, (text) => ctx.streams.stderr(text));
   const pinned: Pinned = {
     pinned: 1,
     root: ctx.root,
@@ -179,6 +182,7 @@ export const run: CommandRun = async (ctx, opts) => {
     ...(config.path === undefined ? {} : { configPath: config.path }),
     ...(lockFile === undefined ? {} : { lockFile }),
     ...(plugins.length ? { plugins } : {}),
+    ...(modules.length ? { modules } : {}),
     policies,
     tags: ctx.tags,
     actor: ctx.actor,
@@ -234,6 +238,43 @@ function envOf(name: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The CUE dependency modules of the lock (its text as pinned), read from
+ * pravo's cache now and checked against their digests: the children read
+ * these bytes, whatever the lock, module.cue or the cache hold later. One
+ * that cannot be read is left out, with a note: a plan that imports it
+ * says to run `pravo init` and start the server again.
+ */
+async function pinModules(
+  root: string,
+  lockText: string,
+  note: (text: string) => void,
+): Promise<NonNullable<Pinned["modules"]>> {
+  let lock;
+  try {
+    lock = parseLockFile(lockText, `${root}/${LOCK_FILE}`);
+  } catch (e) {
+    if (!(e instanceof DiagnosticsError)) throw e;
+    return []; // said with the plugin providers
+  }
+  const entries = Object.entries(lock.modules ?? {});
+  if (entries.length === 0) return [];
+  const { moduleCacheDir, cachedModuleZip } = await import("../cue/module_cache.ts");
+  const dir = moduleCacheDir(envOf);
+  const out: NonNullable<Pinned["modules"]> = [];
+  for (const [module, m] of entries) {
+    const zip = dir ? cachedModuleZip(dir, m.digest) : undefined;
+    if (!zip) {
+      note(
+        `Warning: the module ${module} ${m.version} that pravo.lock.json pins is not in pravo's cache with its digest: a plan that imports it fails until an operator runs \`pravo init\` and starts the server again.\n`,
+      );
+      continue;
+    }
+    out.push({ module, version: m.version, digest: m.digest, zip: toBase64(zip) });
+  }
+  return out;
 }
 
 /**

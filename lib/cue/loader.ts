@@ -90,6 +90,8 @@ import {
   VENDOR_DIR,
 } from "./modules.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
+import { type LockedModule, readLockFile } from "../providers/install/lock.ts";
+import { lockedModuleFiles, ModuleReadError } from "./module_cache.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
 import type { Token } from "./scanner.ts";
@@ -349,6 +351,7 @@ function readModule(
     diags.push(declared);
     return out;
   }
+  const registry = registryModules(root, moduleSrc, diags);
   const seen = new Set<string>();
   const queue = [...rootFiles];
   while (queue.length) {
@@ -363,6 +366,17 @@ function readModule(
       const dir = packageDirectory(declared.path, imp.path);
       if (dir === undefined || seen.has(dir)) continue;
       seen.add(dir);
+      const at = { range: pos(f.name, imp.line, imp.column) };
+      const fromRegistry = dir.startsWith(VENDOR_DIR + "/")
+        ? registry.filesOf(dir.slice(VENDOR_DIR.length + 1), at)
+        : undefined;
+      if (fromRegistry) {
+        for (const file of fromRegistry) {
+          out.push(file);
+          queue.push(file);
+        }
+        continue;
+      }
       let names: string[] = [];
       try {
         // The package's directory by its real path, beneath the root: a
@@ -390,6 +404,102 @@ function readModule(
     }
   }
   return out;
+}
+
+/**
+ * The dependency modules `pravo.lock.json` pins, which `pravo init` fetched
+ * from a registry (registry.ts, module_cache.ts): `filesOf(importPath)`
+ * gives the files of a package of one of them, named as if vendored
+ * (`cue.mod/pkg/example.com/pets/pets/pets.cue`), or undefined when no
+ * locked module holds the package. Each module is read once, from pravo's
+ * cache (or what `pravo mcp` pinned), and checked against the lock; a
+ * module.cue whose deps ask another version than the lock, or a vendored
+ * copy beside a locked one, is a diagnostic.
+ */
+function registryModules(
+  root: string,
+  moduleSrc: string,
+  diags: Diagnostic[],
+): {
+  filesOf(
+    importPath: string,
+    at: { range: SourcePos },
+  ): { name: string; src: string }[] | undefined;
+} {
+  let lock: Record<string, LockedModule> | undefined;
+  const wanted = dependencyVersions(moduleSrc);
+  const read = new Map<string, Map<string, Uint8Array> | undefined>();
+  return {
+    filesOf(importPath, at) {
+      if (lock === undefined) {
+        try {
+          lock = readLockFile(root)?.modules ?? {};
+        } catch (e) {
+          if (!(e instanceof DiagnosticsError)) throw e;
+          diags.push(...e.diagnostics);
+          lock = {};
+        }
+      }
+      let key: string | undefined;
+      for (const k of Object.keys(lock)) {
+        const bare = k.replace(/@v\d+$/, "");
+        if (importPath !== bare && !importPath.startsWith(bare + "/")) continue;
+        if (!key || bare.length > key.replace(/@v\d+$/, "").length) key = k;
+      }
+      if (key === undefined) return undefined;
+      const bare = key.replace(/@v\d+$/, "");
+      const pin = lock[key];
+      if (!read.has(key)) {
+        read.set(key, undefined);
+        let vendored = false;
+        try {
+          lstatSync(join(root, VENDOR_DIR, bare));
+          vendored = true;
+        } catch { /* not vendored */ }
+        if (vendored) {
+          diags.push(error(
+            `${bare} is both vendored and pinned from a registry`,
+            `${VENDOR_DIR}/${bare} holds a copy of the module, and pravo.lock.json pins ${key} ${pin.version} from a registry: pravo does not choose between them. Remove the vendored copy, or remove the module from pravo.lock.json by running \`pravo init\` with it vendored.`,
+            at,
+          ));
+        } else if (wanted.get(bare) !== pin.version) {
+          diags.push(error(
+            `pravo.lock.json pins another version of ${bare}`,
+            `${
+              wanted.has(bare)
+                ? `cue.mod/module.cue's deps ask ${key} ${wanted.get(bare)}`
+                : `cue.mod/module.cue's deps do not list ${key}`
+            }, and pravo.lock.json pins ${pin.version}; nothing is fetched until \`pravo init\` runs. Run \`pravo init\` to fetch and pin the version module.cue asks, or ask ${pin.version} there.`,
+            at,
+          ));
+        } else {
+          try {
+            read.set(key, lockedModuleFiles(key, pin));
+          } catch (e) {
+            if (!(e instanceof ModuleReadError)) throw e;
+            diags.push(error(`Cannot read the module ${key}`, `${e.message}.`, at));
+          }
+        }
+      }
+      const files = read.get(key);
+      if (!files) return [];
+      const sub = importPath === bare ? "" : importPath.slice(bare.length + 1) + "/";
+      const out: { name: string; src: string }[] = [];
+      for (const [name, bytes] of [...files].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
+        if (!name.startsWith(sub) || !name.endsWith(".cue")) continue;
+        const rest = name.slice(sub.length);
+        if (rest.includes("/")) continue;
+        const shown = `${VENDOR_DIR}/${importPath}/${rest}`;
+        const text = decodeUtf8(bytes);
+        if (!text.ok) {
+          diags.push(notUtf8(shown, text.bad));
+          continue;
+        }
+        out.push({ name: shown, src: text.text });
+      }
+      return out;
+    },
+  };
 }
 
 /** The most bytes of one `.cue` file pravo reads: a 10,000-node root is about 1 MB. */
@@ -545,6 +655,7 @@ export function parseSources(
   if (!catalog.catalog) return { ok: false, diagnostics: catalog.diagnostics };
   const providers = new Set<string>();
   const packagePaths = new Set(packages.map((p) => p.path));
+  const listedDeps = dependencyVersions(moduleFile?.src ?? "");
   for (const f of [...files, ...packages.flatMap((p) => p.files)]) {
     for (const imp of f.parsed.imports) {
       const where = { range: pos(f.name, imp.line, imp.column) };
@@ -558,7 +669,11 @@ export function parseSources(
             error(
               "Unknown package",
               dir.startsWith(VENDOR_DIR + "/")
-                ? `"${imp.path}" is a package of another module, so it lives in the directory ${dir} of the root (CUE's vendored layout), which holds no .cue file. Copy the module's files there (its packages under ${VENDOR_DIR}/<module path>), or correct the import. pravo does not fetch modules from a registry.`
+                ? dependencyOf(bare, listedDeps)
+                  ? `"${imp.path}" is a package of the module ${
+                    dependencyOf(bare, listedDeps)!.module
+                  }, which cue.mod/module.cue's deps list but pravo.lock.json does not pin, and which is not vendored in ${VENDOR_DIR}. Run \`pravo init\` to fetch it from its registry ($CUE_REGISTRY) and pin it; or copy the module's files under ${VENDOR_DIR}/<module path>.`
+                  : `"${imp.path}" is a package of another module, so it lives in the directory ${dir} of the root (CUE's vendored layout), which holds no .cue file. List its module in cue.mod/module.cue's deps and run \`pravo init\`, which fetches it from a registry ($CUE_REGISTRY) and pins it in pravo.lock.json; or copy the module's files there (its packages under ${VENDOR_DIR}/<module path>); or correct the import.`
                 : `"${imp.path}" is a package of this module (${modulePath}), so it lives in the directory ${dir} of the root, which holds no .cue file. Write the package there, or correct the import.`,
               where,
             ),
@@ -1494,6 +1609,16 @@ export async function evaluateRoot(
     sources.given.find((f) => f.name === MODULE_FILE)?.src ?? "",
   );
   let originDeps: Deps | undefined;
+  let locked: [string, LockedModule][] | undefined;
+  const lockedModules = () => {
+    if (locked) return locked;
+    try {
+      locked = Object.entries(readLockFile(sources.root)?.modules ?? {});
+    } catch {
+      locked = []; // a malformed lock was refused when the sources were read
+    }
+    return locked;
+  };
   const originOf = (path: string[]): NodeOrigin | undefined => {
     originDeps ??= new Deps(sources, []);
     const file = originDeps.sitesFor(path).find(({ site }) =>
@@ -1507,7 +1632,12 @@ export async function evaluateRoot(
     const pkg = packagePathOf(sources.modulePath, dir);
     if (!dir.startsWith(VENDOR_DIR + "/")) return { package: pkg, module: sources.modulePath };
     const dep = dependencyOf(pkg, depVersions);
-    return dep ? { package: pkg, module: dep.module, version: dep.version } : { package: pkg };
+    if (!dep) return { package: pkg };
+    // Fetched from a registry, and checked against the lock's digest when read.
+    const pin = lockedModules().find(([k]) => k.replace(/@v\d+$/, "") === dep.module)?.[1];
+    return pin
+      ? { package: pkg, module: dep.module, version: pin.version, digest: pin.digest }
+      : { package: pkg, module: dep.module, version: dep.version };
   };
   const nodes: Node[] = [];
   for (const n of found.nodes) {

@@ -20,7 +20,10 @@
  * them: a package of another module (`example.com/pets/pets`) lives in
  * `cue.mod/pkg/example.com/pets/pets/` of the root, read as the root's own
  * files are (a plan carries them too). `deps` in module.cue may list them,
- * with their versions; pravo does not fetch them from a registry.
+ * with their versions. A module of `deps` that is not vendored is fetched
+ * by `pravo init` from a registry (registry.ts), pinned in pravo.lock.json
+ * and kept in pravo's cache outside the root (module_cache.ts); its files
+ * are read from there under the same names, as if vendored.
  *
  * @module
  */
@@ -68,7 +71,24 @@ export const VENDOR_DIR = "cue.mod/pkg";
  * {"example.com/pets@v0": {v: "v0.1.0"}}`.
  */
 export function dependencyVersions(src: string): Map<string, string> {
-  const out = new Map<string, string>();
+  return new Map(dependencies(src).map((d) => [d.module, d.version]));
+}
+
+/** A dependency of module.cue's `deps`. */
+export interface Dependency {
+  /** As `deps` keys it, with the major version: `example.com/pets@v0`. */
+  key: string;
+  /** Without the major version: `example.com/pets`. */
+  module: string;
+  version: string;
+  /** Where module.cue gives the version. */
+  line: number;
+  column: number;
+}
+
+/** The dependencies of module.cue's `deps`, in the file's order. */
+export function dependencies(src: string): Dependency[] {
+  const out: Dependency[] = [];
   let parsed: ParsedFile;
   try {
     parsed = parseFile(MODULE_FILE, src, newTopScope());
@@ -78,7 +98,14 @@ export function dependencyVersions(src: string): Map<string, string> {
   for (const s of parsed.sites) {
     if (s.path?.length !== 3 || s.path[0] !== "deps" || s.path[2] !== "v") continue;
     const v = s.valueText && /^"(v[0-9][^"\\]*)"$/.exec(s.valueText)?.[1];
-    if (v) out.set(s.path[1].replace(/@v\d+$/, ""), v);
+    if (!v) continue;
+    out.push({
+      key: s.path[1],
+      module: s.path[1].replace(/@v\d+$/, ""),
+      version: v,
+      line: s.line,
+      column: s.column,
+    });
   }
   return out;
 }
@@ -192,4 +219,9 @@ export interface NodeOrigin {
   module?: string;
   /** The dependency module's version, as module.cue's deps give it. */
   version?: string;
+  /**
+   * For a module fetched from a registry: the SHA-256 of its zip, as
+   * pravo.lock.json pins it and pravo checked when it read the files.
+   */
+  digest?: string;
 }

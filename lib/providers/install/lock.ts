@@ -12,9 +12,22 @@
  *       "hashes": ["h1:...", "zh:..."],
  *       "version": "5.100.0"
  *     }
+ *   },
+ *   "modules": {
+ *     "example.com/pets@v0": {
+ *       "digest": "sha256:...",
+ *       "manifest": "sha256:...",
+ *       "version": "v0.1.0"
+ *     }
  *   }
  * }
  * ```
+ *
+ * `modules` (only when the root has any) pins the CUE dependency modules
+ * that `pravo init` fetched from a registry (lib/cue/registry.ts): by the
+ * module path with its major version, the version, the SHA-256 of the
+ * module's zip (`digest`, which pravo checks each time it reads the module
+ * from its cache) and that of the registry's manifest.
  *
  * A built-in provider is keyed by its source (`hashicorp/random`) and holds
  * its version; a plugin provider is keyed by its full address and holds its
@@ -52,8 +65,20 @@ export interface LockedPlugin {
 /** The lock file's name, in the root. */
 export const LOCK_FILE = "pravo.lock.json";
 
+/** A CUE dependency module fetched from a registry, in the lock file. */
+export interface LockedModule {
+  /** `v0.1.0`. */
+  version: string;
+  /** `sha256:HEX` of the module's zip. */
+  digest: string;
+  /** `sha256:HEX` of the registry's manifest. */
+  manifest: string;
+}
+
 /** What the lock file holds. */
 export interface LockFileContent {
+  /** CUE dependency modules, by module path with major version (`example.com/pets@v0`). */
+  modules?: Record<string, LockedModule>;
   /** Built-in providers' versions, by source (`hashicorp/random`). */
   builtins: Record<string, { version: string }>;
   /** Plugin providers, by full address (`registry.terraform.io/hashicorp/aws`). */
@@ -105,16 +130,75 @@ export function parseLockFile(text: string, path: string): LockFileContent {
         );
       }
       for (const entry of properties(p.valueNode)) readEntry(entry, doc.at, out);
+    } else if (p.key === "modules") {
+      if (p.valueNode.type !== "object") {
+        throw refused(
+          '"modules" is not an object',
+          "It maps CUE module paths to their pins.",
+          doc.at(p.valueNode),
+        );
+      }
+      out.modules = {};
+      for (const entry of properties(p.valueNode)) readModuleEntry(entry, doc.at, out.modules);
     } else {
       throw refused(
         `unknown key "${p.key}"`,
-        'The file holds "format_version" and "providers".',
+        'The file holds "format_version", "providers" and "modules".',
         doc.at(p.keyNode),
       );
     }
   }
   if (!format) throw refused('"format_version" is missing', 'It must be "1.0".', doc.at(doc.root));
   return out;
+}
+
+function readModuleEntry(
+  entry: { key: string; keyNode: Node; valueNode: Node },
+  at: (n: Node) => SourcePos,
+  out: Record<string, LockedModule>,
+): void {
+  const { key, keyNode, valueNode } = entry;
+  if (!/^[a-z0-9][a-z0-9.-]*\.[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*@v\d+$/.test(key)) {
+    throw refused(
+      `"${key}" is not a CUE module path with its major version`,
+      'Write it as module.cue\'s deps do: "example.com/pets@v0".',
+      at(keyNode),
+    );
+  }
+  if (valueNode.type !== "object") {
+    throw refused(
+      `the entry of "${key}" is not an object`,
+      "Each entry holds version, digest and manifest.",
+      at(valueNode),
+    );
+  }
+  const fields = new Map(properties(valueNode).map((p) => [p.key, p]));
+  for (const [k, p] of fields) {
+    if (!["version", "digest", "manifest"].includes(k)) {
+      throw refused(
+        `unknown key "${k}" in the entry of "${key}"`,
+        "An entry holds version, digest and manifest.",
+        at(p.keyNode),
+      );
+    }
+  }
+  const text = (name: string, pattern: RegExp, example: string): string => {
+    const f = fields.get(name);
+    if (!f || f.valueNode.type !== "string" || !pattern.test(String(f.valueNode.value))) {
+      throw refused(
+        `the entry of "${key}" has no valid ${name}`,
+        `Give "${name}": "${example}".`,
+        at(f?.valueNode ?? valueNode),
+      );
+    }
+    return String(f.valueNode.value);
+  };
+  const digest = /^sha256:[0-9a-f]{64}$/;
+  out[key] = {
+    version: text("version", /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/, "v0.1.0"),
+    digest: text("digest", digest, "sha256:<64 hex digits>"),
+    manifest: text("manifest", digest, "sha256:<64 hex digits>"),
+  };
 }
 
 function readEntry(
@@ -254,5 +338,6 @@ export function lockFileText(content: LockFileContent): string {
   return stableJson({
     format_version: "1.0",
     providers: { ...content.builtins, ...content.plugins },
+    ...(content.modules && Object.keys(content.modules).length ? { modules: content.modules } : {}),
   }) + "\n";
 }

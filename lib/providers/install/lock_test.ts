@@ -92,3 +92,38 @@ Deno.test("parseLockFile() refuses what an edit could have broken, with the line
     '"=> 5"',
   );
 });
+
+Deno.test("parseLockFile() reads and refuses the modules that init pinned from a registry", () => {
+  const D = "sha256:" + "ab".repeat(32);
+  const M = "sha256:" + "cd".repeat(32);
+  const pinned = { "example.com/pets@v0": { version: "v0.1.0", digest: D, manifest: M } };
+  const text = lockFileText({ builtins: {}, plugins: {}, modules: pinned });
+  assert.deepEqual(parseLockFile(text, "pravo.lock.json").modules, pinned);
+  // Without modules the file is what it was before modules existed.
+  assert.doesNotMatch(lockFileText({ builtins: {}, plugins: {}, modules: {} }), /modules/);
+  const modules = (body: string) =>
+    `{"format_version": "1.0", "providers": {},\n  "modules": ${body}}`;
+  refused(modules(`{"example.com/pets": {}}`), /not a CUE module path with its major/, '"example');
+  refused(
+    modules(
+      `{"example.com/pets@v0": {"version": "v0.1.0", "digest": "md5:1", "manifest": "${M}"}}`,
+    ),
+    /has no valid digest/,
+    '"md5:1"',
+  );
+  refused(
+    modules(
+      `{"example.com/pets@v0": {"version": "latest", "digest": "${D}", "manifest": "${M}"}}`,
+    ),
+    /has no valid version/,
+    '"latest"',
+  );
+  refused(
+    modules(
+      `{"example.com/pets@v0": {"version": "v0.1.0", "digest": "${D}", "manifest": "${M}", "url": "x"}}`,
+    ),
+    /unknown key "url"/,
+    '"url"',
+  );
+  refused(modules(`[]`), /"modules" is not an object/, "[]");
+});

@@ -15,6 +15,7 @@
 
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
+import { inflateRawSync } from "node:zlib";
 
 /** One file or directory of an archive, from its central directory. */
 export interface ZipEntry {
@@ -46,6 +47,9 @@ const EOCD64_LOCATOR = 0x07064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
+/** Reads `length` bytes at `offset` of an archive, or throws {@link ZipError}. */
+type ReadAt = (offset: number, length: number) => Uint8Array;
+
 function readAt(file: Deno.FsFile, offset: number, length: number): Uint8Array {
   const buf = new Uint8Array(length);
   file.seekSync(offset, Deno.SeekMode.Start);
@@ -62,15 +66,15 @@ function readAt(file: Deno.FsFile, offset: number, length: number): Uint8Array {
 export function readZipEntries(path: string): ZipEntry[] {
   const file = Deno.openSync(path, { read: true });
   try {
-    return entriesOf(file, file.statSync().size);
+    return entriesOf((o, n) => readAt(file, o, n), file.statSync().size);
   } finally {
     file.close();
   }
 }
 
-function entriesOf(file: Deno.FsFile, size: number): ZipEntry[] {
+function entriesOf(read: ReadAt, size: number): ZipEntry[] {
   const tailLength = Math.min(size, 22 + 65535);
-  const tail = readAt(file, size - tailLength, tailLength);
+  const tail = read(size - tailLength, tailLength);
   const tv = new DataView(tail.buffer);
   let at = -1;
   for (let i = tailLength - 22; i >= 0; i--) {
@@ -89,14 +93,14 @@ function entriesOf(file: Deno.FsFile, size: number): ZipEntry[] {
       throw new ZipError("the ZIP64 end of central directory is missing");
     }
     const eocd64Offset = Number(tv.getBigUint64(locAt + 8, true));
-    const e = new DataView(readAt(file, eocd64Offset, 56).buffer);
+    const e = new DataView(read(eocd64Offset, 56).buffer);
     if (e.getUint32(0, true) !== EOCD64) throw new ZipError("the ZIP64 record is damaged");
     count = Number(e.getBigUint64(32, true));
     cdSize = Number(e.getBigUint64(40, true));
     cdOffset = Number(e.getBigUint64(48, true));
   }
   if (cdOffset + cdSize > size) throw new ZipError("the central directory is truncated");
-  const cd = readAt(file, cdOffset, cdSize);
+  const cd = read(cdOffset, cdSize);
   const v = new DataView(cd.buffer);
   const entries: ZipEntry[] = [];
   const names = new Set<string>();
@@ -186,7 +190,7 @@ export interface ExtractedFile {
 export async function extractZip(path: string, dest: string): Promise<ExtractedFile[]> {
   const file = await Deno.open(path, { read: true });
   try {
-    const entries = entriesOf(file, (await file.stat()).size);
+    const entries = entriesOf((o, n) => readAt(file, o, n), (await file.stat()).size);
     const out: ExtractedFile[] = [];
     for (const e of entries) {
       const target = join(dest, e.name);
@@ -208,7 +212,7 @@ export async function extractZip(path: string, dest: string): Promise<ExtractedF
 export async function hashZipEntries(path: string): Promise<ExtractedFile[]> {
   const file = await Deno.open(path, { read: true });
   try {
-    const entries = entriesOf(file, (await file.stat()).size);
+    const entries = entriesOf((o, n) => readAt(file, o, n), (await file.stat()).size);
     const out: ExtractedFile[] = [];
     for (const e of entries) {
       if (!e.isDirectory) out.push({ name: e.name, sha256: await writeEntry(file, e) });
@@ -217,6 +221,41 @@ export async function hashZipEntries(path: string): Promise<ExtractedFile[]> {
   } finally {
     file.close();
   }
+}
+
+/**
+ * The files of an archive held in memory (a CUE module's zip: kilobytes),
+ * by name, inflated; checked as {@link readZipEntries} checks them, and
+ * each file against the size its header declares.
+ */
+export function zipFilesOf(bytes: Uint8Array): Map<string, Uint8Array> {
+  const read: ReadAt = (offset, length) => {
+    if (offset < 0 || offset + length > bytes.length) {
+      throw new ZipError("the archive is truncated");
+    }
+    return bytes.slice(offset, offset + length);
+  };
+  const out = new Map<string, Uint8Array>();
+  for (const e of entriesOf(read, bytes.length)) {
+    if (e.isDirectory) continue;
+    const hv = new DataView(read(e.localOffset, 30).buffer);
+    if (hv.getUint32(0, true) !== LOCAL) throw new ZipError(`the entry "${e.name}" is damaged`);
+    const dataOffset = e.localOffset + 30 + hv.getUint16(26, true) + hv.getUint16(28, true);
+    const raw = read(dataOffset, e.compressedSize);
+    let content: Uint8Array;
+    try {
+      content = e.method === 8 ? inflateRawSync(raw, { maxOutputLength: e.size + 1 }) : raw;
+    } catch (err) {
+      throw new ZipError(`the entry "${e.name}" cannot be inflated: ${(err as Error).message}`);
+    }
+    if (content.length !== e.size) {
+      throw new ZipError(
+        `the entry "${e.name}" holds ${content.length} bytes, not the ${e.size} it declares`,
+      );
+    }
+    out.set(e.name, content);
+  }
+  return out;
 }
 
 const CHUNK = 1 << 20;

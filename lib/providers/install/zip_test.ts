@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { zipBytes } from "./_testing.ts";
-import { extractZip, readZipEntries, ZipError } from "./zip.ts";
+import { extractZip, readZipEntries, ZipError, zipFilesOf } from "./zip.ts";
 
 async function withZip(
   entries: Parameters<typeof zipBytes>[0],
@@ -91,4 +91,23 @@ Deno.test("extractZip() makes the provider's executable executable in an archive
     );
     assert.equal((await Deno.stat(join(out, "README.md"))).mode! & 0o777, 0o644);
   }, { dos: true });
+});
+
+Deno.test("zipFilesOf() inflates an archive in memory, and refuses an entry larger than it declares", async () => {
+  const { zipOf } = await import("../../../tests/_registry.ts");
+  const zip = zipOf({ "a/b.cue": "package b\n", "c.txt": "x".repeat(10_000) });
+  const files = zipFilesOf(zip);
+  assert.deepEqual([...files.keys()], ["a/b.cue", "c.txt"]);
+  assert.equal(new TextDecoder().decode(files.get("a/b.cue")), "package b\n");
+  assert.equal(files.get("c.txt")?.length, 10_000);
+  // The central directory says c.txt holds 10 bytes: inflating stops there.
+  const lying = zip.slice();
+  const v = new DataView(lying.buffer);
+  for (let p = 0; p + 4 <= lying.length; p++) {
+    if (v.getUint32(p, true) === 0x02014b50 && v.getUint32(p + 24, true) === 10_000) {
+      v.setUint32(p + 24, 10, true);
+    }
+  }
+  assert.throws(() => zipFilesOf(lying), /c\.txt/);
+  assert.throws(() => zipFilesOf(new TextEncoder().encode("not a zip")), ZipError);
 });
