@@ -195,13 +195,6 @@ export interface Runtime {
    * current again.
    */
   applied: Set<string>;
-  /**
-   * Set when a call's answer said that the configuration evaluates one way
-   * for some values of a secret and another way for others (see
-   * {@link SECRET_PROBE}): from then on the server evaluates nothing more
-   * against the state in this session.
-   */
-  probed?: string;
   /** Aborted when the server is stopping: every child is stopped. */
   shutdown: AbortSignal;
 }
@@ -307,13 +300,6 @@ export async function callTool(
   extra: { signal?: AbortSignal; onProgress?: (seconds: number) => void } = {},
 ): Promise<CallResult> {
   const run: Runtime = "queue" in rt ? rt : runtime(opts, rt);
-  if (run.probed && EVALUATES.has(tool.name)) {
-    return refusal(
-      `${tool.name} is closed for the rest of this session: ${run.probed}. Whether a plan evaluates, or which of its values change, then depends on the secret, and each answer would tell part of it. Remove from the configuration what constrains the sensitive value, and ask the operator to look and restart the server`,
-      opts.maxResultBytes,
-      tool.name,
-    );
-  }
   let argv: string[];
   let approvedDigest: string | undefined;
   try {
@@ -441,15 +427,6 @@ export async function callTool(
   // The approval is used up unless the apply refused before changing
   // anything (a lock, a policy, a stale or unreadable plan, a flag).
   if ([4, 5, 6, 7, 8, 9, 64].includes(r.code)) unused();
-  if (EVALUATES.has(tool.name) && SECRET_PROBE.test(r.stdout + "\n" + r.stderr)) {
-    run.probed ??=
-      `a call of ${tool.name} found that the configuration does not evaluate, or has another shape, for some values of a secret`;
-    opts.log?.(
-      `Warning: ${run.probed}. That is how an agent would read a secret one bit per plan; ` +
-        `this server plans, explains, reads drift and applies no more until it is restarted. ` +
-        `Look at the root's .cue files before you restart it.\n`,
-    );
-  }
   const strip = (s: string) => s.replace(/\n$/, "");
   const note = childNote(r, opts);
   const stderr = r.code !== 0 && r.stderr.trim() ? strip(readableStderr(r.stderr)) : "";
@@ -647,19 +624,6 @@ export async function serve(opts: ServerOptions): Promise<number> {
   }
   return code;
 }
-
-/** The tools whose commands evaluate the configuration with the values of the state. */
-const EVALUATES = new Set(["pravo_plan", "pravo_apply_plan", "pravo_why", "pravo_drift"]);
-
-/**
- * The diagnostics pravo gives when an evaluation with a secret's real value
- * (or with the stand-in made from it) fails, or has another shape, where one
- * with a neutral value does not (lib/cue/loader.ts): an answer that depends
- * on the secret. Matched on pravo's own JSON, where a value an agent chose is
- * always inside an escaped string.
- */
-export const SECRET_PROBE =
-  /"summary": "(The configuration does not evaluate for some values of a secret|(Whether (?:[^"\\]|\\.)*|The lifecycle of (?:[^"\\]|\\.)*) depends on a sensitive value)"/;
 
 /** The reason of a call refused because the server is stopping. */
 const STOPPING = Symbol("stopping");

@@ -20,7 +20,13 @@ import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
-import { instancesOf, nodeDigest, reservationError } from "../plan/planner.ts";
+import {
+  digestInputs,
+  instancesOf,
+  nodeDigest,
+  reservationError,
+  secretSources,
+} from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
 import { applyMoves } from "./moved.ts";
@@ -80,6 +86,12 @@ export interface NodeOutcome {
   diagnostics: Diagnostic[];
   /** The provider was asked to act: a failure may have changed the real world. */
   attempted?: boolean;
+  /**
+   * The configuration did not evaluate with the values known at apply (the
+   * secrets' among them: what it requires of a secret is checked here, not
+   * at plan time). Recorded in the log like an attempt.
+   */
+  evaluationFailed?: boolean;
 }
 
 export interface ApplyResult {
@@ -194,14 +206,20 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
   // Nodes the plan skipped keep their values in the state.
   const kinds = new Map<string, Kind>();
   const storedMeta = new Map<string, Pick<StoredObject, "schemaVersion" | "private">>();
+  /** The names of each node's sensitive attributes, as the planner reads them. */
+  const secretNames = new Map<string, string[]>();
   for (const r of await store.listRecords()) {
     values.set(r.address, r.attributes);
+    secretNames.set(r.address, sensitivePathsOf(r).map((p) => String(p[0])));
     kinds.set(r.address, r);
     storedMeta.set(r.address, { schemaVersion: r.schemaVersion, private: r.private });
   }
   const session = new ProviderSession(plan.root, () => Promise.resolve(instancesOf(plan)));
   session.bind(plan.nodes);
-  for (const n of plan.nodes) kinds.set(n.address, n);
+  for (const n of plan.nodes) {
+    kinds.set(n.address, n);
+    if (n.mode === "data") secretNames.set(n.address, n.sensitive);
+  }
   for (const n of plan.nodes) {
     if (n.action === "no-op" && n.after) values.set(n.address, n.after);
     // A node the plan changes has no value until it is applied in this run,
@@ -316,14 +334,17 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
         evaluateAgain,
         session,
         n.stored ?? storedMeta.get(n.address),
+        secretNames,
       ).then(
         async (o) => {
           if (o.status === "failed" && signal?.aborted) {
             // Cut short by the interrupt: recorded with the nodes not started.
             o = { ...o, status: "cancelled" };
-          } else if (o.status === "failed" && o.attempted) {
+          } else if (o.status === "failed" && (o.attempted || o.evaluationFailed)) {
             // A failure before the provider acted (an input that cannot be
-            // resolved) changed nothing: only attempts are recorded.
+            // resolved) changed nothing: only attempts are recorded, and
+            // evaluations that failed with the secrets, which the operators
+            // are to see (a check a secret does not meet).
             await recordFailure(store, plan, n, o, opts);
           }
           running.delete(p);
@@ -357,10 +378,11 @@ type Kind =
   & Pick<PlannedNode, "provider" | "mode" | "type">
   & ({ sensitive: string[] } | { sensitivePaths: AttrPath[] });
 
-/** The inputs of a node evaluated again, and those computed from a secret. */
+/** The inputs of a node evaluated again, those computed from a secret, and what they are made of. */
 interface Evaluated {
   config: Record<string, unknown>;
   sensitive: string[];
+  forms: Record<string, [unknown, unknown]>;
 }
 
 /**
@@ -393,12 +415,23 @@ async function reevaluate(
       : sensitivePathsOf(pn);
     secrets.set(addr, paths.filter((p) => String(p[0]) in computed));
   }
-  const res = await evaluateRoot(sources.value, { tags: plan.tags, known, secrets, knownKinds });
+  // Apply alone evaluates with the secrets: here they enter the provider calls.
+  const res = await evaluateRoot(sources.value, {
+    tags: plan.tags,
+    known,
+    secrets,
+    knownKinds,
+    reveal: true,
+  });
   if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
   return new Map(
     res.value.nodes.map((x) => [
       x.address,
-      { config: x.config as Record<string, unknown>, sensitive: x.sensitiveInputs },
+      {
+        config: x.config as Record<string, unknown>,
+        sensitive: x.sensitiveInputs,
+        forms: x.secretForms,
+      },
     ]),
   );
 }
@@ -415,19 +448,33 @@ async function resolveConfig(
   plan: Plan,
   values: Map<string, Attrs>,
   evaluateAgain: (n: PlannedNode) => Promise<Evaluated | undefined>,
-): Promise<{ config?: Attrs; sensitive?: string[]; diagnostics: Diagnostic[] }> {
+): Promise<
+  {
+    config?: Attrs;
+    sensitive?: string[];
+    forms?: Record<string, [unknown, unknown]>;
+    diagnostics: Diagnostic[];
+  }
+> {
   const config: Attrs = { ...n.config };
   const sensitive: string[] = [];
+  let forms = n.secretForms;
   const missing = new Set<string>();
   for (const [k, t] of Object.entries(n.templates)) {
     const r = substitute(t, plan.sentinels, (ref) => values.get(ref.address)?.[ref.attr]);
     if (!r.complete) missing.add(k);
     else config[k] = r.value;
   }
-  const again = [...n.needsEvaluation, ...missing];
+  // Inputs computed from a secret are evaluated with it here, and what they
+  // are made of with the stand-ins, for the record's digest: the plan's
+  // forms were made before the nodes they depend on were applied.
+  const again = [
+    ...new Set([...n.needsEvaluation, ...missing, ...Object.keys(n.secretForms ?? {})]),
+  ];
   if (again.length) {
     const evaluated = await evaluateAgain(n);
     const fresh = evaluated?.config;
+    if (evaluated && Object.keys(evaluated.forms).length) forms = evaluated.forms;
     for (const k of again) {
       if (evaluated?.sensitive.includes(k)) sensitive.push(k);
       const v = fresh?.[k] as Value | undefined;
@@ -450,7 +497,7 @@ async function resolveConfig(
       config[k] = v;
     }
   }
-  return { config, sensitive, diagnostics: [] };
+  return { config, sensitive, ...(forms ? { forms } : {}), diagnostics: [] };
 }
 
 async function applyNode(
@@ -462,7 +509,14 @@ async function applyNode(
   evaluateAgain: (n: PlannedNode) => Promise<Evaluated | undefined>,
   session: ProviderSession,
   storedPrior: Pick<StoredObject, "schemaVersion" | "private"> | undefined,
+  secretNames: Map<string, string[]>,
 ): Promise<NodeOutcome> {
+  /** The secrets of a node as they are now: for the digest of those computed from them. */
+  const secretsOf = (a: string) => {
+    const attributes = values.get(a);
+    const sensitive = secretNames.get(a);
+    return attributes && sensitive ? { attributes, sensitive } : undefined;
+  };
   let started = Date.now();
   let attempted = false;
   /** The sensitive values a provider's message might quote: none of them is shown. */
@@ -525,6 +579,7 @@ async function applyNode(
   // An input evaluated again and found computed from a secret is recorded
   // sensitive too (the plan marked those it could tell then).
   let sensitivePaths = n.sensitive.map((k) => [k]);
+  let forms = n.secretForms;
   const record = (obj: StoredObject, config: Attrs) => ({
     address: n.address,
     mode: n.mode,
@@ -533,8 +588,10 @@ async function applyNode(
     attributes: obj.attributes,
     sensitivePaths,
     dependencies: n.dependencies,
+    // As the next plan computes it: inputs computed from a secret by what
+    // they are made of and the secrets they read, not by their values.
     configDigest: nodeDigest(
-      config,
+      digestInputs(config, forms, () => secretSources(n.dependencies, secretsOf)),
       n.lifecycle,
       n.mode === "data" ? [] : sensitivePaths.map((p) => String(p[0])),
     ),
@@ -559,6 +616,7 @@ async function applyNode(
       });
     });
     values.set(n.address, obj.attributes);
+    secretNames.set(n.address, sensitivePaths.map((p) => String(p[0])));
     finalId = idOf(obj.attributes);
   };
   /** Records that the node no longer exists. */
@@ -609,10 +667,17 @@ async function applyNode(
       await forget();
       return outcome("applied", []);
     }
-    const resolved = await resolveConfig(n, plan, values, evaluateAgain);
+    let resolved;
+    try {
+      resolved = await resolveConfig(n, plan, values, evaluateAgain);
+    } catch (e) {
+      if (!(e instanceof DiagnosticsError)) throw e;
+      return { ...outcome("failed", e.diagnostics), evaluationFailed: true };
+    }
     if (!resolved.config) return outcome("failed", resolved.diagnostics);
     const more = (resolved.sensitive ?? []).filter((k) => !n.sensitive.includes(k));
     if (more.length) sensitivePaths = [...n.sensitive, ...more].sort().map((k) => [k]);
+    if (resolved.forms) forms = resolved.forms;
     for (const [k] of sensitivePaths) secrets.push(resolved.config[k as string]);
     const config = resolved.config as ProviderAttrs;
     // From here on the provider acts: a failure may have changed the real world.

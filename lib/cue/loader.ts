@@ -72,7 +72,7 @@ import {
   splitPath,
 } from "./errors.ts";
 import { type EvalResult, evaluate, rootCache } from "./engine.ts";
-import { type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
+import { alternate, type AttrPath, holdsSecret, neutral, replaceAt, standIn } from "./secrets.ts";
 import { taint } from "./taint.ts";
 import { MOVED, type MovedEntry, readMoved } from "./moved.ts";
 import { selfReferences } from "./scoping.ts";
@@ -200,6 +200,15 @@ export interface Node {
    * from the state, read from a data source, or known only after apply.
    */
   sensitiveInputs: string[];
+  /**
+   * For each input of `sensitiveInputs`: what the configuration computes
+   * for it with each of the two stand-ins pravo gives the secrets at plan
+   * time ({@linkcode neutral}, {@linkcode alternate}). Made of the
+   * configuration and the secrets' types alone, it tells the planner whether
+   * the input is computed as when it was applied, without the secret's
+   * value (planner.ts); at plan time the input itself is unknown.
+   */
+  secretForms: Record<string, [unknown, unknown]>;
   /** Addresses of the nodes this one refers to, sorted. */
   dependencies: string[];
   range?: SourcePos;
@@ -914,6 +923,18 @@ export interface EvaluateOptions {
    * `validate` needs no templates and sets it false. Default true.
    */
   trace?: boolean;
+  /**
+   * Evaluate with the secrets' real values: apply alone, where they enter
+   * the provider calls (and `output --show-sensitive`, for an operator at a
+   * terminal). Otherwise, as at plan time, a secret of `known` is unknown:
+   * the evaluation is given two stand-ins of its type and format instead
+   * ({@linkcode neutral}, {@linkcode alternate}), never its value, so that
+   * nothing a plan shows (its shape, its failures, which nodes change) is
+   * computed from a secret. An input computed from one is unknown in the
+   * node's configuration ({@linkcode Node.secretForms} says what it is made
+   * of). Default false.
+   */
+  reveal?: boolean;
 }
 
 /** Turns the `-t` values into CUE declarations; wrong names or types are diagnostics. */
@@ -1325,7 +1346,10 @@ export async function evaluateRoot(
     }
     return out;
   };
-  const knownDecls = knownDeclarations();
+  const reveal = opts.reveal === true;
+  /** How a secret of `known` is given: as itself at apply; at plan time, as a neutral stand-in. */
+  const given = reveal ? undefined : neutral;
+  const knownDecls = knownDeclarations(given);
   /**
    * What an evaluation of which fields nodes set is given: the known values
    * with each secret replaced by a neutral value (which fields a node writes
@@ -1468,7 +1492,14 @@ export async function evaluateRoot(
     const computed = computedSet(res.message, index) ??
       unsetDefault(res.message, index)?.diagnostic;
     if (computed) return { ok: false, diagnostics: [computed] };
-    if (!knownSecrets) {
+    if (knownSecrets && !reveal) {
+      // The neutral stand-in fails where the other would not: what the
+      // configuration requires of a secret, which cannot be checked before apply.
+      const other = await run(knownDeclarations(alternate));
+      if (other.ok) return { ok: false, diagnostics: [failsForStandIn(res.message, index)] };
+    }
+    if (!knownSecrets || !reveal) {
+      // At plan time no secret is in it: the message quotes none.
       const message = await sharpened(res.message);
       return { ok: false, diagnostics: [incompleteOrError(message, sources, index)] };
     }
@@ -1569,18 +1600,28 @@ export async function evaluateRoot(
         sentinels.push({ address: addr, attr: name });
       }
     }
-    const resU = await run([...knownDeclarations(undefined, false), ...holders], false);
+    const resU = await run([...knownDeclarations(given, false), ...holders], false);
     if (resU.ok) traced = (JSON.parse(resU.json) as Record<string, Record<string, Value>>)[WRAP];
   }
 
   // Where a secret is in play, evaluate again with a stand-in for each: what
   // differs from the evaluation it mirrors depends on a secret.
   let dependence: SecretDependence | undefined;
+  // At plan time the other is a second stand-in of the secrets' types and
+  // formats, made as independently of them as the first.
+  let resS: EvalResult | undefined;
+  let stood: Record<string, Value> | undefined;
   if (trace && (knownSecrets || (traced && unknownSecrets.size))) {
-    const resS = await run(
-      [...knownDeclarations(standIn, !traced), ...(traced ? standInHolders : [])],
+    resS = await run(
+      [
+        ...knownDeclarations(reveal ? standIn : alternate, !traced),
+        ...(traced ? standInHolders : []),
+      ],
       !traced,
     );
+    if (!resS.ok && !reveal) {
+      return { ok: false, diagnostics: [failsForStandIn(resS.message, index)] };
+    }
     if (!resS.ok) {
       // As when the real values fail: which of the two fails depends on the
       // secret, so the answer must not tell them apart.
@@ -1592,7 +1633,7 @@ export async function evaluateRoot(
         ],
       };
     }
-    const stood = (JSON.parse(resS.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
+    stood = (JSON.parse(resS.json) as Record<string, Record<string, Value>>)[WRAP] ?? {};
     dependence = secretDependence(traced ?? tree, stood, index);
   }
   const at = (v: Value | undefined, path: string[]): Value | undefined => {
@@ -1709,6 +1750,7 @@ export async function evaluateRoot(
     nodes.push({
       address,
       path: n.path,
+      secretForms: {},
       templates: nodeTemplates,
       needsEvaluation,
       sensitiveInputs: [...(dependence?.attributes.get(address) ?? [])].filter((k) => {
@@ -1818,6 +1860,35 @@ export async function evaluateRoot(
   for (const n of nodes) {
     const more = tainted.inputs.get(n.address);
     if (more) n.sensitiveInputs = [...new Set([...n.sensitiveInputs, ...more])].sort();
+  }
+  // At plan time an input computed from a secret is unknown: what the
+  // evaluation gave it comes from a stand-in. What it is made of (its value
+  // with each of the two stand-ins) is kept for the planner; apply, which
+  // evaluates with the secrets, makes the same forms with the stand-ins for
+  // the record it writes.
+  if (trace && nodes.some((n) => n.sensitiveInputs.length)) {
+    let forms: [Record<string, Value>, Record<string, Value> | undefined] | undefined;
+    if (!reveal) {
+      forms = [tree, stood];
+    } else {
+      const [a, b] = [await neutralEvaluation(), await run(knownDeclarations(alternate))];
+      const treeOf = (r: EvalResult) =>
+        r.ok ? (JSON.parse(r.json) as Record<string, Record<string, Value>>)[WRAP] : undefined;
+      const [ta, tb] = [treeOf(a), treeOf(b)];
+      if (ta) forms = [ta, tb];
+    }
+    for (const n of nodes) {
+      for (const k of n.sensitiveInputs) {
+        const f = (t: Record<string, Value> | undefined) => {
+          const v = t ? at(t, n.path) : undefined;
+          return isObject(v) ? v[k] ?? null : null;
+        };
+        n.secretForms[k] = forms ? [f(forms[0]), f(forms[1])] : [null, null];
+        if (reveal || n.config[k] === undefined || hasUnknown(n.config[k])) continue;
+        n.config[k] = UNKNOWN;
+        if (!(k in n.templates) && !n.needsEvaluation.includes(k)) n.needsEvaluation.push(k);
+      }
+    }
   }
   const cycle = findCycle(nodes);
   if (cycle) {
@@ -2151,6 +2222,26 @@ function failsForSecret(message: string, index: SourceIndex): Diagnostic {
     `${
       path ? formatPath(path) : "A value"
     } fails to evaluate with the real value of a secret (a password, a sensitive file's content, or a value computed from one), or with the stand-in pravo puts in its place to find what depends on it, while it evaluates with a neutral value. The configuration constrains a secret (its length, its characters, a format it decodes), and what follows from that would reveal part of it; CUE's message would quote it, so pravo does not show it. Remove or correct what the configuration requires of the sensitive value here.`,
+    {
+      address: path ? formatPath(path) : undefined,
+      range: path ? locate(index, path)?.pos : undefined,
+    },
+  );
+}
+
+/**
+ * The diagnostic for an evaluation at plan time that fails with the second
+ * stand-in pravo gives the secrets and not with the first: both are made
+ * from the secrets' types and formats alone, so this tells nothing of them;
+ * the message (which may quote a stand-in) is not shown, only where.
+ */
+function failsForStandIn(message: string, index: SourceIndex): Diagnostic {
+  const path = declaredPath(message, index);
+  return error(
+    "The configuration requires something of a secret",
+    `${
+      path ? formatPath(path) : "A value"
+    } evaluates with one of the two values pravo gives a secret at plan time (a password, a sensitive file's content, or a value computed from one) and fails with the other. At plan time a secret is unknown: pravo evaluates the configuration with stand-ins of its type and format, never with its value, so that no plan tells of it, and a check of its characters, its length or its content cannot be made before apply. Remove what the configuration requires of the sensitive value here (let the provider check it), or make the check hold for any value of its type.`,
     {
       address: path ? formatPath(path) : undefined,
       range: path ? locate(index, path)?.pos : undefined,

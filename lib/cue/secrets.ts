@@ -151,6 +151,13 @@ function standInValue(v: unknown): unknown {
 }
 
 /**
+ * How long a neutral stand-in is (the other one is longer still): long
+ * enough that the slices configurations take of a password or a key
+ * evaluate.
+ */
+const NEUTRAL_LENGTH = 64;
+
+/**
  * A value that stands for a secret in an evaluation whose messages may be
  * shown: of the secret's type and format, and otherwise independent of it.
  */
@@ -158,15 +165,15 @@ export function neutral(v: unknown): unknown {
   if (typeof v === "string") {
     switch (textFormat(v)) {
       case "digits":
-        return "0";
+        return "0".repeat(NEUTRAL_LENGTH);
       case "hex":
-        return "00";
+        return "0a".repeat(NEUTRAL_LENGTH / 2);
       case "base64":
-        return "AAAA";
+        return "Ag".repeat(NEUTRAL_LENGTH / 2);
       case "json":
         return JSON.stringify(neutral(JSON.parse(v)));
       default:
-        return NEUTRAL_TEXT;
+        return NEUTRAL_TEXT.padEnd(NEUTRAL_LENGTH, ".");
     }
   }
   if (typeof v === "number") return 0;
@@ -177,6 +184,40 @@ export function neutral(v: unknown): unknown {
   }
   return v;
 }
+
+/**
+ * A second value that stands for a secret at plan time, beside
+ * {@linkcode neutral}: of the same type and format, and otherwise
+ * independent of the secret; it differs from the neutral value in every
+ * character, in case and in length, so that what a configuration computes
+ * from a secret differs between the two. What differs depends on a secret.
+ */
+export function alternate(v: unknown): unknown {
+  if (typeof v === "string") {
+    switch (textFormat(v)) {
+      case "digits":
+        return "97531".repeat(16);
+      case "hex":
+        return "fedcba98".repeat(10);
+      case "base64":
+        return "QmNkZWZn".repeat(10);
+      case "json":
+        return JSON.stringify(alternate(JSON.parse(v)), null, 1);
+      default:
+        return ALTERNATE_TEXT;
+    }
+  }
+  if (typeof v === "number") return Number.isInteger(v) ? 7 : -2.5;
+  if (typeof v === "boolean") return true;
+  if (Array.isArray(v)) return v.map(alternate);
+  if (v !== null && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, alternate(x)]));
+  }
+  return v;
+}
+
+/** Every printable ASCII character but the space, once, then a few without case. */
+const ALTERNATE_TEXT = [...POOL.filter((c) => !NEUTRAL_TEXT.includes(c)), ...FILLERS].join("");
 
 /** A copy of `attrs` with the value at each path replaced by `f` of it; null and absent stay. */
 export function replaceAt(

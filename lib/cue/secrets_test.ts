@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { neutral, standIn, standInNumber, standInText, textFormat } from "./secrets.ts";
+import { alternate, neutral, standIn, standInNumber, standInText, textFormat } from "./secrets.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s).length;
 
@@ -85,11 +85,27 @@ Deno.test("standIn() keeps the type of every value and changes every leaf", () =
 });
 
 Deno.test("neutral() depends on the type and format only", () => {
-  assert.equal(neutral("hunter2"), "(sensitive)");
-  assert.equal(neutral("GxJOfk%MPdAIPWTW"), "(sensitive)");
+  assert.equal(neutral("hunter2"), neutral("GxJOfk%MPdAIPWTW"));
+  assert.ok(String(neutral("hunter2")).startsWith("(sensitive)"));
+  assert.equal(String(neutral("x")).length, 64, "long enough for the slices configurations take");
   assert.equal(neutral("123"), neutral("999999"));
   assert.equal(neutral(btoa("a secret!!!!")), neutral(btoa("other secret")));
   assert.equal(neutral(42), 0);
   assert.equal(neutral(true), false);
-  assert.deepEqual(neutral('{"p": "secret"}'), '{"p":"(sensitive)"}');
+  assert.deepEqual(JSON.parse(String(neutral('{"p": "secret"}'))), { p: neutral("secret") });
+});
+
+Deno.test("alternate() differs from neutral() in every way a configuration measures a secret", () => {
+  for (const secret of ["hunter2", "123456", "deadbeef", btoa("a secret!!!!"), '{"p": "x"}']) {
+    const [a, b] = [String(neutral(secret)), String(alternate(secret))];
+    assert.notEqual(a.length, b.length, secret);
+    assert.notEqual(a.toUpperCase(), b.toUpperCase(), secret);
+    assert.notEqual(a.toLowerCase(), b.toLowerCase(), secret);
+    if (textFormat(secret) !== "json") assert.notEqual(a[0], b[0], secret);
+    assert.equal(textFormat(a), textFormat(secret), `${secret}: neutral keeps the format`);
+    assert.equal(textFormat(b), textFormat(secret), `${secret}: alternate keeps the format`);
+    assert.deepEqual(alternate(secret), alternate(secret === "hunter2" ? "other" : secret));
+  }
+  assert.notEqual(alternate(3), neutral(3));
+  assert.notEqual(alternate(false), neutral(false));
 });

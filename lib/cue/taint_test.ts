@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { evaluateRoot, readRoot, type Spec } from "./loader.ts";
+import { UNKNOWN } from "./program.ts";
 import type { AttrPath } from "./secrets.ts";
 
 const HEAD = `package t
@@ -28,7 +29,7 @@ _use: [strings.ToUpper("x"), base64.Encode(null, "x"), json.Marshal(1), $null, $
 `;
 
 /** Evaluates `body` with pw applied: its result known and secret. */
-async function evaluateWith(body: string, result?: string) {
+async function evaluateWith(body: string, result?: string, reveal = false) {
   const root = await Deno.makeTempDir({ prefix: "pravo-taint-" });
   try {
     await Deno.writeTextFile(`${root}/main.cue`, HEAD + body);
@@ -40,7 +41,7 @@ async function evaluateWith(body: string, result?: string) {
       known.set("pw", { result, bcrypt_hash: "$2a$10$abc", id: "none" });
       secrets.set("pw", [["result"], ["bcrypt_hash"]]);
     }
-    return await evaluateRoot(sources.value, { known, secrets });
+    return await evaluateRoot(sources.value, { known, secrets, reveal });
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -85,9 +86,24 @@ Deno.test("evaluateRoot() marks whatever is computed from a secret, and nothing 
     inputs: { f: ["content"], k: ["triggers"], n: ["triggers"] },
     outputs: ["b64", "first", "parts", "size", "up"],
   });
-  // The values are the real ones, for apply.
+  // At plan time they are unknown: nothing was computed from the secret.
   const n = res.value.nodes.find((x) => x.address === "n")!;
-  assert.deepEqual((n.config.triggers as Record<string, unknown>).upper, "GXJOFK%MPDAIPWTW");
+  assert.equal(n.config.triggers, UNKNOWN);
+  assert.deepEqual(n.needsEvaluation, ["triggers"]);
+  assert.ok(!JSON.stringify(res.value).includes("GXJOFK"));
+  // What they are made of: the same whatever the secret holds (of its
+  // format: text here; the stand-ins keep a format, so that decoding works).
+  const other = await evaluateWith(BODY, "zz!y%Q");
+  assert.ok(other.ok);
+  const forms = (spec: Spec) => spec.nodes.find((x) => x.address === "n")!.secretForms;
+  assert.deepEqual(forms(other.value), forms(res.value));
+  assert.notDeepEqual(forms(res.value).triggers[0], forms(res.value).triggers[1]);
+  // Apply evaluates with the real values, and makes the same forms.
+  const applied = await evaluateWith(BODY, "GxJOfk%MPdAIPWTW", true);
+  assert.ok(applied.ok);
+  const m = applied.value.nodes.find((x) => x.address === "n")!;
+  assert.deepEqual((m.config.triggers as Record<string, unknown>).upper, "GXJOFK%MPDAIPWTW");
+  assert.deepEqual(m.secretForms, forms(res.value));
 });
 
 Deno.test("evaluateRoot() marks the same fields whatever the secret holds: the marking tells nothing of it", async () => {
@@ -185,11 +201,13 @@ Deno.test("evaluateRoot() never returns a message computed with a secret", async
       assert.ok(!text.includes(form), `${body}: ${text}`);
     }
   }
-  // Only the real value fails: said so, with the place, without the message.
-  const res = await evaluateWith(
-    `x: strings.HasPrefix(pw.result, "Sup") & false`,
-    secret,
-  );
+  // Only the real value fails: at plan time nothing is checked of it (the
+  // answer is the same for any password); apply, which has it, says so, with
+  // the place, without the message.
+  const check = `x: strings.HasPrefix(pw.result, "Sup") & false`;
+  assert.ok((await evaluateWith(check, secret)).ok);
+  assert.ok((await evaluateWith(check, "another")).ok);
+  const res = await evaluateWith(check, secret, true);
   assert.ok(!res.ok);
   assert.equal(
     res.diagnostics[0].summary,

@@ -126,6 +126,52 @@ export function nodeDigest(
   ).digest("hex");
 }
 
+/**
+ * The secrets a node's inputs may be computed from, as they are now: for
+ * each node it depends on (sorted), the values of its sensitive attributes
+ * (by top-level name). Part of the node's digest, under pravo's key, where
+ * an input is computed from a secret: the digest changes when a secret it
+ * reads does (a data source that now reads another password), and not with
+ * anything the configuration computes from the secret.
+ */
+export function secretSources(
+  dependencies: readonly string[],
+  of: (address: string) => { attributes: Attrs; sensitive: readonly string[] } | undefined,
+): unknown[] {
+  const out: unknown[] = [];
+  for (const d of [...new Set(dependencies)].sort()) {
+    const s = of(d);
+    if (!s) continue;
+    const names = [...new Set(s.sensitive)].sort().filter((k) =>
+      s.attributes[k] !== undefined && s.attributes[k] !== null
+    );
+    if (names.length) out.push([d, names.map((k) => [k, s.attributes[k]])]);
+  }
+  return out;
+}
+
+/**
+ * The inputs a node's digest is made of: those computed from a secret (at
+ * plan time unknown) stand as what they are computed of (the configuration's
+ * value with each of pravo's two stand-ins: lib/cue/loader.ts `secretForms`)
+ * and the secrets they may read ({@linkcode secretSources}), never as their
+ * value; the same at plan and at apply, so that a node applied with a value
+ * computed from a secret is unchanged at the next plan while neither its
+ * configuration nor the secret changed, and the plan never compares the value.
+ */
+export function digestInputs(
+  inputs: Record<string, unknown>,
+  forms: Readonly<Record<string, unknown>> | undefined,
+  sources: () => unknown[],
+): Record<string, unknown> {
+  const names = Object.keys(forms ?? {}).filter((k) => k in inputs);
+  if (names.length === 0) return inputs;
+  const out = { ...inputs };
+  const from = sources();
+  for (const k of names) out[k] = { form: forms![k], secrets: from };
+  return out;
+}
+
 /** The key of the digests' HMAC: derived from pravo's key, outside the root. */
 function digestKey(): Uint8Array {
   try {
@@ -372,6 +418,20 @@ export async function makePlan(
           refreshed: refreshed.has(n.address),
           stored: stored.get(n.address),
           located: located(n),
+          secretSources: (deps) =>
+            secretSources(deps, (a) => {
+              const read = dataRead.get(a);
+              if (read) {
+                return {
+                  attributes: read,
+                  sensitive: (dataSecrets.get(a) ?? []).map((x) => String(x[0])),
+                };
+              }
+              const r = records.get(a);
+              const attrs = prior.get(a) ?? r?.attributes;
+              if (!r || !attrs) return undefined;
+              return { attributes: attrs, sensitive: sensitivePathsOf(r).map((x) => String(x[0])) };
+            }),
         },
       )
     ));
@@ -606,7 +666,18 @@ function reasonsFor(
       const from = t === undefined
         ? []
         : [...new Set(sentinelRefs(t, sentinels).map((r) => r.address))];
-      const via = from.length ? from : p.needsEvaluation.includes(k) ? p.dependencies : [];
+      // An input computed from a secret is unknown at plan time whether or
+      // not what it reads changes: only nodes that do change explain it.
+      const secret = p.secretForms !== undefined && k in p.secretForms;
+      const changing = (d: string) => {
+        const a = byAddr.get(d)?.action;
+        return a !== undefined && a !== "no-op" && a !== "read";
+      };
+      const via = from.length
+        ? from
+        : p.needsEvaluation.includes(k)
+        ? p.dependencies.filter((d) => !secret || changing(d))
+        : [];
       const forces = p.replaceBecause.includes(k) ? " (forces replacement)" : "";
       if (via.length) {
         const what = via.map((d) => `${d} (${byAddr.get(d)?.action ?? "changing"})`).join(", ");
@@ -615,6 +686,13 @@ function reasonsFor(
           detail: `${k} depends on ${what}, whose new values are known only after apply${forces}`,
           attributes: [k],
           dependencies: via,
+        });
+      } else if (secret) {
+        out.push({
+          kind: "config",
+          detail:
+            `${k} changed in the configuration, or a secret it is computed from did, since it was applied (pravo does not compare values computed from secrets at plan time)${forces}`,
+          attributes: [k],
         });
       } else if (p.sensitive.includes(k)) {
         out.push({
@@ -743,6 +821,8 @@ interface NodeContext {
   stored?: Pick<StoredObject, "schemaVersion" | "private">;
   /** A provider's diagnostic, pointed at the node's declaration (and the attribute it names). */
   located: (d: Diagnostic) => Diagnostic;
+  /** The secrets of the nodes a node depends on, as they are now ({@linkcode secretSources}). */
+  secretSources: (dependencies: readonly string[]) => unknown[];
 }
 
 async function planNode(
@@ -761,6 +841,23 @@ async function planNode(
   const inputs = n.mode === "managed" && rec && prior
     ? keepIgnored(inputsOf(n), n.lifecycle.ignore_changes ?? [], prior)
     : inputsOf(n);
+  const secretInputs = [...new Set([...sensitiveOf(type), ...n.sensitiveInputs])];
+  const configDigest = nodeDigest(
+    digestInputs(inputs, n.secretForms, () => ctx.secretSources(n.dependencies)),
+    n.lifecycle,
+    n.mode === "data" ? [] : secretInputs,
+  );
+  // Inputs computed from a secret are unknown at plan time. When the node is
+  // as it was applied (the same configuration, computed of the same secrets:
+  // the digest says it without their values), they are what it was applied
+  // with; otherwise they are known after apply, whatever the secret holds.
+  if (
+    n.mode === "managed" && rec && prior && rec.configDigest === configDigest
+  ) {
+    for (const k of Object.keys(n.secretForms)) {
+      if (k in inputs && prior[k] !== undefined) inputs[k] = prior[k] as Value;
+    }
+  }
   const config = withoutUnknown(inputs);
   const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort();
   const base: PlannedNode = {
@@ -784,11 +881,8 @@ async function planNode(
       Object.entries(n.templates).filter(([k]) => unknownInputs.includes(k)),
     ),
     needsEvaluation: n.needsEvaluation.filter((k) => unknownInputs.includes(k)),
-    configDigest: nodeDigest(
-      inputs,
-      n.lifecycle,
-      n.mode === "data" ? [] : [...new Set([...sensitiveOf(type), ...n.sensitiveInputs])],
-    ),
+    configDigest,
+    ...(Object.keys(n.secretForms).length ? { secretForms: n.secretForms } : {}),
     refreshAge: n.lifecycle.refresh_age ?? type.refreshAge ?? null,
     lifecycle: n.lifecycle,
     providerConfig: providerConfigOf(spec, n),
@@ -881,26 +975,7 @@ async function planNode(
   const storedPrior: StoredObject = { attributes: prior, ...ctx.stored };
   const planned = await plan(storedPrior);
   if (!planned) return { ...base, action: "no-op", after: prior };
-  // Inputs now computed from a secret whose recorded value was not: they
-  // change (the value is sealed from now on), whatever the secret holds. A
-  // comparison would tell whether the secret gives the recorded value back,
-  // one bit of it per plan (`seed: [if strings.HasPrefix(pw.result, "a")
-  // {"base"}, "x"][0]` is unchanged for some passwords only).
-  const recordedSecret = sensitivePathsOf(rec);
-  const becameSecret = n.sensitiveInputs.filter((k) =>
-    !recordedSecret.some((p) => p.length === 0 || String(p[0]) === k) &&
-    !planned.changed.includes(k) && !ignore.has(k)
-  );
-  const update = becameSecret.length
-    ? {
-      ...planned,
-      changed: [...planned.changed, ...becameSecret].sort(),
-      requiresReplace: [
-        ...planned.requiresReplace,
-        ...becameSecret.filter((k) => type.attributes[k]?.forceNew),
-      ],
-    }
-    : planned;
+  const update = planned;
   const before = update.prior?.attributes ?? prior;
   const upgraded = update.prior
     ? { stored: { schemaVersion: update.prior.schemaVersion, private: update.prior.private } }

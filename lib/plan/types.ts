@@ -80,6 +80,12 @@ export interface PlannedNode {
   templates: Record<string, unknown>;
   /** Inputs that need CUE evaluated again at apply. */
   needsEvaluation: string[];
+  /**
+   * For inputs computed from a secret: what the configuration computes for
+   * them with pravo's two stand-ins (lib/cue/loader.ts `Node.secretForms`),
+   * which apply puts in the record's digest in place of their values.
+   */
+  secretForms?: Record<string, [unknown, unknown]>;
   /** A digest of the node's configuration. */
   configDigest: string;
   refreshAge: string | null;
