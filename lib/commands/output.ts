@@ -54,6 +54,7 @@ async function evaluateWithState(
   sources: { value: Sources },
   tags: Record<string, string>,
   records: StateRecord[],
+  reveal = false,
 ): Promise<Spec> {
   const known = new Map<string, Record<string, unknown>>();
   const secrets = new Map<string, AttrPath[]>();
@@ -64,7 +65,9 @@ async function evaluateWithState(
     secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
   }
   const knownKinds = new Map(records.map((r) => [r.address, r]));
-  let res = await evaluateRoot(sources.value, { tags, known, secrets, knownKinds });
+  // The secrets' values enter only for an operator who asked to see them
+  // (--show-sensitive, on a terminal); otherwise they are unknown, as at plan time.
+  let res = await evaluateRoot(sources.value, { tags, known, secrets, knownKinds, reveal });
   if (!res.ok && known.size) {
     const bare = await evaluateRoot(sources.value, { tags });
     if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
@@ -74,6 +77,7 @@ async function evaluateWithState(
       known: new Map([...known].filter(([a]) => declared.has(a))),
       secrets,
       knownKinds,
+      reveal,
     });
     if (!res.ok) res = bare; // values that no longer fit: show what the configuration knows
   }
@@ -134,14 +138,14 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const needsTags = new Set<string>();
   let missing: string[] = [];
   try {
-    spec = await evaluateWithState(sources, ctx.tags, records);
+    spec = await evaluateWithState(sources, ctx.tags, records, reveal);
   } catch (e) {
     const stand = standInTags(sources.value, ctx.tags);
     if (!(e instanceof DiagnosticsError) || stand.missing.length === 0) throw e;
     let b: Spec;
     try {
-      spec = await evaluateWithState(sources, stand.a, records);
-      b = await evaluateWithState(sources, stand.b, records);
+      spec = await evaluateWithState(sources, stand.a, records, reveal);
+      b = await evaluateWithState(sources, stand.b, records, reveal);
     } catch {
       throw e; // the stand-ins do not fit: the tags are needed after all
     }
