@@ -257,7 +257,8 @@ Deno.test("for_each over a value known only after apply is refused, with Terrafo
     const d = res.diagnostics[0];
     assert.equal(d.summary, "Nodes decided by a value known only after apply");
     assert.match(d.detail ?? "", /as with Terraform's for_each and count/i);
-    assert.deepEqual(d.range, { file: "main.cue", line: 11, column: 1 });
+    // At the comprehension itself, inside r.
+    assert.deepEqual(d.range, { file: "main.cue", line: 11, column: 5 });
     assert.ok(!JSON.stringify(d).includes("⟦"), JSON.stringify(d));
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -295,4 +296,60 @@ m: #M & {#var: names: ["k\\(base.result)"]}
   const made = spec.nodes.filter((n) => n.address.startsWith("m.") && n.address !== "m.a");
   assert.equal(made.length, 1, spec.nodes.map((n) => n.address).join(", "));
   assert.deepEqual(made[0].dependencies, ["base"]);
+});
+
+Deno.test("a condition on a value known only after apply that decides which nodes exist is refused, whatever the values standing for it give", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  try {
+    for (
+      const [body, line] of [
+        // Both what stands for base.result and its sentinels are > 5: the
+        // evaluations agree, and only the references tell.
+        ["if base.result > 5 {\n\textra: $random.#Resource.random_pet & {}\n}\n", 8],
+        [
+          'pets: {for i in [1, 2] if base.result > i {"p\\(i)": $random.#Resource.random_pet & {length: i}}}\n',
+          8,
+        ],
+      ] as const
+    ) {
+      await Deno.writeTextFile(
+        join(root, "main.cue"),
+        'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD + body,
+      );
+      const res = await loadRoot(root);
+      assert.ok(!res.ok, body);
+      const d = res.diagnostics[0];
+      assert.equal(d.summary, "Nodes decided by a value known only after apply", body);
+      assert.equal(d.range?.line, line, body);
+      // Once base is known (applied), the same configuration plans.
+      const known = new Map([["base", { id: "4", result: 4 }]]);
+      const later = await loadRoot(root, { known });
+      assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
+    }
+    // Whether an input is there is known at plan time, its value or not.
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        "_in: {x: base.id, y?: string}\nif _in.x != _|_ {n: $random.#Resource.random_pet & {prefix: _in.x}}\n" +
+        'if _in.y == _|_ {m: n: $random.#Resource.random_pet & {prefix: "none"}}\n',
+    );
+    const present = await loadRoot(root);
+    assert.ok(present.ok, JSON.stringify(!present.ok && present.diagnostics));
+    assert.deepEqual(present.value.nodes.map((n) => n.address).sort(), [
+      "base",
+      "m.n",
+      "n",
+      "other",
+    ]);
+    // Inside a node's attribute, the same condition only makes the value unknown.
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        'n: $random.#Resource.random_pet & {keepers: {if base.result > 5 {big: "yes"}}}\n',
+    );
+    const inside = await loadRoot(root);
+    assert.ok(inside.ok, JSON.stringify(!inside.ok && inside.diagnostics));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -1822,6 +1822,35 @@ export async function evaluateRoot(
   // evaluations differ.
   diags.push(...(tainted.diagnostics.length ? tainted.diagnostics : dependence?.diagnostics ?? []));
   if (diags.length) return { ok: false, diagnostics: diags };
+  // Structure decided by a value known only after apply, as the references
+  // say it: a comprehension or a dynamic label that refers to one, outside
+  // the value of an attribute or an output (`if base.result > 5 {extra:
+  // ...}`), whatever the values that stand for it give.
+  if (trace && sentinels.length) {
+    const unknownAttrs = new Map<string, Set<string>>();
+    for (const s of sentinels) {
+      if (!unknownAttrs.has(s.address)) unknownAttrs.set(s.address, new Set());
+      unknownAttrs.get(s.address)!.add(s.attr);
+    }
+    const decided = taint({
+      files: [...sources.files, ...sources.packages.flatMap((p) => p.files)].map((f) => f.parsed),
+      nodes,
+      secretAttrs: unknownAttrs,
+      schemaSensitive: false,
+    }).diagnostics;
+    if (decided.length) {
+      return {
+        ok: false,
+        diagnostics: [
+          error(
+            "Nodes decided by a value known only after apply",
+            `A comprehension or a dynamic field name here decides which nodes or fields exist from a value that is known only after apply (a computed attribute of a node not applied yet), so pravo cannot tell at plan time what it creates. As with Terraform's for_each and count, the keys and conditions must be known at plan time: decide them from a tag or a value the configuration gives, and use the computed values inside the nodes; or create the node they come from first (apply the configuration without the comprehension, then add it).`,
+            { range: decided[0].range },
+          ),
+        ],
+      };
+    }
+  }
   // Which nodes exist must be known at plan time, as Terraform's for_each
   // and count: a node whose label holds what stands for an unknown value,
   // or that exists in one of the two evaluations and not in the other, was
@@ -1883,8 +1912,9 @@ export async function evaluateRoot(
           const v = t ? at(t, n.path) : undefined;
           return isObject(v) ? v[k] ?? null : null;
         };
+        if (n.config[k] === undefined) continue; // unset: nothing to compute
         n.secretForms[k] = forms ? [f(forms[0]), f(forms[1])] : [null, null];
-        if (reveal || n.config[k] === undefined || hasUnknown(n.config[k])) continue;
+        if (reveal || hasUnknown(n.config[k])) continue;
         n.config[k] = UNKNOWN;
         if (!(k in n.templates) && !n.needsEvaluation.includes(k)) n.needsEvaluation.push(k);
       }

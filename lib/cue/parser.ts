@@ -105,6 +105,12 @@ export interface Generator {
    */
   iterated: Ref[];
   /**
+   * The clause references that an `if` only tests for presence (`if x.a !=
+   * _|_`, `== _|_`): whether a field is there is known at plan time, also
+   * when its value is not, and tells nothing of what it holds.
+   */
+  presence?: Ref[];
+  /**
    * The labels of the fields its body declares, whose existence its clauses
    * decide; null when they are not all known (a dynamic label, a nested
    * comprehension, or the generator of a dynamic label itself).
@@ -715,7 +721,13 @@ class Parser {
         });
         inner = next;
       } else if (kw.text === "if") {
-        this.#tapped(clauseRefs, () => clauseExpr(inner));
+        const from: Ref[] = [];
+        const start = this.#i;
+        this.#tapped(from, () => clauseExpr(inner));
+        clauseRefs.push(...from);
+        if (g && from.length === 1 && this.#presenceTest(start, this.#i)) {
+          (g.presence ??= []).push(from[0]);
+        }
       } else {
         const name = this.#next();
         if (!this.#is("=")) this.#fail("expected = after the name in a let clause");
@@ -787,6 +799,19 @@ class Parser {
   }
 
   /** True when the tokens from `start` to `end` are one reference: `a.b.c`. */
+  /** True when the tokens are `REF != _|_` or `REF == _|_`, REF a bare reference. */
+  #presenceTest(start: number, end: number): boolean {
+    const toks = this.#toks.slice(start, end).filter((t) =>
+      !(t.kind === "comma" && t.text === "\n")
+    );
+    const n = toks.length;
+    if (n < 3 || toks[n - 1].text !== "_|_" || !["!=", "=="].includes(toks[n - 2].text)) {
+      return false;
+    }
+    const refEnd = start + this.#toks.slice(start, end).findIndex((t) => t === toks[n - 2]);
+    return this.#bareReference(start, refEnd);
+  }
+
   #bareReference(start: number, end: number): boolean {
     const toks = this.#toks.slice(start, end).filter((t) =>
       !(t.kind === "comma" && t.text === "\n")

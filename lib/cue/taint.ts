@@ -42,6 +42,13 @@ export interface TaintInput {
   nodes: TaintNode[];
   /** Attributes that hold secrets beyond those the schemas mark, by node address. */
   secretAttrs: Map<string, Set<string>>;
+  /**
+   * Whether the attributes the schemas mark sensitive are secrets too
+   * (default true). False to trace other values through the same roads:
+   * the loader traces the values known only after apply so, to find what
+   * they decide.
+   */
+  schemaSensitive?: boolean;
 }
 
 export interface Taint {
@@ -138,7 +145,9 @@ export function taint(input: TaintInput): Taint {
   const dataTainted = new Set<string>();
   const secretsOf = (n: TaintNode): Set<string> => {
     const out = new Set(input.secretAttrs.get(n.address) ?? []);
-    for (const [k, a] of Object.entries(n.schema.attributes)) if (a.sensitive) out.add(k);
+    if (input.schemaSensitive !== false) {
+      for (const [k, a] of Object.entries(n.schema.attributes)) if (a.sensitive) out.add(k);
+    }
     if (dataTainted.has(n.address)) {
       for (const k of Object.keys(n.schema.attributes)) {
         out.add(k);
@@ -292,6 +301,8 @@ export function taint(input: TaintInput): Taint {
     if (insideValue(where)) continue;
     const decides = g.clauseRefs.some((r) => {
       if (g.iterated.includes(r) && iteratesNodes(r)) return false;
+      // Whether a field is there is no value of it.
+      if (g.presence?.includes(r)) return false;
       return refTaint(r, []);
     });
     if (!decides) continue;
