@@ -341,6 +341,17 @@ Deno.test("a condition on a value known only after apply that decides which node
       "n",
       "other",
     ]);
+    // Iterating a struct written out with its labels decides its keys only,
+    // which the sources give: its values may be known after apply.
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        '_all: {"a": base, "b": other}\n' +
+        'pets: {for k, v in _all {"\\(k)": $random.#Resource.random_pet & {prefix: "\\(v.result)"}}}\n',
+    );
+    const keyed = await loadRoot(root);
+    assert.ok(keyed.ok, JSON.stringify(!keyed.ok && keyed.diagnostics));
+    assert.ok(keyed.value.nodes.some((n) => n.address === "pets.a"));
     // Inside a node's attribute, the same condition only makes the value unknown.
     await Deno.writeTextFile(
       join(root, "main.cue"),

@@ -126,6 +126,25 @@ export function taint(input: TaintInput): Taint {
       return nodeByKey.has(key) || nodesUnder.has(key);
     });
   };
+  /**
+   * True when what `r` names is written out as a struct with its labels in
+   * the sources (`modules: {"a": a, "b": b}`), every declaration of it:
+   * iterating it decides its keys, which the sources give, and not its values.
+   */
+  const ownerOf = new Set(generators.map((g) => g.owner));
+  const staticKeys = (r: Ref): boolean => {
+    const decls = resolve(r);
+    if (!decls || decls.length === 0) return false;
+    return decls.every((d) => {
+      if (!d.path) return false;
+      const here = byKey.get(pathKey([...d.path, ...r.selectors])) ?? [];
+      return here.length > 0 &&
+        here.every((site) =>
+          site.refs.length === 0 && !ownerOf.has(site) && (within.get(site) ?? []).length > 0 &&
+          (within.get(site) ?? []).every((c) => c.path !== null && c.kind === "regular")
+        );
+    });
+  };
   const sitesUnder = (key: string): Site[] => {
     const out: Site[] = [];
     const stack = [key];
@@ -300,7 +319,7 @@ export function taint(input: TaintInput): Taint {
     const where = ownerPath(g.owner);
     if (insideValue(where)) continue;
     const decides = g.clauseRefs.some((r) => {
-      if (g.iterated.includes(r) && iteratesNodes(r)) return false;
+      if (g.iterated.includes(r) && (iteratesNodes(r) || staticKeys(r))) return false;
       // Whether a field is there is no value of it.
       if (g.presence?.includes(r)) return false;
       return refTaint(r, []);
