@@ -352,6 +352,15 @@ Deno.test("a condition on a value known only after apply that decides which node
     const keyed = await loadRoot(root);
     assert.ok(keyed.ok, JSON.stringify(!keyed.ok && keyed.diagnostics));
     assert.ok(keyed.value.nodes.some((n) => n.address === "pets.a"));
+    // The same through a let, as the sqs port's outputs iterate its modules.
+    await Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
+        'let all = {"a": base, "b": other}\n' +
+        'outputs: {for k, v in all {"\\(k)_result": v.result}}\n',
+    );
+    const viaLet = await loadRoot(root);
+    assert.ok(viaLet.ok, JSON.stringify(!viaLet.ok && viaLet.diagnostics));
     // Inside a node's attribute, the same condition only makes the value unknown.
     await Deno.writeTextFile(
       join(root, "main.cue"),

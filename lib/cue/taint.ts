@@ -135,14 +135,14 @@ export function taint(input: TaintInput): Taint {
   const staticKeys = (r: Ref): boolean => {
     const decls = resolve(r);
     if (!decls || decls.length === 0) return false;
+    const literal = (site: Site) =>
+      site.refs.length === 0 && !ownerOf.has(site) && (within.get(site) ?? []).length > 0 &&
+      (within.get(site) ?? []).every((c) => c.kind === "regular");
     return decls.every((d) => {
-      if (!d.path) return false;
+      // A let (`let modules = {...}`): its own struct.
+      if (!d.path) return r.selectors.length === 0 && literal(d);
       const here = byKey.get(pathKey([...d.path, ...r.selectors])) ?? [];
-      return here.length > 0 &&
-        here.every((site) =>
-          site.refs.length === 0 && !ownerOf.has(site) && (within.get(site) ?? []).length > 0 &&
-          (within.get(site) ?? []).every((c) => c.path !== null && c.kind === "regular")
-        );
+      return here.length > 0 && here.every(literal);
     });
   };
   const sitesUnder = (key: string): Site[] => {
