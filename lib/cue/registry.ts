@@ -25,6 +25,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { zipFilesOf } from "../providers/install/zip.ts";
 import { readModuleFile } from "./modules.ts";
@@ -293,13 +294,7 @@ async function boundedBytes(r: Response, what: string): Promise<Uint8Array> {
     }
     chunks.push(c);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /** A token for anonymous pulls, from the realm a 401's `WWW-Authenticate: Bearer` names. */

@@ -147,3 +147,23 @@ export function awsConfig(url: string, withEndpoints = true): Record<string, Val
   }
   return config;
 }
+
+/** The `aws` CLI against moto at `url` (region us-east-1, test keys), its JSON answer parsed. */
+// deno-lint-ignore no-explicit-any
+export async function awsCli(url: string, args: string[]): Promise<any> {
+  const out = await new Deno.Command("aws", {
+    args: ["--endpoint-url", url, "--region", "us-east-1", "--output", "json", ...args],
+    env: {
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      AWS_DEFAULT_REGION: "us-east-1",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  const text = new TextDecoder().decode(out.stdout).trim();
+  return text ? JSON.parse(text) : {};
+}

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { records } from "../_pravo.ts";
 import { call, connect, type ToolResult } from "../mcp/_client.ts";
 import { AWS_SERVICES, awsProviderCue, awsRoot } from "./_roots.ts";
-import { awsProviderPath, moto } from "./_aws.ts";
+import { awsCli, awsProviderPath, moto } from "./_aws.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
@@ -24,7 +24,6 @@ if (PG === "") {
     "tests/plugin/aws_secrets_test.ts: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
   );
 }
-const REGION = "us-east-1";
 
 const MAIN = (suffix: string, check: string) =>
   `package demo
@@ -61,19 +60,7 @@ check: ${check}
 
 /** The `aws` CLI on moto, its JSON answer parsed. */
 // deno-lint-ignore no-explicit-any
-async function aws(args: string[]): Promise<any> {
-  const out = await new Deno.Command("aws", {
-    args: ["--endpoint-url", MOTO.url, "--region", REGION, "--output", "json", ...args],
-    env: { AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_DEFAULT_REGION: REGION },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  const text = new TextDecoder().decode(out.stdout).trim();
-  return text ? JSON.parse(text) : {};
-}
+const aws = (args: string[]): Promise<any> => awsCli(MOTO.url, args);
 
 const parameter = async (suffix: string) =>
   (await aws([
