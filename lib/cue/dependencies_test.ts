@@ -373,3 +373,46 @@ Deno.test("a condition on a value known only after apply that decides which node
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a function of a value known only after apply that fails on what stands for it is refused at its field or let, and plans once the value is known", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  try {
+    for (
+      const [body, range, where] of [
+        [
+          "n: $random.#Resource.random_pet & {prefix: (json.Unmarshal(base.id)).x}\n",
+          { file: "main.cue", line: 11, column: 36 },
+          /^n\.prefix is computed from base\.id, which is known only after apply/,
+        ],
+        // CUE names no field for a call in a let: the let that makes it.
+        [
+          "let d = json.Unmarshal(base.id)\n_h: d.x\nn: $random.#Resource.random_pet & {prefix: _h}\n",
+          { file: "main.cue", line: 11, column: 5 },
+          /^The let d calls json\.Unmarshal on base\.id, which is known only after apply/,
+        ],
+      ] as const
+    ) {
+      await Deno.writeTextFile(
+        join(root, "main.cue"),
+        'package demo\n\nimport (\n\trnd "pravo.dev/providers/hashicorp/random"\n\t"encoding/json"\n)\n\n' +
+          HEAD + body,
+      );
+      const res = await loadRoot(root);
+      assert.ok(!res.ok, body);
+      const d = res.diagnostics[0];
+      assert.equal(d.summary, "A function of a value known only after apply", body);
+      assert.match(d.detail ?? "", where);
+      assert.match(d.detail ?? "", /CUE says: error in call to encoding\/json\.Unmarshal/);
+      assert.match(d.detail ?? "", /apply the node it comes from first/);
+      assert.deepEqual(d.range, range, body);
+      assert.ok(!JSON.stringify(d).includes("⟦"), JSON.stringify(d));
+      // Once base is applied, its id is known and the function evaluates.
+      const known = new Map([["base", { id: '{"x": "four"}', result: 4 }]]);
+      const later = await loadRoot(root, { known });
+      assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
+      assert.equal(later.value.nodes.find((x) => x.address === "n")?.config.prefix, "four");
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -1498,6 +1498,23 @@ export async function evaluateRoot(
       const other = await run(knownDeclarations(alternate));
       if (other.ok) return { ok: false, diagnostics: [failsForStandIn(res.message, index)] };
     }
+    if (!reveal) {
+      // A function of a value known only after apply, which fails on the
+      // value that stands for it at plan time (`json.Unmarshal(q.policy)`).
+      const at = await sharpened(res.message);
+      // CUE's word on a failed call is in the evaluation without `null`.
+      const strict = /errors in empty disjunction/.test(at)
+        ? await evaluateWith(knownDecls, packages.value.strict, true)
+        : undefined;
+      const said = strict && !strict.ok && /error in call to /.test(strict.message)
+        ? strict.message
+        : at;
+      const fn = functionOfUnknown(at, said, aliasing ??= new Deps(sources, []), index, sources, {
+        known,
+        setness,
+      });
+      if (fn) return { ok: false, diagnostics: [fn] };
+    }
     if (!knownSecrets || !reveal) {
       // At plan time no secret is in it: the message quotes none.
       const message = await sharpened(res.message);
@@ -2068,7 +2085,7 @@ function optionalReads(
   deps: Deps,
 ): { node: string[]; name: string; type: TypeSchema }[] {
   const m =
-    /^(?:cue: marshal error: )?(\S+): (?:cannot reference optional field: (\S+)$|incomplete|cycle error)/
+    /^(?:cue: marshal error: )?(\S+): (?:(?:invalid interpolation: )?cannot reference optional field: (\S+)(?: \(and \d+ more errors?\))?$|incomplete|cycle error)/
       .exec(message);
   if (!m) return [];
   let path = splitPath(m[1]);
@@ -2107,6 +2124,112 @@ function optionalReads(
     }
   }
   return out;
+}
+
+/**
+ * The diagnostic for an evaluation at plan time that fails at a field whose
+ * value is computed from an attribute known only after apply (a computed
+ * attribute of a node not applied yet, which the configuration leaves
+ * unset): a function of it (`json.Unmarshal`, `strconv.Atoi`, a division)
+ * that fails on the value pravo evaluates it with before apply. Terraform's
+ * functions of an unknown value are unknown; CUE's are evaluated, so pravo
+ * refuses and says what to write. Undefined when the failing field refers to
+ * no such attribute (directly, or through a field or let it refers to).
+ */
+function functionOfUnknown(
+  message: string,
+  said: string,
+  deps: Deps,
+  index: SourceIndex,
+  sources: Sources,
+  state: {
+    known: ReadonlyMap<string, Record<string, Value>>;
+    setness: ReadonlyMap<string, ReadonlySet<string>>;
+  },
+): Diagnostic | undefined {
+  const path = declaredPath(message, index);
+  const unknownAt = (target: string[]): boolean => {
+    if (target.length < 2) return false;
+    const node = target.slice(0, -1);
+    const name = target[target.length - 1];
+    const a = deps.typeOf(node)?.attributes[name];
+    if (!a?.computed || a.required) return false;
+    const address = formatPath(node);
+    const v = state.known.get(address)?.[name];
+    if (v !== undefined && v !== null) return false;
+    if (a.optional) {
+      const set = state.setness.get(address);
+      if (!set || set.has(name)) return false;
+    }
+    return true;
+  };
+  const cue = said.replace(/^cue: marshal error: /, "").replace(/ \(and \d+ more errors?\)$/, "")
+    .replaceAll(`${WRAP}.`, "");
+  const fix = (what: string, names: string[]) =>
+    `Where Terraform makes a function of an unknown value unknown, CUE evaluates it, so pravo cannot plan this before the value exists. Compute ${what} from values the configuration gives (the inputs the provider computes ${
+      names.length === 1 ? "it" : "them"
+    } from), or apply the node ${
+      names.length === 1 ? "it comes" : "they come"
+    } from first and add this afterwards.`;
+  const unknowns = (names: string[]) =>
+    `${names.join(", ")}, which ${
+      names.length === 1 ? "is" : "are"
+    } known only after apply (computed by the provider, and not applied yet)`;
+  if (!path) {
+    // CUE names no field for a failed call in a let or a hidden field: the
+    // declaration that calls the function CUE names, with an unknown argument.
+    const call = /^(?:cue: marshal error: )?error in call to (?:[\w./-]+\.)?(\w+):/.exec(said);
+    if (!call) return undefined;
+    for (const f of sources.files) {
+      for (const site of [...f.parsed.sites, ...f.parsed.lets]) {
+        const fn = site.refs.find((r) => r.selectors[0] === call[1] && !resolve(r)?.length);
+        if (!fn) continue;
+        const names = [
+          ...new Set(deps.targetsOf(site, []).filter(unknownAt).map(formatPath)),
+        ].sort();
+        if (!names.length) continue;
+        return error(
+          "A function of a value known only after apply",
+          `${site.kind === "let" ? "The let " : ""}${site.label} calls ${fn.name}.${call[1]} on ${
+            unknowns(names)
+          }, and the call fails with the value that stands for ${
+            names.length === 1 ? "it" : "them"
+          } at plan time (CUE says: ${cue}). ${fix(site.label, names)}`,
+          { range: { file: site.file, line: site.line, column: site.column } },
+        );
+      }
+    }
+    return undefined;
+  }
+  // What the failing field's declarations refer to, and what the fields
+  // and lets they refer to do, a few steps deep.
+  const found: string[][] = [];
+  const seen = new Set<string>();
+  let frontier = [...deps.sitesFor(path), ...deps.sitesUnder(path)];
+  for (let depth = 0; depth < 4 && frontier.length && !found.length; depth++) {
+    const next: typeof frontier = [];
+    for (const { site, subst } of frontier) {
+      for (const t of deps.targetsOf(site, subst)) {
+        const k = pathKey(t);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        if (unknownAt(t)) found.push(t);
+        else next.push(...deps.sitesFor(t));
+      }
+    }
+    frontier = next;
+  }
+  if (!found.length) return undefined;
+  const names = [...new Set(found.map(formatPath))].sort();
+  return error(
+    "A function of a value known only after apply",
+    `${formatPath(path)} is computed from ${
+      unknowns(names)
+    }, and it does not evaluate with the value that stands for ${
+      names.length === 1 ? "it" : "them"
+    } at plan time (CUE says: ${cue}). ${fix(formatPath(path), names)}`,
+    { address: formatPath(path), range: locate(index, path)?.pos },
+  );
 }
 
 /**

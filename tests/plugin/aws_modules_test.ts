@@ -530,3 +530,58 @@ Deno.test("ports of terraform-aws-modules examples on moto: apply, no-op plans, 
     await MOTO.stop();
   }
 });
+
+Deno.test("an optional and computed attribute read in interpolations of several nodes plans as known after apply", async () => {
+  // CUE reports every such read ("cannot reference optional field: policy
+  // (and 1 more error)"); the suffix hid which attribute it was, and
+  // validate failed where Terraform plans the values as unknown.
+  const dir = await Deno.makeTempDir({ prefix: "pravo-optional-reads-" });
+  const r = { dir, env: { XDG_CACHE_HOME: await Deno.makeTempDir({ prefix: "pravo-cache-" }) } };
+  try {
+    await Deno.writeTextFile(
+      join(dir, "pravo.jsonc"),
+      JSON.stringify({
+        providers: { "hashicorp/aws": "5.100.0" },
+        provider_mirrors: [mirrorDir()],
+      }),
+    );
+    await Deno.writeTextFile(
+      join(dir, "main.cue"),
+      `package reads
+
+import (
+	"strings"
+	aws "pravo.dev/providers/hashicorp/aws"
+)
+
+moto:   string @tag(moto)
+suffix: string @tag(suffix)
+
+$aws: aws.#Provider & {
+	region: "${REGION}", access_key: "test", secret_key: "test"
+	skip_credentials_validation: true, skip_requesting_account_id: true
+	skip_metadata_api_check: "true", endpoints: [{sqs: moto}]
+}
+
+q: $aws.#Resource.aws_sqs_queue & {name: "reads-\\(suffix)"}
+a: $aws.#Resource.aws_sqs_queue & {name: "reads-a-\\(suffix)", tags: v: strings.ToUpper("a-\\(q.policy)")}
+b: $aws.#Resource.aws_sqs_queue & {name: "reads-b-\\(suffix)", tags: v: strings.ToLower("b-\\(q.policy)")}
+`,
+    );
+    const init = await run(r, ["init"]);
+    assert.equal(init.code, 0, init.out);
+    const validate = await run(r, ["validate"]);
+    assert.equal(validate.code, 0, validate.out);
+    const plan = await run(r, ["plan", "--json"]);
+    assert.equal(plan.code, 2, plan.out);
+    const doc = JSON.parse(plan.out);
+    for (const n of ["a", "b"]) {
+      const node = doc.nodes.find((x: { address: string }) => x.address === n);
+      assert.ok(node.after_unknown.includes("tags"), `${n}.tags: known after apply`);
+      assert.deepEqual(node.dependencies, ["q"]);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(r.env.XDG_CACHE_HOME, { recursive: true });
+  }
+});

@@ -188,3 +188,48 @@ c: $fake.#Resource.fake_thing & {name: "c-at-\\(a.created)"}
     await Deno.remove(r.root, { recursive: true });
   }
 });
+
+Deno.test("an optional and computed attribute read inside builtin calls in several places plans as known after apply", async () => {
+  // CUE reports each of the reads ("cannot reference optional field:
+  // encrypted (and 1 more error)"); the suffix hid which attribute it was.
+  // And a map whose one value is unknown is planned with it unknown, not
+  // refused as a plan that changes what the configuration sets.
+  const main = `package demo
+
+import (
+	"strings"
+	fake "pravo.dev/providers/pravo/fake"
+)
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+src: $fake.#Resource.fake_thing & {name: "src"}
+a: $fake.#Resource.fake_thing & {name: "a", tags: v: strings.ToUpper("a-\\(src.encrypted)")}
+b: $fake.#Resource.fake_thing & {name: "b", tags: v: strings.ToLower("b-\\(src.encrypted)")}
+`;
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({ "main.cue": main }, {
+    source: FAKE_SOURCE,
+    version: FAKE_VERSION,
+    mirror: mirror.dir,
+  });
+  try {
+    const plan = await r.run(["plan", "--json"]);
+    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
+    const doc = JSON.parse(plan.stdout);
+    const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
+    for (const n of ["a", "b"]) {
+      assert.ok(node(n).after_unknown.includes("tags.v"), `${n}.tags.v: known after apply`);
+      assert.deepEqual(node(n).dependencies, ["src"]);
+    }
+    const apply = await r.run(["apply", "-auto-approve"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    const show = await r.run(["state", "show", "a", "--json"]);
+    assert.equal(show.code, 0, show.stdout + show.stderr);
+    assert.match(show.stdout, /A-TRUE|A-FALSE/);
+    const again = await r.run(["plan"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await Deno.remove(r.root, { recursive: true });
+  }
+});

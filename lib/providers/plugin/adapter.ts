@@ -42,7 +42,15 @@ import type {
 } from "../resource_provider.ts";
 import type { TypeSchema } from "../schema.ts";
 import { startPlugin } from "./processes.ts";
-import { fromState, plannedView, sameValue, toProviderValue, toState, valueAt } from "./values.ts";
+import {
+  agrees,
+  fromState,
+  plannedView,
+  sameValue,
+  toProviderValue,
+  toState,
+  valueAt,
+} from "./values.ts";
 
 /** Time spent in this process's provider work, for benchmarks. */
 export const pluginTimings = { configureMs: 0, calls: 0, callsMs: 0 };
@@ -521,8 +529,7 @@ function invalidPlan(
     if (a.computed || a.writeOnly) continue;
     const cv = c?.[k] ?? null;
     const pv = valueAt(planned, [{ name: k }]) ?? null;
-    if (cv instanceof Unknown || pv instanceof Unknown) continue;
-    if (!sameValue(cv, pv) && !(cv === null && pv === null)) {
+    if (!agrees(cv, pv)) {
       out.push(
         error(
           "Provider produced an invalid plan",

@@ -115,6 +115,29 @@ export function valueAt(v: Value, path: readonly PathStep[]): Value | undefined 
   return cur;
 }
 
+/**
+ * Whether a planned value keeps what the configuration sets: equal where
+ * both are known; an unknown in either, at any depth, accepts what the other
+ * holds there (`{v: (unknown)}` planned as a whole unknown map, or as `{v: "x"}`
+ * by a provider that knows more).
+ */
+export function agrees(config: Value | undefined, planned: Value | undefined): boolean {
+  if (config instanceof Typed) config = config.value;
+  if (planned instanceof Typed) planned = planned.value;
+  if (config instanceof Unknown || planned instanceof Unknown) return true;
+  if (!hasUnknownValue(config ?? null) && !hasUnknownValue(planned ?? null)) {
+    return sameValue(config, planned);
+  }
+  if (Array.isArray(config) && Array.isArray(planned)) {
+    return config.length === planned.length && config.every((x, i) => agrees(x, planned[i]));
+  }
+  if (config && planned && isObj(config) && isObj(planned)) {
+    const keys = new Set([...Object.keys(config), ...Object.keys(planned)]);
+    return [...keys].every((k) => agrees(config[k] ?? null, planned[k] ?? null));
+  }
+  return false;
+}
+
 /** Equality of two values: an unknown equals nothing. */
 export function sameValue(a: Value | undefined, b: Value | undefined): boolean {
   if (a instanceof Unknown || b instanceof Unknown) return false;
