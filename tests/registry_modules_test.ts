@@ -365,3 +365,32 @@ Deno.test("pravo mcp pins the modules at start: an agent that edits module.cue, 
     await w.cleanup();
   }
 });
+
+Deno.test("init refuses a deps key of module.cue that is not a module path with its major version, at its line, and writes no lock", async () => {
+  // No registry: the key is refused before anything is fetched.
+  const w = await world("127.0.0.1:9");
+  try {
+    for (const key of ["../x@v0", "example.com/../../x@v0", "example.com/pets", "pets@v0"]) {
+      await Deno.writeTextFile(
+        join(w.root, "cue.mod/module.cue"),
+        `module: "example.com/infra@v0"\nlanguage: version: "v0.9.0"\ndeps: {\n\t"${key}": {v: "v0.1.0"}\n}\n`,
+      );
+      const init = await w.run(["init"]);
+      assert.equal(init.code, 1, key + init.stdout + init.stderr);
+      assert.ok(
+        init.stderr.includes(
+          `"${key}" in the deps of cue.mod/module.cue is not a CUE module path with its major version`,
+        ),
+        init.stderr,
+      );
+      assert.match(init.stderr, /on cue\.mod\/module\.cue line 4/);
+      assert.match(
+        init.stderr,
+        /Correct the key in cue\.mod\/module\.cue and run `pravo init` again/,
+      );
+      await assert.rejects(Deno.stat(join(w.root, "pravo.lock.json")), Deno.errors.NotFound);
+    }
+  } finally {
+    await w.cleanup();
+  }
+});

@@ -16,7 +16,7 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { Exit } from "../cli/exit.ts";
-import type { LockedModule } from "../providers/install/lock.ts";
+import { isModuleKey, type LockedModule } from "../providers/install/lock.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
 import { dependencies, MODULE_FILE, VENDOR_DIR } from "./modules.ts";
@@ -77,6 +77,14 @@ export async function installModules(options: {
   let resolver: ReturnType<typeof parseCueRegistry> | undefined;
   const cacheDir = moduleCacheDir(env);
   for (const d of deps) {
+    // Before it names a folder, a registry path or a key of the lock.
+    if (!isModuleKey(d.key)) {
+      fail(error(
+        `"${d.key}" in the deps of ${MODULE_FILE} is not a CUE module path with its major version`,
+        `A dependency is keyed by its module path, a domain first, and its major version, as CUE writes it: "example.com/pets@v0": v: "v0.1.0". Correct the key in ${MODULE_FILE} and run \`pravo init\` again.`,
+        at(d),
+      ));
+    }
     let vendored = false;
     try {
       lstatSync(join(root, VENDOR_DIR, d.module));

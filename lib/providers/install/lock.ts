@@ -152,13 +152,22 @@ export function parseLockFile(text: string, path: string): LockFileContent {
   return out;
 }
 
+/**
+ * A CUE module path with its major version, as module.cue's `deps` keys it
+ * and the lock pins it: a domain first, `example.com/pets@v0`.
+ */
+export function isModuleKey(key: string): boolean {
+  return /^[a-z0-9][a-z0-9.-]*\.[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*@v\d+$/.test(key) &&
+    !key.split("/").some((e) => /^\.+(@v\d+)?$/.test(e));
+}
+
 function readModuleEntry(
   entry: { key: string; keyNode: Node; valueNode: Node },
   at: (n: Node) => SourcePos,
   out: Record<string, LockedModule>,
 ): void {
   const { key, keyNode, valueNode } = entry;
-  if (!/^[a-z0-9][a-z0-9.-]*\.[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*@v\d+$/.test(key)) {
+  if (!isModuleKey(key)) {
     throw refused(
       `"${key}" is not a CUE module path with its major version`,
       'Write it as module.cue\'s deps do: "example.com/pets@v0".',
