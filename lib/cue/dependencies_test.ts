@@ -13,7 +13,12 @@ const HEAD = "$random: rnd.#Provider\n" +
   "base: $random.#Resource.random_integer & {min: 1, max: 9}\n" +
   "other: $random.#Resource.random_integer & {min: 1, max: 5}\n";
 
-async function load(body: string, imports: string[] = []): Promise<Spec> {
+async function load(
+  body: string,
+  imports: string[] = [],
+  /** Applied nodes: by address, the type and the state's values. */
+  known?: Record<string, { type: string; values: Record<string, unknown> }>,
+): Promise<Spec> {
   const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
   try {
     const clause = ['rnd "pravo.dev/providers/hashicorp/random"', ...imports.map((i) => `"${i}"`)];
@@ -21,7 +26,19 @@ async function load(body: string, imports: string[] = []): Promise<Spec> {
       join(root, "main.cue"),
       `package demo\n\nimport (\n${clause.map((c) => `\t${c}\n`).join("")})\n\n${HEAD}${body}`,
     );
-    const res = await loadRoot(root);
+    const res = await loadRoot(
+      root,
+      known
+        ? {
+          known: new Map(Object.entries(known).map(([a, k]) => [a, k.values as never])),
+          knownKinds: new Map(
+            Object.entries(known).map((
+              [a, k],
+            ) => [a, { provider: "hashicorp/random", mode: "managed" as const, type: k.type }]),
+          ),
+        }
+        : {},
+    );
     assert.ok(res.ok, `expected a valid root, got ${JSON.stringify(res.diagnostics, null, 2)}`);
     return res.value;
   } finally {
@@ -268,7 +285,8 @@ Deno.test("for_each over a value known only after apply is refused, with Terrafo
 Deno.test("dependencies: an if inside a definition decides only the fields it declares, so two instances may refer to each other", async () => {
   // x.b exists when x's input is set: it depends on y.a, and x.a does not.
   // Taking the clause for every node of the module made x.a -> y.a -> x.a.
-  const spec = await load(`
+  const spec = await load(
+    `
 #M: {
 	#var: {p: *"" | string}
 	a: $random.#Resource.random_pet & {}
@@ -278,12 +296,19 @@ Deno.test("dependencies: an if inside a definition decides only the fields it de
 }
 x: #M & {#var: p: y.a.id}
 y: #M & {#var: p: x.a.id}
-`);
+`,
+    [],
+    {
+      "x.a": { type: "random_pet", values: { id: "x-a", length: 2, separator: "-" } },
+      "y.a": { type: "random_pet", values: { id: "y-a", length: 2, separator: "-" } },
+    },
+  );
   assert.deepEqual(edges(spec), ["x.b -> y.a", "y.b -> x.a"]);
 });
 
 Deno.test("dependencies: a comprehension whose fields are not all known by label decides the fields it makes", async () => {
-  const spec = await load(`
+  const spec = await load(
+    `
 #M: {
 	#var: {names: [...string]}
 	a: $random.#Resource.random_pet & {}
@@ -292,7 +317,10 @@ Deno.test("dependencies: a comprehension whose fields are not all known by label
 	}
 }
 m: #M & {#var: names: ["k\\(base.result)"]}
-`);
+`,
+    [],
+    { base: { type: "random_integer", values: { id: "3", min: 1, max: 9, result: 3 } } },
+  );
   const made = spec.nodes.filter((n) => n.address.startsWith("m.") && n.address !== "m.a");
   assert.equal(made.length, 1, spec.nodes.map((n) => n.address).join(", "));
   assert.deepEqual(made[0].dependencies, ["base"]);
@@ -412,6 +440,98 @@ Deno.test("a function of a value known only after apply that fails on what stand
       assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
       assert.equal(later.value.nodes.find((x) => x.address === "n")?.config.prefix, "four");
     }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a condition or a for inside a definition, decided by an instance's input known only after apply or secret, is refused; known inputs and structs of nodes plan", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
+  const M = `#M: {
+	#var: {n: *0 | int, names: [...string], pw: *"" | string, qs: {...}}
+	a: $random.#Resource.random_pet & {}
+	if #var.n > 5 {
+		extra: $random.#Resource.random_pet & {}
+	}
+	for k in #var.names {
+		"n-\\(k)": $random.#Resource.random_pet & {}
+	}
+	if len(#var.pw) > 8 {
+		long: $random.#Resource.random_pet & {}
+	}
+	for k, q in #var.qs {
+		"of-\\(k)": $random.#Resource.random_pet & {prefix: q.id}
+	}
+}
+#Outer: {
+	#in: int
+	inner: #M & {#var: n: #in}
+}
+// A condition inside a node's attribute decides a value, not which fields exist.
+#K: {
+	#var: key: *null | string
+	a: $random.#Resource.random_pet & {prefix: [if #var.key != null {"k"}, "none"][0]}
+}
+secret: $random.#Resource.random_password & {length: 12}
+`;
+  const write = (body: string) =>
+    Deno.writeTextFile(
+      join(root, "main.cue"),
+      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD + M + body,
+    );
+  try {
+    for (
+      const [body, summary, line] of [
+        ["m: #M & {#var: n: base.result}\n", "Nodes decided by a value known only after apply", 11],
+        [
+          'm: #M & {#var: names: ["\\(base.result)"]}\n',
+          "Nodes decided by a value known only after apply",
+          14,
+        ],
+        // An instance made by a comprehension, and one inside another definition's instance.
+        [
+          'ms: {for k in ["a"] {(k): #M & {#var: n: base.result}}}\n',
+          "Nodes decided by a value known only after apply",
+          11,
+        ],
+        ["o: #Outer & {#in: base.result}\n", "Nodes decided by a value known only after apply", 11],
+        [
+          "m: #M & {#var: pw: secret.result}\n",
+          "Which fields exist depends on a sensitive value",
+          17,
+        ],
+      ] as const
+    ) {
+      await write(body);
+      const res = await loadRoot(root);
+      assert.ok(!res.ok, body);
+      assert.equal(res.diagnostics[0].summary, summary, body);
+      assert.equal(res.diagnostics[0].range?.line, line, body);
+    }
+    // Inputs the configuration gives, and a struct of nodes to iterate: planned.
+    await write(
+      'm: #M & {#var: {n: 7, names: ["x"], qs: {b: base, o: other}}}\no: #Outer & {#in: 2}\n' +
+        "k: #K & {#var: key: base.id}\n",
+    );
+    const res = await loadRoot(root);
+    assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+    assert.deepEqual(
+      res.value.nodes.map((n) => n.address).filter((a) => /^[mo]\./.test(a)).sort(),
+      ['m."n-x"', 'm."of-b"', 'm."of-o"', "m.a", "m.extra", "o.inner.a"],
+    );
+    assert.deepEqual(res.value.nodes.find((n) => n.address === "k.a")?.dependencies, ["base"]);
+    // Once base is applied, its result decides at plan time.
+    await write("m: #M & {#var: n: base.result}\n");
+    const known = await loadRoot(root, {
+      known: new Map([["base", { id: "7", min: 1, max: 9, result: 7 }]]),
+      knownKinds: new Map([["base", {
+        provider: "hashicorp/random",
+        mode: "managed" as const,
+        type: "random_integer",
+      }]]),
+    });
+    assert.ok(known.ok, JSON.stringify(!known.ok && known.diagnostics));
+    assert.ok(known.value.nodes.some((n) => n.address === "m.extra"));
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -77,6 +77,8 @@ export interface Site {
    * reference. The keys of a struct of nodes are in the sources.
    */
   keyOf?: Ref;
+  /** For a comprehension's variable: the comprehension that declares it. */
+  generator?: Generator;
   /**
    * For the value variable of `for k, v in {"a": x, "b": y.z}` (a struct
    * written out whose every value is a bare reference): `v.f` reads `x.f`
@@ -110,6 +112,12 @@ export interface Generator {
    * when its value is not, and tells nothing of what it holds.
    */
   presence?: Ref[];
+  /**
+   * The clause references that an `if` only compares with null (`if
+   * #in.at != null`, `== null`): a value the provider computes is taken as
+   * not null before apply, as its stand-ins are.
+   */
+  nullTests?: Ref[];
   /**
    * The labels of the fields its body declares, whose existence its clauses
    * decide; null when they are not all known (a dynamic label, a nested
@@ -432,7 +440,7 @@ class Parser {
 
   /** Reads `label: label: ... value @attr...` if one starts here. */
   #tryField(scope: Scope): boolean {
-    const labels = this.#labelChain();
+    const labels = this.#labelChain(scope);
     if (labels.length === 0) return false;
     let s = scope;
     let site: Site | null = null;
@@ -480,7 +488,7 @@ class Parser {
    * position after the last colon; returns [] and moves nothing when no label
    * starts here.
    */
-  #labelChain(): ChainLabel[] {
+  #labelChain(scope: Scope): ChainLabel[] {
     const out: ChainLabel[] = [];
     for (;;) {
       const save = this.#i;
@@ -499,7 +507,7 @@ class Parser {
         this.#generators.length = saved.generators;
         return out;
       };
-      const l = this.#label();
+      const l = this.#label(scope);
       if (!l) return rewind();
       let optional = false;
       if (this.#is("?") || this.#is("!")) {
@@ -512,7 +520,8 @@ class Parser {
     }
   }
 
-  #label():
+  /** A label; its expression's references are looked up in `scope`, the struct's. */
+  #label(scope: Scope):
     | { text: string; tok: Token; kind?: SiteKind; alias?: string; refsFrom?: Ref[] }
     | undefined {
     let alias: string | undefined;
@@ -528,7 +537,13 @@ class Parser {
     if (t.kind === "string") {
       this.#next();
       if (t.value !== undefined) return { text: t.value, tok: t, kind: "regular", alias };
-      return { text: t.text, tok: t, kind: "dynamic", alias, refsFrom: this.#interpolationRefs(t) };
+      return {
+        text: t.text,
+        tok: t,
+        kind: "dynamic",
+        alias,
+        refsFrom: this.#interpolationRefs(t, scope),
+      };
     }
     if (this.#is("(") || this.#is("[")) {
       const close = this.#is("(") ? ")" : "]";
@@ -536,7 +551,7 @@ class Parser {
       const probe: Site = this.#scratchSite(t);
       this.#next();
       try {
-        this.#withSite(probe, () => this.#expr(this.#top, false));
+        this.#withSite(probe, () => this.#expr(scope, false));
       } catch {
         return undefined;
       }
@@ -627,9 +642,9 @@ class Parser {
     }
   }
 
-  #interpolationRefs(t: Token): Ref[] {
+  #interpolationRefs(t: Token, scope: Scope): Ref[] {
     const probe = this.#scratchSite(t);
-    this.#withSite(probe, () => this.#interpolations(t, this.#top));
+    this.#withSite(probe, () => this.#interpolations(t, scope));
     return probe.refs;
   }
 
@@ -715,7 +730,10 @@ class Parser {
         };
         vars.forEach((v, i) => {
           const site = this.#newSite(next, v.text, "for", null, v, false);
-          site.refs.push(...from);
+          if (g) site.generator = g;
+          // The keys of a struct written out are in the sources: its key
+          // variable reads no value.
+          if (!(literal && vars.length === 2 && i === 0)) site.refs.push(...from);
           if (bare && vars.length === 2 && i === 0) site.keyOf = from[0];
           if (valuesOf && i === vars.length - 1) site.valuesOf = true;
         });
@@ -727,6 +745,9 @@ class Parser {
         clauseRefs.push(...from);
         if (g && from.length === 1 && this.#presenceTest(start, this.#i)) {
           (g.presence ??= []).push(from[0]);
+        }
+        if (g && from.length === 1 && this.#presenceTest(start, this.#i, "null")) {
+          (g.nullTests ??= []).push(from[0]);
         }
       } else {
         const name = this.#next();
@@ -800,12 +821,13 @@ class Parser {
 
   /** True when the tokens from `start` to `end` are one reference: `a.b.c`. */
   /** True when the tokens are `REF != _|_` or `REF == _|_`, REF a bare reference. */
-  #presenceTest(start: number, end: number): boolean {
+  /** Whether the clause is `ref != X` or `ref == X`, X `_|_` (or `null`). */
+  #presenceTest(start: number, end: number, against = "_|_"): boolean {
     const toks = this.#toks.slice(start, end).filter((t) =>
       !(t.kind === "comma" && t.text === "\n")
     );
     const n = toks.length;
-    if (n < 3 || toks[n - 1].text !== "_|_" || !["!=", "=="].includes(toks[n - 2].text)) {
+    if (n < 3 || toks[n - 1].text !== against || !["!=", "=="].includes(toks[n - 2].text)) {
       return false;
     }
     const refEnd = start + this.#toks.slice(start, end).findIndex((t) => t === toks[n - 2]);

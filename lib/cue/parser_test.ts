@@ -313,3 +313,17 @@ Deno.test("parseFile() refuses an expression that chains more than 1,000 operato
   assert.match(e.message, /chains more than 1000 operators/);
   assert.equal(e.column, 4 + " + 1".length * MAX_OPERATORS + 2);
 });
+
+Deno.test("parseFile() looks up a dynamic or pattern label's references in the struct's scope: a for variable, not a field of the same name outside", () => {
+  const pf = parse(
+    'k: "outer"\nx: {for k in ["a"] {"n-\\(k)": 1}}\ny: {for k, v in {a: 1} {(k): v}}\n',
+  );
+  const dynamic = pf.sites.filter((s) => s.kind === "dynamic");
+  assert.equal(dynamic.length, 2);
+  for (const d of dynamic) {
+    const k = d.refs.find((r) => r.name === "k")!;
+    const decl = resolve(k)!;
+    assert.equal(decl.length, 1);
+    assert.equal(decl[0].kind, "for", `${d.line}: the for variable`);
+  }
+});

@@ -214,7 +214,7 @@ export function taint(input: TaintInput): Taint {
    */
   const selectedTaint = (d: Site, sel: readonly string[]): boolean => {
     if (sel.length === 0) return siteTaint(d);
-    if (d.keyOf && iteratesNodes(d.keyOf)) return false;
+    if (d.keyOf && (iteratesNodes(d.keyOf) || staticKeys(d.keyOf))) return false;
     if (d.valuesOf) return d.refs.some((r) => refTaint(r, sel));
     if (d.refs.some((r) => refTaint(r, []))) return true;
     return (within.get(d) ?? []).some((c) => c.label === sel[0] && selectedTaint(c, sel.slice(1)));
@@ -223,7 +223,7 @@ export function taint(input: TaintInput): Taint {
   /** A declaration's references, and those of the declarations written in its value without a path. */
   const siteTaint = (site: Site): boolean =>
     guarded(memoSite, site, () => {
-      if (site.keyOf && iteratesNodes(site.keyOf)) return false;
+      if (site.keyOf && (iteratesNodes(site.keyOf) || staticKeys(site.keyOf))) return false;
       // A node's depends_on carries no value to the node: only edges.
       if (site.label === DEPENDS_ON) return false;
       if (site.refs.some((r) => refTaint(r, []))) return true;
@@ -307,24 +307,140 @@ export function taint(input: TaintInput): Taint {
   );
 
   // Existence decided by a secret, outside a node attribute's or an output's value.
+  /** A node declared in a definition (`#M: queue: $aws.#Resource.aws_sqs_queue & {...}`). */
+  const NODE_KINDS = new Set(["#Resource", "#Data", "#Ephemeral", "#Call"]);
+  const declaresNode = (p: string[]): boolean =>
+    p.some((l) => l.startsWith("#")) &&
+    (byKey.get(pathKey(p)) ?? []).some((s) =>
+      s.refs.some((r) => !clauses.has(r) && r.selectors.some((x) => NODE_KINDS.has(x)))
+    );
   const insideValue = (p: string[]): boolean => {
     if (p[0] === "outputs" && p.length >= 2) return true;
     for (let k = p.length - 1; k > 0; k--) {
-      if (nodeByKey.has(pathKey(p.slice(0, k)))) return true;
+      const at = p.slice(0, k);
+      if (nodeByKey.has(pathKey(at)) || declaresNode(at)) return true;
     }
     return false;
   };
+  /**
+   * The declarations that instantiate the definition at `def` (`m: #M &
+   * {...}`, an embedding): each with its static path, or the declaration
+   * itself when its path is not static (under a comprehension's label).
+   */
+  const instancesOf = (def: string[]): { path: string[] | null; site: Site }[] => {
+    const key = pathKey(def);
+    return sites.filter((s) =>
+      s.refs.some((r) =>
+        !clauses.has(r) &&
+        (resolve(r) ?? []).some((x) => x.path && pathKey([...x.path, ...r.selectors]) === key)
+      )
+    ).map((s) => ({ path: s.path, site: s }));
+  };
+  /** Every declaration written in the value of `site`, at any depth. */
+  const writtenIn = (site: Site): Site[] => {
+    const out: Site[] = [];
+    const stack = [site];
+    while (stack.length) {
+      for (const c of within.get(stack.pop()!) ?? []) {
+        out.push(c);
+        stack.push(c);
+      }
+    }
+    return out;
+  };
+  const literal = (x: Site) =>
+    x.refs.length === 0 && !ownerOf.has(x) && (within.get(x) ?? []).length > 0 &&
+    (within.get(x) ?? []).every((c) => c.kind === "regular");
+  const ofNodes = (x: Site) =>
+    x.refs.length > 0 && x.refs.every(iteratesNodes) && !(within.get(x) ?? []).length;
+  /**
+   * Whether a value declared inside a definition (its input `#M.#var.n`)
+   * is computed from a secret in an instance of it (`m: #M & {#var: n:
+   * base.result}`), also through an instance inside another definition
+   * (`#Outer: inner: #M & {#var: n: #in}`, `o: #Outer & {#in: ...}`).
+   * `within`: only the definitions that are a prefix of it (where the
+   * comprehension that reads the value is written). `keysOnly`: the value is
+   * iterated, so a struct written out or a struct of nodes decides its keys
+   * only.
+   */
+  const definedTaint = (
+    target: string[],
+    keysOnly: boolean,
+    within?: string[],
+    depth = 0,
+  ): boolean => {
+    if (depth > 8) return false;
+    for (let k = 1; k < target.length; k++) {
+      if (!target[k - 1].startsWith("#")) continue;
+      const def = target.slice(0, k);
+      if (within && (within.length < k || pathKey(within.slice(0, k)) !== pathKey(def))) continue;
+      const rest = target.slice(k);
+      for (const inst of instancesOf(def)) {
+        let decls: Site[];
+        if (inst.path) {
+          const p = [...inst.path, ...rest];
+          decls = byKey.get(pathKey(p)) ?? [];
+          if (keysOnly && decls.length && decls.every((x) => literal(x) || ofNodes(x))) continue;
+          if (pathTaint(p)) return true;
+        } else {
+          // Under a dynamic label: the declarations written in the instance
+          // with the input's name (`#var: n: x` is one chain of labels).
+          decls = writtenIn(inst.site).filter((c) => c.label === rest[rest.length - 1]);
+          if (decls.some(siteTaint)) return true;
+        }
+        // What the instance gives, when it is itself inside a definition.
+        for (const d of decls) {
+          for (const r of d.refs) {
+            for (const x of resolve(r) ?? []) {
+              if (!x.path) continue;
+              const t = [...x.path, ...r.selectors];
+              if (
+                t.some((l) => l.startsWith("#")) && definedTaint(t, false, undefined, depth + 1)
+              ) {
+                return true;
+              }
+            }
+          }
+        }
+      }
+    }
+    return false;
+  };
+  /**
+   * A clause reference to an input of the definition the comprehension is
+   * written in (`if #var.n > 5`, `for k in #var.names`), read as each
+   * instance gives it.
+   */
+  const instanceTaint = (g: Generator, r: Ref, where: string[]): boolean =>
+    (resolve(r) ?? []).some((d) =>
+      d.path !== null &&
+      definedTaint([...d.path, ...r.selectors], g.iterated.includes(r), where)
+    );
   const reported = new Set<string>();
+  /** The comprehensions found to decide from a secret. */
+  const deciding = new Set<Generator>();
+  /** A reference to a variable of a comprehension already reported: said once, there. */
+  const ofReported = (r: Ref): boolean => {
+    const decls = resolve(r) ?? [];
+    return decls.length > 0 && decls.every((d) => d.generator && deciding.has(d.generator));
+  };
   for (const g of generators) {
     const where = ownerPath(g.owner);
     if (insideValue(where)) continue;
     const decides = g.clauseRefs.some((r) => {
-      if (g.iterated.includes(r) && (iteratesNodes(r) || staticKeys(r))) return false;
+      if (ofReported(r)) return false;
       // Whether a field is there is no value of it.
       if (g.presence?.includes(r)) return false;
+      // Before apply a value the provider computes is not null (its
+      // stand-ins are not): a test of that decides nothing unknown. A
+      // secret's is still its own.
+      if (input.schemaSensitive === false && g.nullTests?.includes(r)) return false;
+      if (instanceTaint(g, r, where)) return true;
+      if (g.iterated.includes(r) && (iteratesNodes(r) || staticKeys(r))) return false;
       return refTaint(r, []);
     });
     if (!decides) continue;
+    deciding.add(g);
     const key = `${g.file}:${g.line}:${g.column}`;
     if (reported.has(key)) continue;
     reported.add(key);
