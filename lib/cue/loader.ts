@@ -2175,9 +2175,12 @@ function functionOfUnknown(
     `${names.join(", ")}, which ${
       names.length === 1 ? "is" : "are"
     } known only after apply (computed by the provider, and not applied yet)`;
-  if (!path) {
-    // CUE names no field for a failed call in a let or a hidden field: the
-    // declaration that calls the function CUE names, with an unknown argument.
+  /**
+   * The declaration that calls the function CUE names with an argument
+   * known only after apply: where CUE names no field (a failed call in a let
+   * or a hidden field), or names a field that reads the call through a let.
+   */
+  const calling = (): Diagnostic | undefined => {
     const call = /^(?:cue: marshal error: )?error in call to (?:[\w./-]+\.)?(\w+):/.exec(said);
     if (!call) return undefined;
     for (const f of sources.files) {
@@ -2200,7 +2203,8 @@ function functionOfUnknown(
       }
     }
     return undefined;
-  }
+  };
+  if (!path) return calling();
   // What the failing field's declarations refer to, and what the fields
   // and lets they refer to do, a few steps deep.
   const found: string[][] = [];
@@ -2219,7 +2223,7 @@ function functionOfUnknown(
     }
     frontier = next;
   }
-  if (!found.length) return undefined;
+  if (!found.length) return calling();
   const names = [...new Set(found.map(formatPath))].sort();
   return error(
     "A function of a value known only after apply",
