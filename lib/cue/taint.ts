@@ -327,14 +327,19 @@ export function taint(input: TaintInput): Taint {
    * {...}`, an embedding): each with its static path, or the declaration
    * itself when its path is not static (under a comprehension's label).
    */
+  const instanceMemo = new Map<string, { path: string[] | null; site: Site }[]>();
   const instancesOf = (def: string[]): { path: string[] | null; site: Site }[] => {
     const key = pathKey(def);
-    return sites.filter((s) =>
+    const memo = instanceMemo.get(key);
+    if (memo) return memo;
+    const got = sites.filter((s) =>
       s.refs.some((r) =>
         !clauses.has(r) &&
         (resolve(r) ?? []).some((x) => x.path && pathKey([...x.path, ...r.selectors]) === key)
       )
     ).map((s) => ({ path: s.path, site: s }));
+    instanceMemo.set(key, got);
+    return got;
   };
   /** Every declaration written in the value of `site`, at any depth. */
   const writtenIn = (site: Site): Site[] => {
