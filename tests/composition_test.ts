@@ -165,3 +165,50 @@ outputs: {at: m.stamp.rfc3339, rotated: rot.rfc3339}
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a node replaced after drift whose new values are known at plan: its dependents read those, not what the refresh found", async () => {
+  // Found by the feature matrix: a file changed behind pravo's back was
+  // planned back, and the number seeded with its id was replaced with the
+  // drifted file's id (and the output took it), while the file went back to
+  // the id it had.
+  const root = await makeRoot({
+    "main.cue": `package demo
+
+import (
+	lc "pravo.dev/providers/hashicorp/local"
+	rd "pravo.dev/providers/hashicorp/random"
+)
+
+$local: lc.#Provider
+$random: rd.#Provider
+
+a: $local.#Resource.local_file & {filename: "a.txt", content: "hello\\n"}
+b: $random.#Resource.random_integer & {min: 1, max: 1000, seed: a.id}
+
+outputs: first: a.id
+`,
+  });
+  try {
+    assert.equal((await pravo(root, ["init"])).code, 0);
+    assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+    const before = JSON.parse((await pravo(root, ["state", "show", "b", "--json"])).stdout);
+    await Deno.writeTextFile(`${root}/a.txt`, "changed behind pravo's back\n");
+    const plan = await pravo(root, ["plan", "--refresh", "all", "--json"]);
+    assert.equal(plan.code, 2, plan.stderr);
+    const doc = JSON.parse(plan.stdout);
+    const action = (a: string) =>
+      doc.nodes.find((n: { address: string }) => n.address === a)?.action;
+    assert.equal(action("a"), "replace");
+    assert.notEqual(action("b"), "replace", "b's seed stays the id a gets back");
+    assert.deepEqual(doc.output_changes ?? {}, {}, "the output stays what it was");
+    const apply = await pravo(root, ["apply", "-auto-approve", "--refresh", "all"]);
+    assert.equal(apply.code, 0, apply.stderr);
+    const after = JSON.parse((await pravo(root, ["state", "show", "b", "--json"])).stdout);
+    assert.equal(after.record.attributes.result, before.record.attributes.result);
+    const again = await pravo(root, ["plan"]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.doesNotMatch(again.stdout, /Changes to Outputs/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

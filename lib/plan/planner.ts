@@ -326,12 +326,19 @@ export async function makePlan(
   // unknown: its dependents see those as unknown, and the others as they
   // are, as in Terraform (a table updated in place keeps its arn).
   const lostKnown = new Map<string, Set<string>>();
+  // Per node, the computed values its plan gives that differ from the
+  // state's and are known (a built-in file's id, computed from the content
+  // it will hold): its dependents read those, as Terraform's read the
+  // planned state, not what a refresh found.
+  const plannedKnown = new Map<string, Attrs>();
   let planned: PlannedNode[] = [];
   for (let round = 0; round < 50; round++) {
     const k = new Map<string, Attrs>();
     for (const [a, v] of known) {
       const lost = lostKnown.get(a);
-      k.set(a, lost ? Object.fromEntries(Object.entries(v).filter(([n]) => !lost.has(n))) : v);
+      const kept = lost ? Object.fromEntries(Object.entries(v).filter(([n]) => !lost.has(n))) : v;
+      const given = plannedKnown.get(a);
+      k.set(a, given ? { ...kept, ...given } : kept);
     }
     for (const [a, v] of dataRead) k.set(a, v);
     const sec = new Map([...secrets, ...dataSecrets]);
@@ -447,6 +454,26 @@ export async function makePlan(
       if (had && [...names].every((n) => had.has(n))) continue;
       lostKnown.set(p.address, new Set([...(had ?? []), ...names]));
       newlyLost = true;
+    }
+    for (const p of planned) {
+      if (p.mode !== "managed" || !known.has(p.address) || p.after === null) continue;
+      if (p.action !== "update" && p.action !== "replace") continue;
+      const lost = lostKnown.get(p.address);
+      const after = p.after as Attrs;
+      const given = { ...plannedKnown.get(p.address) };
+      let more = false;
+      for (const [name, v] of Object.entries(known.get(p.address)!)) {
+        if (lost?.has(name) || !(name in after) || after[name] === undefined) continue;
+        if (hasUnknown(after[name] as Value)) continue;
+        const now = name in given ? given[name] : v;
+        if (JSON.stringify(now) === JSON.stringify(after[name])) continue;
+        given[name] = after[name];
+        more = true;
+      }
+      if (more) {
+        plannedKnown.set(p.address, given);
+        newlyLost = true;
+      }
     }
     if (!newlyLost) break;
   }
