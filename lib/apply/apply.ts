@@ -179,6 +179,7 @@ export async function applyPlan(
     const result = { ...await walk(plan, store, opts), moved };
     if (!result.interrupted && !opts.only) {
       await recordRefreshed(plan, store, opts);
+      await recordSettings(plan, store, opts);
       result.serial = (await store.identity()).serial;
       if (result.ok) result.outputs = await recordOutputs(plan, store, opts);
     }
@@ -763,6 +764,37 @@ async function recordOutputs(
   if (outputs === undefined) return undefined;
   await store.transaction(planMeta(plan, opts), (tx) => tx.setOutputs(outputs));
   return outputs;
+}
+
+/**
+ * The settings of nodes left as they are that the configuration changed
+ * (`lifecycle: refresh_age`): pravo's bookkeeping, kept in the record, with
+ * no call to the provider. A change of it moves the serial, as any write
+ * of a record does; it is not a change of the object, so no log entry.
+ */
+export async function recordSettings(
+  plan: Plan,
+  store: StateStore,
+  opts: Pick<ApplyOptions, "actor" | "reason" | "run">,
+): Promise<void> {
+  const candidates = plan.nodes.filter((n) =>
+    n.mode === "managed" && n.action === "no-op" && n.before !== null
+  );
+  if (candidates.length === 0) return;
+  const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
+  const changed = candidates.filter((n) => {
+    const rec = records.get(n.address);
+    return rec !== undefined && rec.refreshAge !== n.refreshAge;
+  });
+  if (changed.length === 0) return;
+  await store.transaction(planMeta(plan, opts as ApplyOptions), async (tx) => {
+    for (const n of changed) {
+      const rec = await tx.getRecord(n.address);
+      if (rec && rec.refreshAge !== n.refreshAge) {
+        await tx.putRecord({ ...rec, refreshAge: n.refreshAge });
+      }
+    }
+  });
 }
 
 async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {

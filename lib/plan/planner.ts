@@ -574,9 +574,24 @@ export async function makePlan(
         detail: `its object moves from ${p.movedFrom}, as a moved entry of the configuration says`,
       });
     }
+    // A setting of pravo's own that changed (`refresh_age`): kept in the
+    // record at apply, so the node stays in the plan, with nothing to do to
+    // its object.
+    if (
+      p.action === "no-op" && p.mode === "managed" && rec !== undefined &&
+      rec.refreshAge !== p.refreshAge && !opts.destroy
+    ) {
+      p.reasons.push({
+        kind: "config",
+        detail: `its refresh_age changes from ${rec.refreshAge ?? "none"} to ${
+          p.refreshAge ?? "none"
+        }: apply records it, and does not touch the object`,
+      });
+    }
     const skippable = !opts.full && !opts.destroy && p.action === "no-op" && !p.movedFrom &&
       p.mode === "managed" &&
-      rec !== undefined && rec.configDigest === p.configDigest && !refreshed.has(p.address);
+      rec !== undefined && rec.configDigest === p.configDigest && !refreshed.has(p.address) &&
+      rec.refreshAge === p.refreshAge;
     if (skippable) {
       skipped.push({
         address: p.address,
