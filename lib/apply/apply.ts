@@ -797,14 +797,19 @@ export async function recordSettings(
   });
 }
 
-async function recordRefreshed(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<void> {
+/** The values of nodes left as they are that a refresh read anew: kept in their records. */
+export async function recordRefreshed(
+  plan: Plan,
+  store: StateStore,
+  opts: Pick<ApplyOptions, "actor" | "reason" | "run">,
+): Promise<void> {
   const refreshed = plan.nodes.filter((n) =>
     n.mode === "managed" && n.action === "no-op" && n.before !== null &&
     (n.reasons ?? []).some((r) => r.kind === "refresh")
   );
   if (refreshed.length === 0) return;
   const at = new Date().toISOString();
-  await store.transaction(planMeta(plan, opts), async (tx) => {
+  await store.transaction(planMeta(plan, opts as ApplyOptions), async (tx) => {
     for (const n of refreshed) {
       const rec = await tx.getRecord(n.address);
       if (!rec || isDeepStrictEqual(rec.attributes, n.before)) continue;

@@ -20,7 +20,7 @@ import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
-import { applyPlan, type ApplyResult, recordSettings } from "../apply/apply.ts";
+import { applyPlan, type ApplyResult, recordRefreshed, recordSettings } from "../apply/apply.ts";
 import { openStore, stateLocation } from "../state/open.ts";
 import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
@@ -240,7 +240,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
         judged = await judgeOrRefuse(ctx, policies, plan);
         const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
         if (!hasChanges(plan)) {
-          // Nothing to apply; a changed setting of a node is still kept.
+          // Nothing to apply; what a refresh read and a changed setting of
+          // a node are still kept, as Terraform's apply -refresh-only does.
+          await recordRefreshed(plan, store, { actor: ctx.actor, reason: ctx.reason });
           await recordSettings(plan, store, { actor: ctx.actor, reason: ctx.reason });
           emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
           return Exit.OK;

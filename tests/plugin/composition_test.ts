@@ -233,3 +233,40 @@ b: $fake.#Resource.fake_thing & {name: "b", tags: v: strings.ToLower("b-\\(src.e
     await Deno.remove(r.root, { recursive: true });
   }
 });
+
+Deno.test("apply --refresh all with nothing to change keeps what the refresh read, as Terraform's apply -refresh-only: drift is clean after", async () => {
+  // Found by the feature matrix: a computed value changed outside pravo (an
+  // S3 bucket's versioning, which its own resource sets) stayed drift
+  // forever, since an apply with no change returned before recording the
+  // refreshed values.
+  const mirror = await fakeMirror();
+  const r = await pluginRoot({
+    "main.cue": `package demo
+
+import fake "pravo.dev/providers/pravo/fake"
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+t: $fake.#Resource.fake_thing & {name: "t"}
+`,
+  }, { source: FAKE_SOURCE, version: FAKE_VERSION, mirror: mirror.dir });
+  try {
+    assert.equal((await r.run(["apply", "-auto-approve"])).code, 0);
+    const saved = JSON.parse(await Deno.readTextFile(mirror.state));
+    saved.things[0].created = "changed outside";
+    await Deno.writeTextFile(mirror.state, JSON.stringify(saved));
+    const drift = await r.run(["drift"]);
+    assert.equal(drift.code, 2, drift.stdout + drift.stderr);
+    assert.match(drift.stdout, /t: created changed/);
+    const plan = await r.run(["plan", "--refresh", "all"]);
+    assert.equal(plan.code, 0, "a computed value: nothing to change");
+    const apply = await r.run(["apply", "-auto-approve", "--refresh", "all"]);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    const show = JSON.parse((await r.run(["state", "show", "t", "--json"])).stdout);
+    assert.equal(show.record.attributes.created, "changed outside");
+    const after = await r.run(["drift"]);
+    assert.equal(after.code, 0, after.stdout + after.stderr);
+  } finally {
+    await Deno.remove(r.root, { recursive: true });
+  }
+});
