@@ -136,6 +136,21 @@ export const WORLDS: World[] = [
     title: "built-in providers, PostgreSQL state, scripts/pravo",
     columns: ["built-in", "postgres"],
   },
+  {
+    id: "fake-sqlite",
+    title: "the fake v6 provider, SQLite state, scripts/pravo",
+    columns: ["fake", "sqlite"],
+  },
+  {
+    id: "aws-sqlite",
+    title: "hashicorp/aws 5.100.0 on moto, SQLite state, scripts/pravo",
+    columns: ["aws", "sqlite"],
+  },
+  {
+    id: "bundle-sqlite",
+    title: "built-in providers, SQLite state, the single-file bundle run from another directory",
+    columns: ["built-in", "sqlite", "bundle"],
+  },
 ];
 
 /**

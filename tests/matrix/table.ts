@@ -15,6 +15,9 @@ export const PAGE = "docs/reference/feature-matrix.md";
 const FILES: Record<string, string> = {
   "builtin-sqlite": "tests/matrix/builtin_test.ts",
   "builtin-postgres": "tests/matrix/builtin_test.ts",
+  "fake-sqlite": "tests/matrix/fake_test.ts",
+  "aws-sqlite": "tests/matrix/aws_test.ts",
+  "bundle-sqlite": "tests/matrix/bundle_test.ts",
 };
 
 export function worldFile(id: string): string | undefined {

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { COLUMNS, NOT_APPLICABLE, ROWS, WORLDS } from "./cells.ts";
+import { cell, COLUMNS, NOT_APPLICABLE, ROWS, WORLDS } from "./cells.ts";
 import { STEP_IDS } from "./_scenario.ts";
 import { formattedMatrix, PAGE, worldFile } from "./table.ts";
 
@@ -25,4 +25,14 @@ Deno.test("every row of the matrix has its test, every world its file, every rea
     assert.ok(ROWS.some((r) => r.id === row), `a reason for the row ${row}`);
     for (const c of Object.keys(cols)) assert.ok(COLUMNS.some((x) => x.id === c), c);
   }
+});
+
+Deno.test("no cell of the matrix is empty: a world runs it, or a reason says why it does not apply", () => {
+  const empty = ROWS.flatMap((r) =>
+    COLUMNS.filter((c) => {
+      const x = cell(r, c.id);
+      return x.worlds.length === 0 && !x.na;
+    }).map((c) => `${r.id} x ${c.id}`)
+  );
+  assert.deepEqual(empty, []);
 });

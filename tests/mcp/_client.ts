@@ -122,6 +122,8 @@ export interface ConnectOptions {
   args?: string[];
   /** Start the server through scripts/pravo (narrow permissions) rather than `deno run -A`. */
   script?: boolean;
+  /** With `script`: another launcher of the same kind (scripts/pravo-bundle). */
+  command?: string;
   /** The protocol version to ask for; default the SDK's latest. */
   protocolVersion?: string;
   env?: Record<string, string>;
@@ -138,7 +140,7 @@ export async function connect(root: string, opts: ConnectOptions = {}): Promise<
     ...opts.env,
   };
   const inner = new StdioClientTransport({
-    command: opts.script ? SCRIPT : Deno.execPath(),
+    command: opts.script ? opts.command ?? SCRIPT : Deno.execPath(),
     args: opts.script ? args : ["run", "-A", "--quiet", MAIN, ...args],
     cwd: root,
     env,
