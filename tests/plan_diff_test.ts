@@ -67,9 +67,51 @@ Deno.test("plan shows a map's changed keys, and a JSON document's keys, not the 
       new RegExp(
         [
           String.raw`      ~ content +\= jsonencode\( # forces replacement`,
-          String.raw`          ~ Statement = \[\{"Effect":"Allow"\}\] -> \[\{"Effect":"Deny"\}\]`,
+          String.raw`          ~ Statement = \[`,
+          String.raw`              ~ \{`,
+          String.raw`                  ~ Effect = "Allow" -> "Deny"`,
+          String.raw`                \},`,
+          String.raw`            \]`,
           String.raw`            # \(2 unchanged attributes hidden\)`,
           String.raw`        \)`,
+        ].join("\n"),
+      ),
+      plan.stdout,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("plan shows the keys and list elements that change at every level of a JSON document", async () => {
+  const doc = (action: string, env: string) =>
+    `{Statement: [{Effect: "Allow", Action: ["s3:List", "${action}"], Resource: "*"}], Tags: {team: "x", env: "${env}"}}`;
+  const dir = await makeRoot({ "main.cue": root(`{a: "1"}`, doc("s3:GetObject", "dev")) });
+  try {
+    assert.equal((await pravo(dir, ["init"])).code, 0);
+    assert.equal((await pravo(dir, ["apply", "-auto-approve"])).code, 0);
+    await Deno.writeTextFile(`${dir}/main.cue`, root(`{a: "1"}`, doc("s3:PutObject", "prod")));
+    const plan = await pravo(dir, ["plan"]);
+    assert.equal(plan.code, 2, plan.stderr);
+    assert.ok(
+      plan.stdout.includes(
+        [
+          "      ~ content              = jsonencode( # forces replacement",
+          "          ~ Statement = [",
+          "              ~ {",
+          "                  ~ Action = [",
+          '                      - "s3:GetObject",',
+          '                      + "s3:PutObject",',
+          "                        # (1 unchanged element hidden)",
+          "                    ]",
+          "                    # (2 unchanged attributes hidden)",
+          "                },",
+          "            ]",
+          "          ~ Tags      = {",
+          '              ~ env = "dev" -> "prod"',
+          "                # (1 unchanged attribute hidden)",
+          "            }",
+          "        )",
         ].join("\n"),
       ),
       plan.stdout,

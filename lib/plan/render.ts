@@ -61,13 +61,76 @@ function keyRows(
     const name = label(k).padEnd(width);
     if (!(k in b)) out.push(`${indent}${style.green("+")} ${name} = ${value(a[k])}`);
     else if (!(k in a)) out.push(`${indent}${style.red("-")} ${name} = ${value(b[k])} -> null`);
-    else out.push(`${indent}${style.yellow("~")} ${name} = ${value(b[k])} -> ${value(a[k])}`);
+    else if (isMap(b[k]) && isMap(a[k])) {
+      // Nested: the keys that change, a level deeper, as Terraform shows them.
+      out.push(`${indent}${style.yellow("~")} ${name} = {`);
+      out.push(...keyRows(b[k], a[k], indent + "    ", style, quote), `${indent}  }`);
+    } else if (Array.isArray(b[k]) && Array.isArray(a[k])) {
+      out.push(`${indent}${style.yellow("~")} ${name} = [`);
+      out.push(...listRows(b[k], a[k], indent + "    ", style, quote), `${indent}  ]`);
+    } else out.push(`${indent}${style.yellow("~")} ${name} = ${value(b[k])} -> ${value(a[k])}`);
   }
   const hidden = keys.length - changed.length;
   if (hidden) {
     const what = quote ? "element" : "attribute";
     out.push(
       style.dim(`${indent}  # (${hidden} unchanged ${what}${hidden === 1 ? "" : "s"} hidden)`),
+    );
+  }
+  return out;
+}
+
+/**
+ * The elements of a list that change: of the same length, each element
+ * that changes (an object's keys, a level deeper); else what is taken out
+ * and what is put in between the elements kept at both ends.
+ */
+function listRows(
+  b: unknown[],
+  a: unknown[],
+  indent: string,
+  style: Style,
+  quote: boolean,
+): string[] {
+  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+  const out: string[] = [];
+  let hidden = 0;
+  if (b.length === a.length) {
+    b.forEach((x, i) => {
+      const y = a[i];
+      if (same(x, y)) hidden++;
+      else if (isMap(x) && isMap(y)) {
+        out.push(`${indent}${style.yellow("~")} {`);
+        out.push(...keyRows(x, y, indent + "    ", style, quote), `${indent}  },`);
+      } else if (Array.isArray(x) && Array.isArray(y)) {
+        out.push(`${indent}${style.yellow("~")} [`);
+        out.push(...listRows(x, y, indent + "    ", style, quote), `${indent}  ],`);
+      } else {
+        out.push(
+          `${indent}${style.red("-")} ${value(x)},`,
+          `${indent}${style.green("+")} ${value(y)},`,
+        );
+      }
+    });
+  } else {
+    let head = 0;
+    while (head < b.length && head < a.length && same(b[head], a[head])) head++;
+    let tail = 0;
+    while (
+      tail < b.length - head && tail < a.length - head &&
+      same(b[b.length - 1 - tail], a[a.length - 1 - tail])
+    ) tail++;
+    hidden = head + tail;
+    for (const x of b.slice(head, b.length - tail)) {
+      out.push(`${indent}${style.red("-")} ${value(x)},`);
+    }
+    for (const y of a.slice(head, a.length - tail)) {
+      out.push(`${indent}${style.green("+")} ${value(y)},`);
+    }
+  }
+  if (hidden) {
+    out.push(
+      style.dim(`${indent}  # (${hidden} unchanged element${hidden === 1 ? "" : "s"} hidden)`),
     );
   }
   return out;
