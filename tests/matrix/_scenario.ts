@@ -139,7 +139,9 @@ const STEPS: Record<string, (w: WorldRoot, s: Shared) => Promise<void>> = {
     s.planId = (json(await w.run(["--json", "show", "x.plan"])) as Doc).id;
   },
   async approve(w, s) {
-    const dir = await Deno.makeTempDir({ prefix: "pravo-matrix-key-" });
+    // Outside the root, in the world's directory (removed with it).
+    const dir = join(w.root, "..", "keys");
+    await Deno.mkdir(dir, { recursive: true });
     const key = await w.run(["approver-key", join(dir, "op")]);
     code(key, 0, "approver-key");
     s.approver = { key: join(dir, "op"), pub: join(dir, "op.pub") };
@@ -158,6 +160,13 @@ const STEPS: Record<string, (w: WorldRoot, s: Shared) => Promise<void>> = {
   },
   async "plan-full"(w) {
     code(await w.run(["plan", "--full"]), 0, "plan --full");
+    // Every node run, none left as it was without asking its provider.
+    const doc = json(await w.run(["plan", "--full", "--json", "--include-skipped"])) as Doc;
+    assert.equal(doc.full, true);
+    assert.deepEqual(doc.nodes.map((n: Doc) => `${n.address} ${n.action}`).sort(), [
+      "a no-op",
+      "b no-op",
+    ]);
   },
   async "plan-include-skipped"(w) {
     const doc = json(await w.run(["plan", "--json", "--include-skipped"])) as Doc;

@@ -20,6 +20,12 @@ Deno.test("feature matrix: built-in providers on SQLite state", async (t) => {
   }
 });
 
+if (!HAS_PG) {
+  console.log(
+    "tests/matrix/builtin_test.ts: the PostgreSQL world skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
+  );
+}
+
 Deno.test({
   name: "feature matrix: built-in providers on PostgreSQL state",
   ignore: !HAS_PG,
