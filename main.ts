@@ -13,6 +13,7 @@ import { Style } from "./lib/cli/output.ts";
 import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { visible } from "./lib/diag/visible.ts";
+import { FATAL_EVENT, type FatalEvent } from "./lib/diag/fatal.ts";
 import { interrupts, listen } from "./lib/cli/interrupt.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
@@ -200,6 +201,15 @@ if (import.meta.main) {
     },
     isTerminal: Deno.stdout.isTerminal(),
   };
+  // A failure raised off the call stack (lib/diag/fatal.ts) ends the process
+  // here, reported as the command reports its failures once it has started.
+  let failWith = (err: DiagnosticsError) =>
+    fail({ json: false, streams, style: new Style(false) }, err);
+  globalThis.addEventListener(FATAL_EVENT, (ev) => {
+    const { fatal } = ev as FatalEvent;
+    ev.preventDefault();
+    Deno.exit("signal" in fatal ? 128 + fatal.signal : failWith(fatal.error));
+  });
   let code: number;
   try {
     let argv = Deno.args;
@@ -218,6 +228,7 @@ if (import.meta.main) {
     }
     code = await run(argv, streams, envGetter, pinned, {
       onStart(ctx, command) {
+        failWith = (err) => fail(ctx, err);
         // pravo mcp handles its own end (its children are the ones that hold).
         if (command === "mcp") return;
         listen(interrupts, {

@@ -14,7 +14,6 @@ import { newTopScope, type ParsedFile, parseFile, SyntaxError } from "../lib/cue
 import type { Token } from "../lib/cue/scanner.ts";
 import { evaluate } from "../lib/cue/engine.ts";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../lib/diag/diag.ts";
-import { Exit } from "../lib/cli/exit.ts";
 import { planDocument } from "../lib/plan/document.ts";
 import { type Plan, PLAN_FORMAT_VERSION } from "../lib/plan/types.ts";
 import { cleanMessage, program, RULES } from "./_program.ts";
@@ -68,7 +67,7 @@ export interface Policy {
 
 function refuse(path: string, why: string, detail: string, line?: number, column = 1): never {
   const range = line === undefined ? undefined : { file: path, line, column };
-  throw new DiagnosticsError([error(`--policy "${path}": ${why}`, detail, { range })], Exit.POLICY);
+  throw new DiagnosticsError([error(`--policy "${path}": ${why}`, detail, { range })], "policy");
 }
 
 /**

@@ -46,13 +46,13 @@ rules: {
 
 Deno.test("loadPolicy() refuses a missing file, naming it", async () => {
   const e = await refusal(null, "nope.cue");
-  assert.equal(e.exitCode, 5);
+  assert.equal(e.kind, "policy");
   assert.equal(e.diagnostics[0].summary, '--policy "nope.cue": the file does not exist');
 });
 
 Deno.test("loadPolicy() refuses a syntax error with its line", async () => {
   const e = await refusal("summary: {\n  destroy: 0\n");
-  assert.equal(e.exitCode, 5);
+  assert.equal(e.kind, "policy");
   assert.equal(e.diagnostics[0].summary, '--policy "p.cue": it does not compile');
   assert.equal(e.diagnostics[0].range?.file, "p.cue");
 });

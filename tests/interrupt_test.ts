@@ -432,7 +432,7 @@ Deno.test("state migrate interrupted while it holds the lock copies nothing and 
       await migrateState(await stateLocation({ root, state: undefined }), await stateLocation({ root, state: "sqlite:copy.db" }), { actor: "t", reason: "", root });
       console.log("copied");
     } catch (e) {
-      console.log(e.exitCode, e.diagnostics?.[0]?.summary, e.diagnostics?.[0]?.detail);
+      console.log(e.kind, e.diagnostics?.[0]?.summary, e.diagnostics?.[0]?.detail);
     }`;
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -448,7 +448,10 @@ Deno.test("state migrate interrupted while it holds the lock copies nothing and 
   }).output();
   const text = new TextDecoder().decode(out.stdout);
   assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  assert.match(text, /^143 Interrupted by SIGTERM Nothing was copied; the source is unchanged\./);
+  assert.match(
+    text,
+    /^terminated Interrupted by SIGTERM Nothing was copied; the source is unchanged\./,
+  );
   await assert.rejects(Deno.stat(`${root}/copy.db`));
   assert.deepEqual((await readState(root)).locks, []);
 });

@@ -8,7 +8,6 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import type { AcquiredLock, LockInfo, StateRecord, StateStore, TxMeta } from "../state/store.ts";
 import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
@@ -129,7 +128,7 @@ export async function checkFresh(plan: Plan, store: StateStore, planPath?: strin
         `Saved plan${planPath ? ` "${planPath}"` : ""} is stale`,
         `The state changed since the plan was made: ${what}. Nothing was applied. Make a new plan, review it, and apply that.`,
       ),
-    ], Exit.STALE);
+    ], "stale");
   }
 }
 
@@ -151,7 +150,7 @@ export async function applyPlan(
             plan.nodes.map((n) => n.address).join(", ") || "none"
           }. Correct the address, or make a plan that includes it.`,
         ),
-      ], Exit.USAGE);
+      ], "usage");
     }
   }
   const lock = opts.heldLock ?? await store.acquireLock({
@@ -172,7 +171,7 @@ export async function applyPlan(
       planId: plan.id,
     });
     if (conflicts.length) {
-      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "apply")), Exit.LOCKED);
+      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "apply")), "locked");
     }
     // Renamed nodes (`moved`) first: what follows reads their records at the new address.
     const moved = await applyMoves(plan, store, planMeta(plan, opts), opts.only);
@@ -398,7 +397,7 @@ async function reevaluate(
   kinds: Map<string, Kind>,
 ): Promise<Map<string, Evaluated>> {
   const sources = parseSources(plan.root, plan.sources);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   const known = new Map<string, Record<string, unknown>>();
   const secrets = new Map<string, AttrPath[]>();
   const knownKinds = new Map<
@@ -424,7 +423,7 @@ async function reevaluate(
     knownKinds,
     reveal: true,
   });
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
   return new Map(
     res.value.nodes.map((x) => [
       x.address,

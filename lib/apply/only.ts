@@ -17,7 +17,6 @@
  */
 
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import type { Plan, PlannedNode } from "../plan/types.ts";
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
@@ -93,5 +92,5 @@ function refuseMissingInputs(only: string[], byAddr: Map<string, PlannedNode>): 
       { address: a },
     ));
   }
-  if (problems.length) throw new DiagnosticsError(problems, Exit.USAGE);
+  if (problems.length) throw new DiagnosticsError(problems, "usage");
 }

@@ -46,7 +46,7 @@ Deno.test("resolveOnly() without --with-dependencies is exact, and refuses a nod
   assert.deepEqual(resolveOnly(p, ["other"], false), ["other"]);
   assert.deepEqual(resolveOnly(p, ["after_pause", "pause"], false), ["after_pause", "pause"]);
   assert.throws(() => resolveOnly(p, ["after_pause"], false), (e: DiagnosticsError) => {
-    assert.equal(e.exitCode, 64);
+    assert.equal(e.kind, "usage");
     assert.equal(e.diagnostics[0].summary, "after_pause needs nodes that --only leaves out");
     assert.match(e.diagnostics[0].detail, /depends on pause \(the plan creates it\)/);
     assert.match(e.diagnostics[0].detail, /Add --with-dependencies/);

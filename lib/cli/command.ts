@@ -8,6 +8,7 @@
  */
 
 import { type Diagnostic, DiagnosticsError } from "../diag/diag.ts";
+import { exitCodeOf } from "./exit.ts";
 import { diagnosticsJson, renderDiagnostics, stableJson, Style } from "./output.ts";
 
 /** An option a command accepts, with its help text. */
@@ -108,17 +109,20 @@ export function emitWarnings(ctx: Context, diags: readonly Diagnostic[]): void {
  * (`{"diagnostics": [...], "error": true, "exit_code": N}`), so that stdout
  * keeps only the command's result document.
  */
-export function fail(ctx: Context, err: DiagnosticsError): number {
+export function fail(
+  ctx: Pick<Context, "json" | "streams" | "style">,
+  err: DiagnosticsError,
+): number {
   if (ctx.json) {
     ctx.streams.stderr(
       stableJson({
         diagnostics: diagnosticsJson(err.diagnostics),
         error: true,
-        exit_code: err.exitCode,
+        exit_code: exitCodeOf(err.kind),
       }) + "\n",
     );
   } else {
     ctx.streams.stderr(renderDiagnostics(err.diagnostics, ctx.style));
   }
-  return err.exitCode;
+  return exitCodeOf(err.kind);
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { FailureKind } from "../diag/diag.ts";
+
 export const Exit = {
   /** Done, and nothing to do. */
   OK: 0,
@@ -39,3 +41,26 @@ export const Exit = {
 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit];
+
+/**
+ * The exit code of each kind of failure: the one table that turns what the
+ * engine reports into what scripts see. Only commands and `main.ts` use it.
+ */
+export const EXIT_CODE_OF: Readonly<Record<FailureKind, ExitCode>> = {
+  error: Exit.ERROR,
+  invalid: Exit.INVALID,
+  locked: Exit.LOCKED,
+  policy: Exit.POLICY,
+  stale: Exit.STALE,
+  plan_damaged: Exit.PLAN_CORRUPT,
+  plan_other_root: Exit.PLAN_OTHER_ROOT,
+  plan_newer: Exit.PLAN_NEWER,
+  usage: Exit.USAGE,
+  interrupted: Exit.INTERRUPTED,
+  terminated: Exit.TERMINATED,
+};
+
+/** The exit code a command ends with for a failure of this kind. */
+export function exitCodeOf(kind: FailureKind): ExitCode {
+  return EXIT_CODE_OF[kind];
+}

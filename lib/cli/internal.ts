@@ -9,10 +9,9 @@
 
 import { DiagnosticsError } from "../diag/diag.ts";
 import { ioFailure } from "../diag/io.ts";
-import { Exit } from "./exit.ts";
 
 /** The diagnostics for an uncaught error that is not a bug, or undefined for a bug. */
 export function internalErrorDiagnostics(e: unknown): DiagnosticsError | undefined {
   const d = ioFailure(e);
-  return d ? new DiagnosticsError([d], Exit.ERROR) : undefined;
+  return d ? new DiagnosticsError([d], "error") : undefined;
 }

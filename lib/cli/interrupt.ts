@@ -9,7 +9,7 @@
  * (an apply lets the running nodes finish and cancels those that can be
  * cancelled), records what it did, releases what it holds and ends with
  * {@linkcode Exit.INTERRUPTED} (130; {@linkcode Exit.TERMINATED}, 143, for
- * SIGTERM: see {@linkcode exitCodeOf}). A second signal stops at once; what was
+ * SIGTERM: see {@linkcode failureOf}). A second signal stops at once; what was
  * committed stays committed, and the lock left behind is taken over by the
  * next run, since its process is gone.
  *
@@ -21,8 +21,7 @@
  * @module
  */
 
-import { DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "./exit.ts";
+import { DiagnosticsError, error, type FailureKind } from "../diag/diag.ts";
 
 /** The signals that interrupt a run. */
 export type InterruptSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
@@ -89,9 +88,12 @@ export class Interrupts {
   }
 }
 
-/** The exit code of a run stopped by `sig`: 143 for SIGTERM, 130 otherwise, as shells tell them. */
-export function exitCodeOf(sig: InterruptSignal): number {
-  return sig === "SIGTERM" ? Exit.TERMINATED : Exit.INTERRUPTED;
+/**
+ * The kind of failure of a run stopped by `sig`: `terminated` for SIGTERM
+ * (exit 143), `interrupted` otherwise (exit 130), as shells tell them.
+ */
+export function failureOf(sig: InterruptSignal): FailureKind {
+  return sig === "SIGTERM" ? "terminated" : "interrupted";
 }
 
 /** The interrupts of this process. */
@@ -108,7 +110,7 @@ export function interrupted(sig: InterruptSignal, done: string): DiagnosticsErro
       `${done} Locks and reservations that this run held were released. ` +
         "Run the command again when you are ready.",
     ),
-  ], exitCodeOf(sig));
+  ], failureOf(sig));
 }
 
 /** The diagnostic printed when a run stops at once, for {@linkcode Reaction} `exit`. */
@@ -121,7 +123,7 @@ export function stoppedNow(r: Extract<Reaction, { kind: "exit" }>): DiagnosticsE
           "each of its writes is a transaction or an atomic file replace, so nothing is " +
           "half-written. Run the command again when you are ready.",
       ),
-    ], exitCodeOf(r.signal));
+    ], failureOf(r.signal));
   }
   const held = r.held.length ? ` It still held ${r.held.join(" and ")}.` : "";
   return new DiagnosticsError([
@@ -133,7 +135,7 @@ export function stoppedNow(r: Extract<Reaction, { kind: "exit" }>): DiagnosticsE
         "with `pravo state unlock LOCK_ID`). Work that was running may have changed the real " +
         "world without being recorded: run `pravo plan` to see what is left to do.",
     ),
-  ], exitCodeOf(r.signal));
+  ], failureOf(r.signal));
 }
 
 /** The note printed (not with `--json`) when a run starts to stop. */

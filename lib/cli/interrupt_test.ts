@@ -19,7 +19,7 @@ Deno.test("Interrupts.receive(): nothing held stops at once; something held lets
   );
   assert.throws(() => busy.throwIfInterrupted("Nothing was applied."), (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError);
-    assert.equal(e.exitCode, 143, "SIGTERM: 128 + 15");
+    assert.equal(e.kind, "terminated", "SIGTERM: 128 + 15");
     assert.equal(e.diagnostics[0].summary, "Interrupted by SIGTERM");
     assert.match(e.diagnostics[0].detail, /^Nothing was applied\./);
     return true;

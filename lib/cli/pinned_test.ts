@@ -49,7 +49,7 @@ Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy(
     await Deno.writeTextFile(join(root, "other.cue"), policy);
     await assert.rejects(loadPolicy(join(root, "other.cue")), (e) => {
       assert.ok(e instanceof DiagnosticsError);
-      assert.equal(e.exitCode, 5);
+      assert.equal(e.kind, "policy");
       assert.match(e.diagnostics[0].summary, /the server did not pin it/);
       return true;
     });

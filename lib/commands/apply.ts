@@ -10,7 +10,7 @@
  */
 
 import { type CommandRun, type Context, emit, emitWarnings } from "../cli/command.ts";
-import { Exit } from "../cli/exit.ts";
+import { Exit, exitCodeOf } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
@@ -26,7 +26,7 @@ import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { exitCodeOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
+import { failureOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
@@ -136,7 +136,7 @@ async function judgeOrRefuse(
 ): Promise<Judgement | undefined> {
   if (policies.length === 0) return undefined;
   const judged = await judge(policies, planDocument(plan));
-  if (judged.refused) throw new DiagnosticsError(judged.diagnostics, Exit.POLICY);
+  if (judged.refused) throw new DiagnosticsError(judged.diagnostics, "policy");
   emitWarnings(ctx, judged.diagnostics);
   return judged;
 }
@@ -199,12 +199,12 @@ export const run: CommandRun = async (ctx, opts, args) => {
           `Plan file "${planPath}" changed since it was approved`,
           "Its content is no longer the one whose approval was checked. Nothing was applied. Have the new plan reviewed and approved, then apply it.",
         ),
-      ], Exit.PLAN_CORRUPT);
+      ], "plan_damaged");
     }
     // The root's plugin providers' types, for the check.
     tryCatalogFor(ctx.root);
     const disagree = checkPlanConsistency(file.plan);
-    if (disagree.length) throw new DiagnosticsError(disagree, Exit.PLAN_CORRUPT);
+    if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
     saved = file.plan;
   }
   // A saved plan is judged whole before the state is opened.
@@ -265,7 +265,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
                     pravoCommand(ctx.place ?? [], "apply", "FILE")
                   }\`; or pass -auto-approve.`,
               ),
-            ], Exit.USAGE);
+            ], "usage");
           }
           ctx.streams.stdout(renderPlan(doc, ctx.style));
           if (!(await confirm(ctx, destroying))) {
@@ -398,6 +398,6 @@ export const run: CommandRun = async (ctx, opts, args) => {
     o.diagnostics
   );
   if (!ctx.json && shown.length) ctx.streams.stderr(renderDiagnostics(shown, ctx.style));
-  if (result.interrupted) return exitCodeOf(result.interrupted as InterruptSignal);
+  if (result.interrupted) return exitCodeOf(failureOf(result.interrupted as InterruptSignal));
   return result.ok ? Exit.OK : Exit.ERROR;
 };

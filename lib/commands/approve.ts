@@ -68,7 +68,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // The root's plugin providers' types, for the check.
   tryCatalogFor(ctx.root);
   const disagree = checkPlanConsistency(plan);
-  if (disagree.length) throw new DiagnosticsError(disagree, Exit.PLAN_CORRUPT);
+  if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
   // A plan of this root's state, and not stale: else the approval could never be used.
   const store = await openStore(ctx);
   try {
@@ -84,7 +84,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           `Saved plan "${args[0]}" is stale`,
           `It was made at state serial ${plan.serial}, and the state is now at serial ${id.serial}: it can no longer be applied. Nothing was approved. Make a new plan, review it, and approve that.`,
         ),
-      ], Exit.STALE);
+      ], "stale");
     }
   } finally {
     await store.close();

@@ -78,7 +78,7 @@ export const run: CommandRun = async (ctx, opts) => {
     emit(ctx, doc, () => renderDrift(doc, ctx.style));
     emitWarnings(ctx, report.diagnostics);
     const errors = report.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length) return fail(ctx, new DiagnosticsError(errors, Exit.ERROR));
+    if (errors.length) return fail(ctx, new DiagnosticsError(errors, "error"));
     return doc.summary.drifted + doc.summary.gone > 0 ? Exit.CHANGES : Exit.OK;
   } finally {
     await store.close();

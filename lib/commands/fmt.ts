@@ -118,8 +118,8 @@ export const run: CommandRun = (ctx, opts, args) => {
   );
   // The files that could be formatted were; the others are errors, exit 3.
   if (diags.length) {
-    const code = ioFailed ? Exit.ERROR : Exit.INVALID;
-    return Promise.resolve(fail(ctx, new DiagnosticsError(diags, code)));
+    const kind = ioFailed ? "error" : "invalid";
+    return Promise.resolve(fail(ctx, new DiagnosticsError(diags, kind)));
   }
   return Promise.resolve(check && changed.length > 0 ? Exit.INVALID : Exit.OK);
 };

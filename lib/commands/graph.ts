@@ -44,7 +44,7 @@ export interface GraphDoc {
 
 export const run: CommandRun = async (ctx, opts) => {
   const res = await loadRoot(ctx.root, { tags: ctx.tags, trace: false });
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
   const plan = typeof opts.plan === "string"
     ? readPlanFile(resolve(ctx.root, opts.plan), loadKey({ root: ctx.root, create: false })).plan
     : undefined;

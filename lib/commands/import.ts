@@ -22,7 +22,7 @@ import { REDACTED, SENSITIVE_TEXT, STATE_FORMAT_VERSION } from "../state/view.ts
 export const run: CommandRun = async (ctx, _opts, args) => {
   const [address, id] = args;
   const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   const store = await openStore(ctx);
   try {
     const done = await importNode(sources.value, store, address, id, {

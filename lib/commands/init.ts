@@ -225,13 +225,13 @@ async function installPlugins(
         "Neither $TF_PLUGIN_CACHE_DIR, $XDG_CACHE_HOME nor $HOME is set. Set " +
           "$TF_PLUGIN_CACHE_DIR to a directory outside the root.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   let overrides;
   try {
     overrides = registryOverrides(env(REGISTRY_OVERRIDE_ENV));
   } catch (e) {
-    if (e instanceof InstallError) throw new DiagnosticsError([e.diagnostic], Exit.USAGE);
+    if (e instanceof InstallError) throw new DiagnosticsError([e.diagnostic], "usage");
     throw e;
   }
   const hashCache = new FileHashCache(hashCachePath(env));
@@ -357,7 +357,7 @@ async function requireDirectory(root: string): Promise<void> {
         "The root directory does not exist",
         `There is no directory "${root}". Create it, or name the root with -C DIR.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (!info.isDirectory) {
     throw new DiagnosticsError([
@@ -365,7 +365,7 @@ async function requireDirectory(root: string): Promise<void> {
         "The root is not a directory",
         `"${root}" is a file. Name the directory that holds the .cue files with -C DIR.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
 }
 

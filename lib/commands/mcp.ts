@@ -13,7 +13,6 @@
 import { realpathSync } from "node:fs";
 import { relative as relativePath, resolve, sep } from "node:path";
 import type { CommandRun } from "../cli/command.ts";
-import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
@@ -83,7 +82,7 @@ export function liesInside(root: string, file: string): boolean {
 export const run: CommandRun = async (ctx, opts) => {
   const paths = policyPaths(opts.policy);
   const relative = paths.map(checkAbsolutePolicyPath).filter((d) => d !== undefined);
-  if (relative.length) throw new DiagnosticsError(relative, Exit.POLICY);
+  if (relative.length) throw new DiagnosticsError(relative, "policy");
   // Each policy is read once, compiled from those bytes, and pinned: the
   // children judge with this content whatever happens to the file.
   const policies: Pinned["policies"] = [];
@@ -146,7 +145,7 @@ export const run: CommandRun = async (ctx, opts) => {
           `The state file "${state.path}" is outside the root: it leads to ${real}`,
           "pravo.jsonc, or a symbolic link in the root, puts it there, and an agent with an editor can change both. Remove the link, or name a state outside the root with --state or $PRAVO_STATE.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     state = { ...state, path: real };
     if (liesInside(ctx.root, real) && (requireApproval || Deno.stderr.isTerminal())) {
@@ -333,6 +332,6 @@ function readLockFile(root: string): string | undefined {
           (e as Error).message.replace(/^./, (c) => c.toUpperCase())
         }. Make it the plain file \`pravo init\` writes (run \`pravo init\` to write it again).`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
 }

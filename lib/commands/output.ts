@@ -70,7 +70,7 @@ async function evaluateWithState(
   let res = await evaluateRoot(sources.value, { tags, known, secrets, knownKinds, reveal });
   if (!res.ok && known.size) {
     const bare = await evaluateRoot(sources.value, { tags });
-    if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
+    if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, "invalid");
     const declared = new Set(bare.value.nodes.map((n) => n.address));
     res = await evaluateRoot(sources.value, {
       tags,
@@ -81,7 +81,7 @@ async function evaluateWithState(
     });
     if (!res.ok) res = bare; // values that no longer fit: show what the configuration knows
   }
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
   return res.value;
 }
 
@@ -132,7 +132,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     await store.close();
   }
   const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   // Tags left out are needed only by the outputs that depend on them.
   let spec: Spec;
   const needsTags = new Set<string>();
@@ -181,7 +181,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           : `The root's outputs are ${all.join(", ")}${hint ? `; ${hint}` : "."}` +
             " Give one of those names, or run `pravo output` to list them.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   const pick = (k: string) => name === undefined || k === name;
   const doc = {
@@ -202,7 +202,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           `The value of "${name}" depends on a tag that was not given (${missing.join(", ")}). ` +
             `Pass ${tagFlags(missing)}.`,
         ),
-      ], Exit.INVALID);
+      ], "invalid");
     }
     if (unknown.includes(name)) {
       throw new DiagnosticsError([
@@ -211,7 +211,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           `The value of "${name}" depends on values that are known only after apply. ` +
             "Run `pravo plan --out x.plan` and `pravo apply x.plan`, then ask again.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     const v = doc.outputs[name];
     if (v === REDACTED && !reveal) {
@@ -221,7 +221,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           `The value of "${name}" holds a sensitive value, which pravo does not print. ` +
             "Run `pravo output " + name + " --show-sensitive` in a terminal to see it.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     // A script reads the value as it is; a terminal shows what it holds.
     const text = (typeof v === "string" ? v : stableJson(v)) + "\n";

@@ -38,7 +38,7 @@ export async function planFromFlags(
     throw new UsageError(`--refresh "${refresh}" is not one of ${REFRESH.join(", ")}`, "plan");
   }
   const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   // Planning only reads the state: a read-only root can be planned.
   const store = openedStore ?? await openStore(ctx, { readOnly: true });
   try {
@@ -171,6 +171,6 @@ export const run: CommandRun = async (ctx, opts) => {
     }
     return text;
   });
-  if (refused) throw new DiagnosticsError(judged!.diagnostics, Exit.POLICY);
+  if (refused) throw new DiagnosticsError(judged!.diagnostics, "policy");
   return hasChanges(plan) ? Exit.CHANGES : Exit.OK;
 };

@@ -71,7 +71,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
     if (missing.length) {
       const diags = await catalog.ensureSchemas(missing);
-      if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+      if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, "error");
     }
   }
   const found: Found[] = [];
@@ -89,7 +89,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       found.push(f);
     }
   }
-  if (diags.length > 0) throw new DiagnosticsError(diags, Exit.USAGE);
+  if (diags.length > 0) throw new DiagnosticsError(diags, "usage");
   const doc = schemaDoc(found, { requiredOnly: Boolean(opts.required) });
   emit(ctx, doc, () => renderSchema(doc, ctx.style));
   return Exit.OK;

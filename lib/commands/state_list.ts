@@ -24,7 +24,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     if (wanted.length) {
       const problems = wanted.filter((a) => select(records, a).length === 0)
         .map((a) => selectsNothing(a, records, "listed"));
-      if (problems.length) throw new DiagnosticsError(problems, Exit.ERROR);
+      if (problems.length) throw new DiagnosticsError(problems, "error");
       const keep = new Set(wanted.flatMap((a) => select(records, a)).map((r) => r.address));
       chosen = records.filter((r) => keep.has(r.address));
     }

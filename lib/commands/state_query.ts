@@ -29,7 +29,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     await store.close();
   }
   const res = await evaluateQuery(state, expression);
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.ERROR);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "error");
   const cut = limitResult(res.value, limit);
   const doc = {
     format_version: STATE_FORMAT_VERSION,

@@ -25,7 +25,7 @@ export const run: CommandRun = async (ctx, _opts, args) => {
             ids.length ? `; the reservations are: ${ids.join(", ")}` : ""
           }. Run \`pravo state locks\` to list them with their ids.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     emit(
       ctx,

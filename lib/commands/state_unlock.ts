@@ -59,7 +59,7 @@ function noSuchLock(id: string, locks: LockInfo[]): DiagnosticsError {
       `No state lock "${id}"`,
       `${now} Nothing was changed. Run \`pravo state locks\` to see the lock and its id.`,
     ),
-  ], Exit.ERROR);
+  ], "error");
 }
 
 export const run: CommandRun = async (ctx, opts, args) => {
@@ -73,7 +73,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           "none here to ask on. Run it on a terminal, or pass --force (also -force) where you " +
           "have checked that the lock's holder is gone.",
       ),
-    ], Exit.USAGE);
+    ], "usage");
   }
   const store = await openStore(ctx);
   try {

@@ -35,7 +35,7 @@ async function planWithoutTags(
     return await planFromFlags(ctx, flags, store);
   } catch (e) {
     const sources = readRoot(ctx.root);
-    if (!(e instanceof DiagnosticsError) || e.exitCode !== Exit.INVALID || !sources.ok) throw e;
+    if (!(e instanceof DiagnosticsError) || e.kind !== "invalid" || !sources.ok) throw e;
     const stand = standInTags(sources.value, ctx.tags);
     if (stand.missing.length === 0) throw e;
     const [a, b] = await Promise.all([
@@ -81,7 +81,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
             }. Give the address of a node, as \`pravo plan --include-skipped\` lists them.`,
           );
         }),
-        Exit.ERROR,
+        "error",
       );
     }
     const explained = args.map((a) => {

@@ -32,7 +32,6 @@ import { readRegular } from "../files/regular.ts";
 import { loadKey } from "../keys/key.ts";
 import { sealText, unsealText } from "../keys/seal.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 
 interface CueApi {
   toJSON(src: string): string;
@@ -324,7 +323,7 @@ function exhausted(message: string, written: string[]): DiagnosticsError {
         "level. Make the values smaller or shallower (at most a few dozen levels), or split " +
         "them into named parts; under `pravo mcp`, the server's --call-memory bounds each call.",
     ),
-  ], Exit.INVALID);
+  ], "invalid");
 }
 
 function store(dir: string, file: string, sealed: string): void {

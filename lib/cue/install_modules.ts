@@ -15,7 +15,6 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { isModuleKey, type LockedModule } from "../providers/install/lock.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
@@ -70,7 +69,7 @@ export async function installModules(options: {
     range: { file: MODULE_FILE, line: d.line, column: d.column },
   });
   const fail = (d: Diagnostic): never => {
-    throw new DiagnosticsError([d], Exit.ERROR);
+    throw new DiagnosticsError([d], "error");
   };
   const locked: Record<string, LockedModule> = {};
   const modules: ModuleDoc[] = [];

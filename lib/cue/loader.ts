@@ -21,7 +21,6 @@ import {
   error,
   type SourcePos,
 } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import {
   allProviders,
   findProvider,
@@ -1066,7 +1065,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   if (catalog && pluginSources.length) {
     const diags = await catalog.ensureSchemas(pluginSources);
     // Not the specification's fault: a provider that cannot give its schema.
-    if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+    if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, "error");
   }
   for (const s of sources.providers) {
     const p = findProvider(s);

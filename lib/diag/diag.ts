@@ -76,17 +76,47 @@ export function hasErrors(diags: readonly Diagnostic[]): boolean {
 }
 
 /**
- * An error that carries diagnostics and the exit code the command ends with.
- * Thrown from deep inside a command to end it cleanly; `main.ts` renders it.
+ * What kind of failure ended a command. The engine says what went wrong;
+ * only the commands turn a kind into an exit code (`lib/cli/exit.ts` holds
+ * the one table, documented in `docs/reference/exit-codes.md`).
+ */
+export type FailureKind =
+  /** Something failed that is none of the kinds below. */
+  | "error"
+  /** The specification is invalid. */
+  | "invalid"
+  /** A lock or a reservation is held by someone else. */
+  | "locked"
+  /** Refused by a policy, or a policy could not be used. */
+  | "policy"
+  /** The saved plan is stale: the state moved since it was made. */
+  | "stale"
+  /** The plan file is damaged, truncated or not a plan file. */
+  | "plan_damaged"
+  /** The plan file was made for another root. */
+  | "plan_other_root"
+  /** The plan file has a newer format than this pravo reads. */
+  | "plan_newer"
+  /** The command line is wrong: an unknown command, flag or value. */
+  | "usage"
+  /** Stopped by SIGINT or SIGHUP. */
+  | "interrupted"
+  /** Stopped by SIGTERM. */
+  | "terminated";
+
+/**
+ * An error that carries diagnostics and the kind of failure they are.
+ * Thrown from deep inside a command to end it cleanly; the command maps the
+ * kind to its exit code and renders the diagnostics.
  */
 export class DiagnosticsError extends Error {
   readonly diagnostics: Diagnostic[];
-  readonly exitCode: number;
-  constructor(diagnostics: Diagnostic[], exitCode: number) {
+  readonly kind: FailureKind;
+  constructor(diagnostics: Diagnostic[], kind: FailureKind) {
     super(diagnostics.map((d) => d.summary).join("; "));
     this.name = "DiagnosticsError";
     this.diagnostics = diagnostics;
-    this.exitCode = exitCode;
+    this.kind = kind;
   }
 }
 

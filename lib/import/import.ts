@@ -19,7 +19,6 @@
  */
 
 import { type Diagnostic, DiagnosticsError, didYouMean, error, hasErrors } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import type { Node, Sources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { handlerFor } from "../providers/runtimes.ts";
@@ -90,7 +89,7 @@ function notDeclared(address: string, nodes: readonly Node[]): DiagnosticsError 
           "as an object in the state. Give the address of a resource.",
         { address, range: same.range },
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   const hint = didYouMean(address, managed.map((n) => n.address));
   return new DiagnosticsError([
@@ -102,7 +101,7 @@ function notDeclared(address: string, nodes: readonly Node[]): DiagnosticsError 
         "$random.#Resource.random_integer & {min: 1, max: 9}`, then import again.",
       { address },
     ),
-  ], Exit.ERROR);
+  ], "error");
 }
 
 /**
@@ -134,7 +133,7 @@ export async function importNode(
           `${notImportableWhy(node.type)} Let pravo create it with \`pravo apply\`.`,
         { address, range: node.range },
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   const inputs = inputsOf(node);
   const config: Attrs = {};
@@ -161,7 +160,7 @@ export async function importNode(
     opts.onLocked?.(lock);
     const conflicts = await store.findReservationConflicts([address], { actor: opts.actor });
     if (conflicts.length) {
-      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), Exit.LOCKED);
+      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
     }
     const session = new ProviderSession(opts.root, () => Promise.resolve(instancesOf(spec)));
     session.bind(spec.nodes);
@@ -187,7 +186,7 @@ export async function importNode(
         ? providerDiagnostics(sources.index, node.path, d, address, node.range)
         : { ...d, address: d.address ?? address, range: d.range ?? node.range }
     );
-    if (hasErrors(diagnostics)) throw new DiagnosticsError(diagnostics, Exit.ERROR);
+    if (hasErrors(diagnostics)) throw new DiagnosticsError(diagnostics, "error");
     if (res.value === null || res.value === undefined) {
       throw new DiagnosticsError([
         error(
@@ -197,7 +196,7 @@ export async function importNode(
             `${handler?.importFormat ?? "see the provider's documentation"}.`,
           { address, range: node.range },
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     const object = res.value;
     await store.transaction(
@@ -263,7 +262,7 @@ function alreadyManaged(address: string, type: string): DiagnosticsError {
         `\`pravo state rm ${address}\` (the object itself is left as it is).`,
       { address },
     ),
-  ], Exit.ERROR);
+  ], "error");
 }
 
 /** Why a built-in type cannot be imported, for the message. */

@@ -26,8 +26,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
+import { DiagnosticsError, error, type FailureKind } from "../diag/diag.ts";
 
 /** An approver's private key, ready to sign. */
 export interface ApproverPrivateKey {
@@ -66,8 +65,12 @@ function unpem(label: string, text: string): Uint8Array<ArrayBuffer> | undefined
   return new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ""), "base64"));
 }
 
-function keyError(summary: string, detail: string, code: number = Exit.ERROR): DiagnosticsError {
-  return new DiagnosticsError([error(summary, detail)], code);
+function keyError(
+  summary: string,
+  detail: string,
+  kind: FailureKind = "error",
+): DiagnosticsError {
+  return new DiagnosticsError([error(summary, detail)], kind);
 }
 
 function isInside(dir: string, path: string): boolean {

@@ -39,7 +39,6 @@ import {
 } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 
 /** What a derived key is for. */
 export type KeyPurpose = "plan" | "state" | "cache";
@@ -140,7 +139,7 @@ export function newKeyBytes(): Uint8Array {
 }
 
 function keyError(summary: string, detail: string): DiagnosticsError {
-  return new DiagnosticsError([error(summary, detail)], Exit.ERROR);
+  return new DiagnosticsError([error(summary, detail)], "error");
 }
 
 function isInside(dir: string, path: string): boolean {

@@ -29,7 +29,6 @@ import {
 } from "node:fs";
 import { join, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { sortKeys } from "../cli/output.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import type { ApproverPrivateKey, ApproverPublicKey } from "../keys/approver.ts";
@@ -130,7 +129,7 @@ function checkApprovalsPath(root: string): string {
         `Cannot record the approval in "${file}"`,
         `${why}. Nothing was approved. Remove it (the state and the approvals are rebuilt only by pravo), then approve again.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   let dirReal: string;
   const dir = join(root, ".pravo");
   try {
@@ -184,7 +183,7 @@ export function recordApproval(root: string, record: ApprovalRecord): void {
           `Cannot record the approval in "${file}"`,
           "It is not a plain file. Nothing was approved. Remove it, then approve again.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     const bytes = new TextEncoder().encode(JSON.stringify(record) + "\n");
     let off = 0;

@@ -10,7 +10,6 @@
  */
 
 import { DiagnosticsError } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Result, type Sources, type Spec } from "../cue/loader.ts";
 import { findType } from "../providers/registry.ts";
 import type { Attribute, TypeSchema } from "../providers/schema.ts";
@@ -93,6 +92,6 @@ export async function mustEvaluateWithState(
   tags: Record<string, string>,
 ): Promise<Spec> {
   const res = await evaluateWithState(sources, records, tags);
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
   return res.value;
 }

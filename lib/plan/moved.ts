@@ -8,7 +8,6 @@
  */
 
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { evaluateRoot, type Sources } from "../cue/loader.ts";
 import { MOVED, movedTarget } from "../cue/moved.ts";
 import type { StateRecord } from "../state/store.ts";
@@ -27,7 +26,7 @@ export async function plannedMoves(
   const moves = new Map<string, string>();
   if (!sources.index.sites.has(MOVED)) return moves;
   const res = await evaluateRoot(sources, { tags, trace: false });
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
   const spec = res.value;
   if (spec.moved.length === 0) return moves;
   const nodes = new Map(spec.nodes.map((n) => [n.address, n]));
@@ -68,7 +67,7 @@ export async function plannedMoves(
       moves.set(to, rec.address);
     }
   }
-  if (problems.length) throw new DiagnosticsError(problems, Exit.ERROR);
+  if (problems.length) throw new DiagnosticsError(problems, "error");
   return moves;
 }
 

@@ -45,7 +45,6 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { diskFull, isDiskFull, isReadOnly, readOnlyFileSystem } from "../diag/io.ts";
 import { decodeUtf8 } from "../diag/text.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
-import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import type { PravoKey } from "../keys/key.ts";
 import { seal, unseal } from "../keys/seal.ts";
@@ -92,7 +91,7 @@ function damaged(path: string, why: string, todo = "make a new plan"): Diagnosti
       `Plan file "${path}" is damaged`,
       `${why}. A plan file must be used as \`pravo plan --out\` wrote it; ${todo}.`,
     ),
-  ], Exit.PLAN_CORRUPT);
+  ], "plan_damaged");
 }
 
 /**
@@ -130,7 +129,7 @@ function readBytes(path: string): Uint8Array {
         `Cannot read plan "${path}"`,
         `${why}. Give the path of a file written by \`pravo plan --out FILE\`; relative paths are read from the root.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
 }
 
@@ -179,7 +178,7 @@ export function openPlanBytes(path: string, bytes: Uint8Array, key: PravoKey): P
         `Plan file "${path}" has a newer format`,
         `It is of format ${format}, and this pravo reads format ${PLAN_FILE_FORMAT}. Apply it with the pravo that made it, or make a new plan with this one.`,
       ),
-    ], Exit.PLAN_NEWER);
+    ], "plan_newer");
   }
   if (major < ours) {
     throw damaged(
@@ -197,7 +196,7 @@ export function openPlanBytes(path: string, bytes: Uint8Array, key: PravoKey): P
         `Plan file "${path}" was sealed with another key`,
         `It was made with pravo's key ${outer.key}, and this pravo's key is ${key.fingerprint} (from ${key.source}). Give the key it was made with in $PRAVO_KEY or $PRAVO_KEY_FILE, or make a new plan with this key.`,
       ),
-    ], Exit.PLAN_OTHER_ROOT);
+    ], "plan_other_root");
   }
   const sealed = Buffer.from(outer.sealed, "base64");
   const body = unseal(
@@ -247,7 +246,7 @@ export function checkPlanState(
       `Plan "${path}" was made for another root`,
       `It was made for ${theirs}, made in "${plan.root}", and this root's state has ${ours}. Apply it where its state is (-C DIR, --state URL), or make a plan here.`,
     ),
-  ], Exit.PLAN_OTHER_ROOT);
+  ], "plan_other_root");
 }
 
 // ---------------------------------------------------------------------------
@@ -392,8 +391,8 @@ export function writePlanFile(root: string, out: string, plan: Plan, key: PravoK
     if (e instanceof UsageError) throw e;
     // Nothing is left half-written: the target is replaced only by the rename.
     const kept = "No plan file was written, and a file already at that path was left as it was.";
-    if (isDiskFull(e)) throw new DiagnosticsError([diskFull(path, kept)], Exit.ERROR);
-    if (isReadOnly(e)) throw new DiagnosticsError([readOnlyFileSystem(path, kept)], Exit.ERROR);
+    if (isDiskFull(e)) throw new DiagnosticsError([diskFull(path, kept)], "error");
+    if (isReadOnly(e)) throw new DiagnosticsError([readOnlyFileSystem(path, kept)], "error");
     throw new DiagnosticsError([
       error(
         "Cannot write the plan file",
@@ -401,7 +400,7 @@ export function writePlanFile(root: string, out: string, plan: Plan, key: PravoK
           (e as Error).message
         }. Check that its folder is writable, or give another --out path.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   return path;
 }

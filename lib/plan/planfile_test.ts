@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
+import { exitCodeOf } from "../cli/exit.ts";
 import { UsageError } from "../cli/args.ts";
 import { keyFromBytes } from "../keys/key.ts";
 import {
@@ -66,7 +67,7 @@ function exitOf(f: () => unknown): { code: number; text: string } {
   } catch (e) {
     if (e instanceof DiagnosticsError) {
       return {
-        code: e.exitCode,
+        code: exitCodeOf(e.kind),
         text: e.diagnostics.map((d) => `${d.summary}: ${d.detail}`).join("\n"),
       };
     }

@@ -14,7 +14,6 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 import { loadKey } from "../keys/key.ts";
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import {
   addressPath,
   evaluateRoot,
@@ -241,7 +240,7 @@ export async function makePlan(
       ) => [r.address, computedOf(r)]),
     );
     const res = await evaluateRoot(sources, { tags: opts.tags, known, knownKinds, trace: false });
-    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     return instancesOf(res.value);
   });
   const located =
@@ -347,7 +346,7 @@ export async function makePlan(
       // Values of nodes no longer in the configuration may clash with it:
       // unify only those of nodes that are still declared.
       const bare = await evaluateRoot(sources, { tags: opts.tags });
-      if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, Exit.INVALID);
+      if (!bare.ok) throw new DiagnosticsError(bare.diagnostics, "invalid");
       const declared = new Set(bare.value.nodes.map((n) => n.address));
       for (const a of [...known.keys()]) if (!declared.has(a)) known.delete(a);
       res = await evaluateRoot(sources, {
@@ -357,7 +356,7 @@ export async function makePlan(
         knownKinds,
       });
     }
-    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     spec = res.value;
     session.bind(spec.nodes);
 
@@ -398,7 +397,7 @@ export async function makePlan(
             address: d.address ?? n.address,
             range: d.range ?? n.range,
           })),
-          Exit.ERROR,
+          "error",
         );
       }
       diags.push(...r.diagnostics);
@@ -481,7 +480,7 @@ export async function makePlan(
   // The providers' checks of the values, once, as validate makes them (exit 3).
   const checked = validateNodes(spec, opts.root);
   if (checked.some((d) => d.severity === "error")) {
-    throw new DiagnosticsError(checked, Exit.INVALID);
+    throw new DiagnosticsError(checked, "invalid");
   }
   diags.push(...checked);
   for (const p of planned) if (moves.has(p.address)) p.movedFrom = moves.get(p.address);
@@ -557,7 +556,7 @@ export async function makePlan(
     return true;
   });
   diags.splice(0, diags.length, ...once);
-  if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, Exit.ERROR);
+  if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, "error");
 
   propagateSensitivity(planned, spec.sentinels);
 
@@ -611,7 +610,7 @@ export async function makePlan(
   if (conflicts.length && !opts.explainReservations) {
     throw new DiagnosticsError(
       conflicts.map((c) => reservationError(c, "plan")),
-      Exit.LOCKED,
+      "locked",
     );
   }
 
@@ -1111,14 +1110,14 @@ export function rootSession(
 ): ProviderSession {
   return new ProviderSession(root, async () => {
     const sources = readRoot(root);
-    if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, Exit.INVALID);
+    if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
     const known = new Map(
       records.filter((r) => r.mode === "managed").map((r) => [r.address, computedOf(r)]),
     );
     const knownKinds = new Map(records.map((r) => [r.address, r]));
     let res = await evaluateRoot(sources.value, { tags, known, knownKinds, trace: false });
     if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
-    if (!res.ok) throw new DiagnosticsError(res.diagnostics, Exit.INVALID);
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     return instancesOf(res.value);
   });
 }

@@ -18,6 +18,8 @@
  * @module
  */
 
+import { endProcess } from "../diag/fatal.ts";
+
 /** What the tracker needs of a running provider. */
 export interface Killable {
   /** Kills the process at once and removes what it left; synchronous. */
@@ -50,7 +52,9 @@ function hookSignals() {
   for (const [sig, num] of SIGNALS) {
     const fn = () => {
       killAllPlugins();
-      Deno.exit(128 + num);
+      // main.ts ends the process with 128 + the signal's number; without it
+      // (a script or a test), the signal is told as an uncaught error.
+      if (!endProcess({ signal: num })) throw new Error(`stopped by ${sig}`);
     };
     try {
       Deno.addSignalListener(sig, fn);

@@ -28,7 +28,6 @@
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { stripComments } from "jsonc-parser";
 import { dirname, join, resolve } from "node:path";
-import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, editDistance, error, type SourcePos } from "../diag/diag.ts";
 import { type JsonNode as Node, parseJsonTree, properties } from "../diag/json_tree.ts";
 import {
@@ -147,7 +146,7 @@ export function readConfig(root: string): LoadedConfig {
           (e as Error).message.replace(/^./, (c) => c.toUpperCase())
         }. Make it a plain file you can read, or remove it to use the defaults.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   return { config: parseConfig(text, path), path };
 }
@@ -374,5 +373,5 @@ function invalid(
     range
       ? error(`Invalid ${CONFIG_FILE}: ${summary}`, detail, { range })
       : error(`Invalid ${CONFIG_FILE}: ${summary}`, `In "${path}". ${detail}`),
-  ], Exit.ERROR);
+  ], "error");
 }

@@ -6,7 +6,7 @@ import { parseConfig, readConfig } from "./config.ts";
 function refused(text: string, pattern: RegExp): void {
   assert.throws(() => parseConfig(text, "/r/pravo.jsonc"), (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError);
-    assert.equal(e.exitCode, 1);
+    assert.equal(e.kind, "error");
     const d = e.diagnostics[0];
     assert.match(d.summary + "\n" + d.detail, pattern);
     return true;
@@ -77,7 +77,7 @@ Deno.test("readConfig() is empty without a file, and names the file it read", as
 function refusedAt(text: string, pattern: RegExp, line: number, column: number): void {
   assert.throws(() => parseConfig(text, "/r/pravo.jsonc"), (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError);
-    assert.equal(e.exitCode, 1);
+    assert.equal(e.kind, "error");
     const d = e.diagnostics[0];
     assert.match(d.summary + "\n" + d.detail, pattern);
     assert.deepEqual(d.range, { file: "/r/pravo.jsonc", line, column });

@@ -15,7 +15,6 @@
  */
 
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { reservationError } from "../plan/reservation.ts";
 import type { StateRecord, StateStore, StateTx, TxMeta } from "./store.ts";
 import { addressLabels, formatAddress } from "../cue/address.ts";
@@ -33,7 +32,7 @@ export function normalAddress(address: string, what: string): string {
           '`net.web.cert`, a label quoted when it is not an identifier (`sites."my site"`). ' +
           "Give it in that form.",
       ),
-    ], Exit.USAGE);
+    ], "usage");
   }
   return formatAddress(labels);
 }
@@ -79,7 +78,7 @@ async function refuseReserved(
 ): Promise<void> {
   const conflicts = await store.findReservationConflicts(addresses, { actor });
   if (conflicts.length) {
-    throw new DiagnosticsError(conflicts.map((c) => reservationError(c, what)), Exit.LOCKED);
+    throw new DiagnosticsError(conflicts.map((c) => reservationError(c, what)), "locked");
   }
 }
 
@@ -93,7 +92,7 @@ export interface Move {
 export function planMoves(records: readonly StateRecord[], from: string, to: string): Move[] {
   const chosen = select(records, from);
   if (chosen.length === 0) {
-    throw new DiagnosticsError([selectsNothing(from, records, "moved")], Exit.ERROR);
+    throw new DiagnosticsError([selectsNothing(from, records, "moved")], "error");
   }
   const fromLabels = addressLabels(from)!;
   const toLabels = addressLabels(to)!;
@@ -109,7 +108,7 @@ export function planMoves(records: readonly StateRecord[], from: string, to: str
           moves.length > 1 ? "s" : ""
         } to.`,
       ),
-    ], Exit.USAGE);
+    ], "usage");
   }
   const moving = new Set(moves.map((m) => m.from));
   const staying = records.filter((r) => !moving.has(r.address));
@@ -130,7 +129,7 @@ export function planMoves(records: readonly StateRecord[], from: string, to: str
       ));
     }
   }
-  if (problems.length) throw new DiagnosticsError(problems, Exit.ERROR);
+  if (problems.length) throw new DiagnosticsError(problems, "error");
   return moves;
 }
 
@@ -197,7 +196,7 @@ export async function moveRecords(
           "Another run wrote a record at an address this move goes to. Nothing was moved. " +
             "Run the command again.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     await moveInTx(tx, moves, records);
   });
@@ -219,7 +218,7 @@ export async function forgetRecords(
     if (got.length === 0) problems.push(selectsNothing(a, records, "removed"));
     for (const r of got) chosen.set(r.address, r);
   }
-  if (problems.length) throw new DiagnosticsError(problems, Exit.ERROR);
+  if (problems.length) throw new DiagnosticsError(problems, "error");
   const forgotten = [...chosen.values()].sort((a, b) =>
     a.address < b.address ? -1 : a.address > b.address ? 1 : 0
   );

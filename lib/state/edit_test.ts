@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { SqliteStore } from "./sqlite.ts";
 import { PostgresStore } from "./postgres.ts";
 import postgres from "postgres";
@@ -100,7 +99,7 @@ function editSuite(name: string, make: () => Promise<{ open: Opener; done: () =>
     assert.deepEqual(await s.listAddresses(), ["network.db", "network.web", "other"]);
     const clash = await moveRecords(s, "other", "network.db", META).catch((e) => e);
     assert.ok(clash instanceof DiagnosticsError);
-    assert.equal(clash.exitCode, Exit.ERROR);
+    assert.equal(clash.kind, "error");
     assert.match(clash.diagnostics[0].detail, /already holds a random_password at network\.db/);
     const nest = await moveRecords(s, "other", "network.db.inner", META).catch((e) => e);
     assert.match(nest.diagnostics[0].detail, /cannot lie inside another node/);
@@ -156,7 +155,7 @@ function editSuite(name: string, make: () => Promise<{ open: Opener; done: () =>
       ) {
         const err = await attempt().catch((e) => e);
         assert.ok(err instanceof DiagnosticsError, String(err));
-        assert.equal(err.exitCode, Exit.LOCKED);
+        assert.equal(err.kind, "locked");
         assert.match(err.diagnostics[0].detail, /"bob"/);
       }
     } finally {
@@ -179,7 +178,7 @@ function editSuite(name: string, make: () => Promise<{ open: Opener; done: () =>
     });
     const err = await moveRecords(s, "a", "b", META).catch((e) => e);
     assert.ok(err instanceof DiagnosticsError);
-    assert.equal(err.exitCode, Exit.LOCKED);
+    assert.equal(err.kind, "locked");
     assert.match(err.diagnostics[0].summary, /Reserved by carol/);
     assert.deepEqual(await s.listAddresses(), ["a"]);
     await s.close();

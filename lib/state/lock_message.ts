@@ -9,7 +9,6 @@
  * @module
  */
 
-import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error, warning } from "../diag/diag.ts";
 import type { ChangeInput, LockInfo, StoreLocation } from "./store.ts";
 
@@ -55,7 +54,7 @@ export function lockedError(
         `${holder.since}; it lapses at ${holder.expires} unless its holder renews it.` +
         `${waited} ${todo}`,
     ),
-  ], Exit.LOCKED);
+  ], "locked");
 }
 
 /** The warning printed when a writer took over a lock whose holder was gone or had lapsed. */

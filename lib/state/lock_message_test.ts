@@ -31,7 +31,7 @@ Deno.test("lockedError() says what to do from what is known of the holder, and n
   assert.match(unknown, /`pravo state unlock 0b0a5c4e-6d3c-4f6e-9a43-5e0c2f1d9b7a`/);
   assert.match(unknown, /lapses at 2030-01-02T03:06:05\.000Z/);
   assert.match(unknown, /Waited 10\.0s/);
-  assert.equal(lockedError(LOCK, WHERE, { liveness: "unknown" }).exitCode, 4);
+  assert.equal(lockedError(LOCK, WHERE, { liveness: "unknown" }).kind, "locked");
 });
 
 Deno.test("SqliteStore: a lock held from another host is reported as one pravo cannot see, with state unlock", async () => {

@@ -17,7 +17,6 @@
 
 import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { isDeepStrictEqual } from "node:util";
-import { Exit } from "../cli/exit.ts";
 import { interrupts } from "../cli/interrupt.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation, type StateLocation } from "./open.ts";
@@ -54,7 +53,7 @@ export async function migrateState(
         "The state is already there",
         `--to names the store the root uses now (${from.path}). Give another location.`,
       ),
-    ], Exit.USAGE);
+    ], "usage");
   }
   const source = await openLocation(from, { root: who.root });
   let lock: LockInfo | undefined;
@@ -133,7 +132,7 @@ async function verify(source: StateStore, to: StateLocation, root?: string): Pro
             "The source is unchanged and still in use. Remove the copy (a SQLite file, or the " +
             "root's rows in PostgreSQL) and report this as a bug in pravo.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
   } finally {
     await copy.close();
@@ -231,7 +230,7 @@ async function importSqlite(path: string, dump: StateDump): Promise<void> {
         `"${path}" exists${id ? ` and holds lineage ${id.lineage} at serial ${id.serial}` : ""}. ` +
           "Nothing was copied. Move the file away, or give another sqlite:PATH.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   const made = await SqliteStore.open(path, { create: true });
   await made.close();

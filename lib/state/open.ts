@@ -21,7 +21,6 @@
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { Context } from "../cli/command.ts";
-import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { LoadedConfig } from "./config.ts";
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
@@ -327,7 +326,7 @@ export async function openLocation(
           realStatePath(where.path)
         }. Nothing was read or written. Remove the link; an agent with an editor may have made it.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (where.isDefault && opts.root !== undefined && !pinned()) {
     // The default state is the root's own .pravo/state.db. A symbolic link
@@ -346,7 +345,7 @@ export async function openLocation(
           `The state file "${where.path}" leads outside the root, to ${real}`,
           `${PRAVO_DIR}, or the file in it, is a symbolic link, and an agent with an editor in the root can make one: pravo does not follow it. Remove the link; to keep the state elsewhere, name it with --state or $PRAVO_STATE.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
   }
   if (!opts.create && !(await exists(where.path))) {
@@ -357,7 +356,7 @@ export async function openLocation(
         "The root is not initialised",
         `"${root}" has ${what}. Run \`pravo init\` in ${root} first.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   return await SqliteStore.open(where.path, {
     create: opts.create,
@@ -387,7 +386,7 @@ export function realStatePath(path: string): string {
 }
 
 function usage(summary: string, detail: string): DiagnosticsError {
-  return new DiagnosticsError([error(summary, detail)], Exit.USAGE);
+  return new DiagnosticsError([error(summary, detail)], "usage");
 }
 
 function decode(s: string, shown: string): string {

@@ -7,7 +7,7 @@ Deno.test("openStore() refuses a root that was never initialised, naming it", as
   const root = await Deno.makeTempDir({ prefix: "pravo-open-" });
   await assert.rejects(openStore({ root }), (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError);
-    assert.equal(e.exitCode, 1);
+    assert.equal(e.kind, "error");
     assert.equal(e.diagnostics[0].summary, "The root is not initialised");
     assert.ok(e.diagnostics[0].detail.endsWith(`Run \`pravo init\` in ${root} first.`));
     return true;
@@ -47,7 +47,7 @@ Deno.test("stateLocation() reads sqlite:PATH and postgres:// URLs, refuses unkno
     () => stateLocation({ root: "/r", state: "mysql://u:pw@h" }),
     (e: unknown) => {
       assert.ok(e instanceof DiagnosticsError);
-      assert.equal(e.exitCode, 64);
+      assert.equal(e.kind, "usage");
       assert.equal(e.diagnostics[0].summary, 'Unknown state location "mysql://u:***@h"');
       return true;
     },

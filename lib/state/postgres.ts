@@ -31,8 +31,8 @@
 
 import postgres from "postgres";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
+import { endProcess } from "../diag/fatal.ts";
 import { currentHolder } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
 import { lockedError, unlockChange } from "./lock_message.ts";
@@ -341,7 +341,7 @@ export class PostgresStore implements StateStore {
                 `The PostgreSQL state store ${where.path} holds no state for the root key ` +
                   `"${where.rootKey}". Run \`pravo init\` with the same state location first.`,
               ),
-            ], Exit.ERROR);
+            ], "error");
           }
           const lineage = crypto.randomUUID();
           [root] = await sql`
@@ -364,7 +364,7 @@ export class PostgresStore implements StateStore {
                 `and pravo.jsonc's state.lineage is ${where.lineage}. Nothing was changed. Check ` +
                 "that state.root names this root's state, or correct state.lineage.",
             ),
-          ], Exit.ERROR);
+          ], "error");
         }
         if (!root.sealed) await sealRoot(sql, String(root.id), sealer);
         const [sealedKey] = await sql`SELECT redaction_key FROM roots WHERE id = ${root.id}`;
@@ -925,7 +925,7 @@ export class PostgresStore implements StateStore {
                     `"${byLineage.key}". Nothing was copied: this state was migrated there ` +
                     "before. Point the root at it instead.",
               ),
-            ], Exit.ERROR);
+            ], "error");
           }
           // Copied as stored: sealed values stay sealed (bound to the lineage,
           // which goes along); a copy from a state not sealed yet is sealed
@@ -1336,7 +1336,7 @@ function refuseNewer(version: number, where: PostgresLocation): void {
         `this pravo knows versions up to ${SCHEMA_VERSION}. Nothing was changed. Upgrade ` +
         "pravo to the version that wrote this state (or newer), then run the command again.",
     ),
-  ], Exit.ERROR);
+  ], "error");
 }
 
 /** The error codes of a connection that could not be made or was lost. */
@@ -1378,15 +1378,9 @@ function catchDriverCrash(where: PostgresLocation): void {
   globalThis.addEventListener("error", (ev) => {
     const stack = String((ev.error as Error | undefined)?.stack ?? "");
     if (!stack.includes("/postgres/src/")) return;
-    ev.preventDefault();
     const e = Object.assign(new Error("the connection's socket is closed"), { code: "ECONNRESET" });
-    const d = mapError(e, where, "write") as DiagnosticsError;
-    const text = d.diagnostics.map((x) => `Error: ${x.summary}\n\n${x.detail}\n`).join("\n");
-    try {
-      Deno.stderr.writeSync(new TextEncoder().encode(text));
-    } finally {
-      Deno.exit(d.exitCode);
-    }
+    // main.ts prints the diagnostics and ends with their kind's exit code.
+    if (endProcess({ error: mapError(e, where, "write") as DiagnosticsError })) ev.preventDefault();
   });
 }
 
@@ -1421,7 +1415,7 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
           `--allow-net to the state's server (and reads $PGPASSWORD), or add ` +
           `--allow-net=${servers.replaceAll(" ", "")} --allow-env=PGPASSWORD,PGAPPNAME.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (isConnectionError(e)) {
     const what = doing === "open"
@@ -1443,7 +1437,7 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
       : code.startsWith("57P")
       ? `The server is shutting down or starting (${msg})`
       : `The server at ${servers} closed the connection`;
-    return new DiagnosticsError([error(what, `${said} (${code}).${after}`)], Exit.ERROR);
+    return new DiagnosticsError([error(what, `${said} (${code}).${after}`)], "error");
   }
   const code = err?.code;
   if (code === "28P01" || code === "28000") {
@@ -1453,7 +1447,7 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
         `${msg}. Give the right user in the URL and the password in $PGPASSWORD (or the URL ` +
           "given by --state or $PRAVO_STATE, never in pravo.jsonc).",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (code === "3D000") {
     return new DiagnosticsError([
@@ -1461,7 +1455,7 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
         `The database of ${where.path} does not exist`,
         `${msg}. Create it (createdb -O USER DATABASE) or correct the URL.`,
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (code === "42501") {
     return new DiagnosticsError([
@@ -1470,7 +1464,7 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
         `${msg}. Grant the user the rights on the database and the schema "${where.schema}" ` +
           "(docs/how-to/shared-state.md shows them), then try again.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (code === "55P03" || code === "57014") {
     return new DiagnosticsError([
@@ -1479,7 +1473,7 @@ function mapError(e: unknown, where: PostgresLocation, doing: string): unknown {
         `${msg}. Another session kept the root's row locked too long. Wait for it to finish, ` +
           "then try again.",
       ),
-    ], Exit.LOCKED);
+    ], "locked");
   }
   if (e instanceof Error && where.password && e.message.includes(where.password)) {
     e.message = scrub(e.message);

@@ -10,7 +10,6 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import { type PostgresLocation, postgresLocation } from "./open.ts";
 import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
 import { sensitiveMarker } from "./redact.ts";
@@ -222,7 +221,7 @@ test("PostgresStore: the lock of a session that ended is stale at once and taken
   try {
     await assert.rejects(
       s.acquireLock({ actor: "me", reason: "", command: "apply", timeoutMs: 100 }),
-      (e: unknown) => e instanceof DiagnosticsError && e.exitCode === Exit.LOCKED,
+      (e: unknown) => e instanceof DiagnosticsError && e.kind === "locked",
     );
     child.kill("SIGKILL");
     await child.status;
@@ -272,7 +271,7 @@ test("PostgresStore: a lock whose connection the server ended is stale, and the 
     // The first store's writes are refused now: the lock is someone else's.
     await assert.rejects(
       s.transaction(META, (tx) => tx.markRefreshed([])),
-      (e: unknown) => e instanceof DiagnosticsError && e.exitCode === Exit.LOCKED,
+      (e: unknown) => e instanceof DiagnosticsError && e.kind === "locked",
     );
   } finally {
     await sql.end();
@@ -292,7 +291,7 @@ test("PostgresStore.open() refuses a schema written by a newer pravo, changing n
     for (const create of [false, true]) {
       await assert.rejects(PostgresStore.open(where("newer", schema), { create }), (e: unknown) => {
         assert.ok(e instanceof DiagnosticsError);
-        assert.equal(e.exitCode, 1);
+        assert.equal(e.kind, "error");
         const d = e.diagnostics[0];
         assert.equal(d.summary, "The state store was written by a newer pravo");
         assert.ok(d.detail.includes(`schema version ${SCHEMA_VERSION + 41}`), d.detail);

@@ -31,7 +31,6 @@
  * @module
  */
 
-import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { scan, ScanError, type Token } from "../cue/scanner.ts";
 
@@ -73,7 +72,7 @@ function invalid(
         `lineage and serial, such as 'nodes.base.attributes' or ` +
         `'[for a, n in nodes if n.type == "random_integer" {a}]', quoted for the shell.`,
     ),
-  ], Exit.USAGE);
+  ], "usage");
 }
 
 /**

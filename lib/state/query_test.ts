@@ -40,7 +40,7 @@ Deno.test("checkExpression() refuses an expression that would escape its place",
   ) {
     assert.throws(
       () => checkExpression(e),
-      (err: DiagnosticsError) => why.test(err.diagnostics[0].detail) && err.exitCode === 64,
+      (err: DiagnosticsError) => why.test(err.diagnostics[0].detail) && err.kind === "usage",
       e,
     );
   }

@@ -16,7 +16,6 @@
  * @module
  */
 
-import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { PravoKey } from "../keys/key.ts";
 import { cryptoModules } from "../keys/lazy.ts";
@@ -111,7 +110,7 @@ export class Sealer {
           `A sealed value of the state cannot be read: ${what()}`,
           `${this.#where} holds it in a form this pravo does not know ("${version}"). Upgrade pravo to the version that wrote the state, then run the command again.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     if (fingerprint !== key.fingerprint) {
       throw new DiagnosticsError([
@@ -119,7 +118,7 @@ export class Sealer {
           `The state was sealed with another key (fingerprint ${fingerprint})`,
           `The sensitive values in ${this.#where} (${what()} first) were sealed with pravo's key ${fingerprint}, and the key in use, from ${key.source}, is ${key.fingerprint}. Give pravo the key with fingerprint ${fingerprint}: point $PRAVO_KEY_FILE at its file, or put its content in $PRAVO_KEY, then run the command again.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     const text = cryptoModules().seal.unsealText(key.derive("state"), data, aad);
     if (text === undefined) {
@@ -128,7 +127,7 @@ export class Sealer {
           `A sealed value of the state does not open: ${what()}`,
           `In ${this.#where}, the value was changed, or copied from another record, attribute or state: a sealed value is bound to its root's lineage, its address and its attribute. Restore the state from a backup, or remove the record and apply again.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     return text;
   }

@@ -26,7 +26,6 @@
 import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { dirname } from "node:path";
-import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { currentHolder, holderIsGone, processStartTime } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
@@ -302,7 +301,7 @@ export class SqliteStore implements StateStore {
           "The state store does not exist",
           `There is no state store at "${path}". Run \`pravo init\` to create it.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     if (!exists) createPrivateFile(path);
     const write = connect(path, opts.busyTimeoutMs ?? 5000);
@@ -320,7 +319,7 @@ export class SqliteStore implements StateStore {
               "The state store is not initialised",
               `"${path}" holds no pravo state. Run \`pravo init\` to create it.`,
             ),
-          ], Exit.ERROR);
+          ], "error");
         }
         created = immediate(write, path, () => {
           if (readMeta(write).lineage !== undefined) return false; // another process won
@@ -373,7 +372,7 @@ export class SqliteStore implements StateStore {
           "The state store is not initialised",
           `"${path}" holds no pravo state. Run \`pravo init\` to create it.`,
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     // One connection serves both sides: nothing is written through it.
     const sealer = new Sealer(opts.key ?? defaultKeySource(), `"${path}"`);
@@ -1178,7 +1177,7 @@ export function storeFailure(e: unknown, path: string, doing: "opening" | "using
           "readable. If the state is lost, `pravo init` makes a new, empty one; the real " +
           "world then has to be imported or recreated.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (isDiskFull(e)) {
     return new DiagnosticsError([
@@ -1187,12 +1186,12 @@ export function storeFailure(e: unknown, path: string, doing: "opening" | "using
         "The transaction was rolled back: the state is as it was before it, and nothing is " +
           "half-written.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (isReadOnly(e) || (doing === "opening" && cannotWrite(path))) {
     return new DiagnosticsError(
       [readOnlyFileSystem(path, "The state was not changed.")],
-      Exit.ERROR,
+      "error",
     );
   }
   const code = sqliteCode(e);
@@ -1204,7 +1203,7 @@ export function storeFailure(e: unknown, path: string, doing: "opening" | "using
           "not be readable and writable by you. Nothing was written. Check the disk (df, " +
           "dmesg) and the permissions of the file and its folder, then try again.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   if (doing === "opening" && (e as { code?: string })?.code === "ERR_SQLITE_ERROR") {
     return new DiagnosticsError([
@@ -1213,7 +1212,7 @@ export function storeFailure(e: unknown, path: string, doing: "opening" | "using
         `SQLite says: ${msg}. Check that the file is a pravo state store and that you may read ` +
           "and write it and its folder; if it is damaged, restore it from a backup.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   return e;
 }
@@ -1267,7 +1266,7 @@ function begin(db: DatabaseSync, path: string): void {
           `Another process kept a write transaction open on "${path}" longer than the ` +
             "busy timeout. Wait for it to finish, then try again.",
         ),
-      ], Exit.LOCKED);
+      ], "locked");
     }
     throw e;
   }
@@ -1316,7 +1315,7 @@ function refuseNewer(version: number, path: string): void {
         `${SCHEMA_VERSION}. Nothing was changed. Upgrade pravo to the version that wrote ` +
         "this state (or newer), then run the command again.",
     ),
-  ], Exit.ERROR);
+  ], "error");
 }
 
 /** Brings the schema up to {@linkcode SCHEMA_VERSION}, in one transaction. */

@@ -77,7 +77,7 @@ Deno.test("SqliteStore.open() refuses a state written by a newer pravo, changing
   for (const create of [false, true]) {
     await assert.rejects(SqliteStore.open(path, { create }), (e: unknown) => {
       assert.ok(e instanceof DiagnosticsError);
-      assert.equal(e.exitCode, 1);
+      assert.equal(e.kind, "error");
       const d = e.diagnostics[0];
       assert.equal(d.summary, "The state store was written by a newer pravo");
       assert.ok(d.detail.includes(`schema version ${SCHEMA_VERSION + 41}`), d.detail);

@@ -10,7 +10,6 @@ import { randomBytes } from "node:crypto";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { keyFromBytes, type PravoKey } from "../keys/key.ts";
 import type { KeySource } from "./seal.ts";
-import { Exit } from "../cli/exit.ts";
 import {
   type RecordInput,
   SCHEMA_VERSION,
@@ -403,7 +402,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     for (const read of [() => other.listRecords(), () => other.getRecord("pw")]) {
       await assert.rejects(read(), (e: unknown) => {
         assert.ok(e instanceof DiagnosticsError);
-        assert.equal(e.exitCode, Exit.ERROR);
+        assert.equal(e.kind, "error");
         const text = e.diagnostics.map((d) => `${d.summary}\n${d.detail}`).join("\n");
         assert.match(text, new RegExp(`fingerprint ${a.fingerprint}`));
         assert.match(text, /\$PRAVO_KEY_FILE/);
@@ -480,7 +479,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       .then(() => undefined, (e) => e);
     const waited = performance.now() - started;
     assert.ok(err instanceof DiagnosticsError, `not a DiagnosticsError: ${err}`);
-    assert.equal(err.exitCode, Exit.LOCKED);
+    assert.equal(err.kind, "locked");
     assert.ok(waited >= 290, `gave up after ${waited} ms`);
     const text = err.diagnostics.map((d) => d.summary + "\n" + d.detail).join("\n");
     assert.match(text, /"alice"/);
@@ -494,7 +493,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       (e) => e,
     );
     assert.ok(txErr instanceof DiagnosticsError);
-    assert.equal(txErr.exitCode, Exit.LOCKED);
+    assert.equal(txErr.kind, "locked");
     assert.match(txErr.diagnostics[0].detail, /"alice"/);
     // The holder writes.
     await a.transaction(META, (tx) => put(tx, record("y")));

@@ -16,7 +16,6 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { Exit } from "../cli/exit.ts";
 import type { Style } from "../cli/output.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { findType } from "../providers/registry.ts";
@@ -206,7 +205,7 @@ export function unknownAddress(address: string, addresses: readonly string[]): D
     : " Give the address of a node in the state; `pravo state query '[for a, _ in nodes {a}]'` lists them.";
   return new DiagnosticsError(
     [error(`No record for "${address}"`, what + todo)],
-    Exit.ERROR,
+    "error",
   );
 }
 
@@ -223,7 +222,7 @@ export function parseLimit(value: unknown, fallback: number): number {
         `--limit "${text}" is not a whole number`,
         "--limit takes how many to show, such as --limit 50; --limit 0 shows all.",
       ),
-    ], Exit.USAGE);
+    ], "usage");
   }
   return Number(text);
 }
@@ -589,7 +588,7 @@ export function showSensitive(flag: unknown, isTerminal: boolean): boolean {
           "not end up in a file, a pipe or a log. Run the command in a terminal without " +
           "redirecting its output, or leave out --show-sensitive.",
       ),
-    ], Exit.USAGE);
+    ], "usage");
   }
   return true;
 }

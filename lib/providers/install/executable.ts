@@ -26,7 +26,6 @@
  * @module
  */
 
-import { Exit } from "../../cli/exit.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
 import { displayAddress, parseProviderSource, type ProviderAddress } from "./address.ts";
 import { isInsideRoot, packageDirIn, providerCacheDir } from "./cache_dir.ts";
@@ -64,7 +63,7 @@ export interface VerifiedProvider {
 }
 
 function refuse(summary: string, detail: string): DiagnosticsError {
-  return new DiagnosticsError([error(summary, detail)], Exit.ERROR);
+  return new DiagnosticsError([error(summary, detail)], "error");
 }
 
 /**
@@ -154,7 +153,7 @@ function verifyPackage(
   try {
     executable = findExecutable(packageDir, who.addr);
   } catch (e) {
-    if (e instanceof InstallError) throw new DiagnosticsError([e.diagnostic], Exit.ERROR);
+    if (e instanceof InstallError) throw new DiagnosticsError([e.diagnostic], "error");
     throw e;
   }
   if (isInsideRoot(executable, root)) {

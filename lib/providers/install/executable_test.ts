@@ -24,7 +24,7 @@ async function setup() {
 function refused(fn: () => unknown, pattern: RegExp): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof DiagnosticsError, String(e));
-    assert.equal(e.exitCode, 1);
+    assert.equal(e.kind, "error");
     assert.match(`${e.diagnostics[0].summary}\n${e.diagnostics[0].detail}`, pattern);
     return true;
   });

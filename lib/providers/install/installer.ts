@@ -33,7 +33,6 @@
 
 import { join } from "node:path";
 import { type Diagnostic, DiagnosticsError, type SourcePos, warning } from "../../diag/diag.ts";
-import { Exit } from "../../cli/exit.ts";
 import { addressString, displayAddress, type ProviderAddress } from "./address.ts";
 import { checkArchive, checkChecksums } from "./authentication.ts";
 import { isInsideRoot, packageDirIn } from "./cache_dir.ts";
@@ -136,7 +135,7 @@ function refuseInsideRoot(path: string, root: string, what: string, range?: Sour
         "pravo never runs one from inside the root. Keep provider mirrors and the plugin cache " +
         "outside the root.",
       ...(range ? { range } : {}),
-    }], Exit.ERROR);
+    }], "error");
   }
 }
 
@@ -181,7 +180,7 @@ export async function installProviders(options: InstallOptions): Promise<Install
     }
   }
   options.hashCache.save();
-  if (errors.length > 0) throw new DiagnosticsError(errors, Exit.ERROR);
+  if (errors.length > 0) throw new DiagnosticsError(errors, "error");
   return { providers, warnings };
 }
 

@@ -204,7 +204,7 @@ Deno.test("installProviders() says what to do: no such provider, no version, no 
       }),
       /5\.99\.0 is not available for darwin_arm64[\s\S]*built for linux_amd64 \(at registry\.terraform\.io\)/,
     );
-    assert.equal(mac.exitCode, 1);
+    assert.equal(mac.kind, "error");
     await reg.close();
     await refused(
       w.install({ requirements: [req("hashicorp/aws")] }),

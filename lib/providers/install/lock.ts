@@ -41,7 +41,6 @@
 
 import { stableJson } from "../../cli/output.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
-import { Exit } from "../../cli/exit.ts";
 import { DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
 import {
   type JsonNode as Node,
@@ -93,7 +92,7 @@ function refused(summary: string, detail: string, range?: SourcePos): Diagnostic
         "`pravo init` to pin it again.",
       range ? { range } : {},
     ),
-  ], Exit.ERROR);
+  ], "error");
 }
 
 /** Parses the text of a lock file; `path` names it in messages. */
@@ -337,7 +336,7 @@ export function readLockFile(root: string): LockFileContent | undefined {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw new DiagnosticsError([
       error(`Cannot read "${path}"`, `${(e as Error).message}. Make the file readable.`),
-    ], Exit.ERROR);
+    ], "error");
   }
   return parseLockFile(text, path);
 }

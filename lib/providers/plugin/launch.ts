@@ -25,7 +25,6 @@
  */
 
 import { join } from "node:path";
-import { Exit } from "../../cli/exit.ts";
 import { PLUGIN_SOCKETS } from "../../cli/permissions.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
@@ -68,7 +67,7 @@ export async function verifiedProvider(root: string, address: string): Promise<V
             "started. Run `pravo init` for this provider, then ask the operator to restart " +
             "pravo mcp.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     const v = verifyPinnedProvider(
       root,
@@ -82,7 +81,7 @@ export async function verifiedProvider(root: string, address: string): Promise<V
           `It was "${pin.executable}" and is now "${v.executable}". Ask the operator to ` +
             "restart pravo mcp.",
         ),
-      ], Exit.ERROR);
+      ], "error");
     }
     return v;
   }
@@ -94,7 +93,7 @@ export async function verifiedProvider(root: string, address: string): Promise<V
         `pravo.lock.json does not pin ${address}`,
         "Run `pravo init` to install and pin it.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   const installation = installationFromEnv(envVar, Deno.cwd(), fileHashCache());
   // pravo.jsonc's mirrors (read only here: what starts no provider needs no config parser).
@@ -123,7 +122,7 @@ export function nextSocketPath(): string | undefined {
         `This run would start more than ${SOCKET_SLOTS} plugin providers, and pravo's ` +
           "permissions grant that many sockets. Use fewer provider instances in the root.",
       ),
-    ], Exit.ERROR);
+    ], "error");
   }
   return join(socketDir, PLUGIN_SOCKETS[nextSlot++]);
 }
