@@ -16,7 +16,7 @@
  * @module
  */
 
-import { sortKeys } from "../lib/cli/output.ts";
+import { sortKeys } from "../lib/json.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { JSONRPCRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 

@@ -9,7 +9,8 @@
 
 import { type Diagnostic, DiagnosticsError } from "../diag/diag.ts";
 import { exitCodeOf } from "./exit.ts";
-import { diagnosticsJson, renderDiagnostics, stableJson, Style } from "./output.ts";
+import { diagnosticsJson, renderDiagnostics, Style } from "./output.ts";
+import { stableJson } from "../json.ts";
 
 /** An option a command accepts, with its help text. */
 export interface OptionSpec {

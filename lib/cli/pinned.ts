@@ -27,6 +27,7 @@
 import { resolve } from "node:path";
 import type { PravoConfig } from "../state/config.ts";
 import type { StateLocation } from "../state/open.ts";
+import { fromBase64 } from "../bytes.ts";
 
 /** The first argument of a child of `pravo mcp`: read the pinned document from stdin. */
 export const PINNED_FLAG = "--pinned-stdin";
@@ -196,19 +197,7 @@ export function parsePinned(text: string): Pinned {
 export function pinnedPolicyBytes(doc: Pinned, file: string): Uint8Array | undefined {
   const p = doc.policies.find((x) => resolve(x.path) === file);
   if (!p) return undefined;
-  const bin = atob(p.bytes);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-/** Base64 of bytes, for {@link PinnedPolicy.bytes}. */
-export function toBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
+  return fromBase64(p.bytes);
 }
 
 /** The most bytes of `pravo.lock.json` pravo reads. */

@@ -6,7 +6,8 @@ import { readConfig } from "../state/config.ts";
 import { stateLocation } from "../state/open.ts";
 import { MAIN, makeRoot, SEED } from "../../tests/_pravo.ts";
 import { lockFileText } from "./pinned_files.ts";
-import { mergeTags, parsePinned, pin, type Pinned, PINNED_FLAG, toBase64 } from "./pinned.ts";
+import { mergeTags, parsePinned, pin, type Pinned, PINNED_FLAG } from "./pinned.ts";
+import { toBase64 } from "../bytes.ts";
 
 function doc(root: string, extra: Partial<Pinned> = {}): Pinned {
   return {

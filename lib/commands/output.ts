@@ -16,7 +16,7 @@ import { visibleOnTerminal } from "../diag/visible.ts";
 import { type CommandRun, emit } from "../cli/command.ts";
 import type { Style } from "../cli/output.ts";
 import { Exit } from "../cli/exit.ts";
-import { stableJson } from "../cli/output.ts";
+import { stableJson } from "../json.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { evaluateRoot, readRoot, type Sources, type Spec } from "../cue/loader.ts";
 import { standInTags, tagFlags } from "../cue/missing_tags.ts";

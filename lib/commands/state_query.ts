@@ -8,7 +8,7 @@
 
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { stableJson } from "../cli/output.ts";
+import { stableJson } from "../json.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { openStore } from "../state/open.ts";
 import { checkExpression, evaluateQuery, limitResult } from "../state/query.ts";

@@ -9,7 +9,8 @@ import { type Diagnostic, hasErrors, warning } from "../diag/diag.ts";
 import { escapeOf, invisibleCharacters } from "../diag/visible.ts";
 import { validateNodes } from "../plan/validate_nodes.ts";
 import { Exit } from "../cli/exit.ts";
-import { diagnosticsJson, renderDiagnostics, stableJson } from "../cli/output.ts";
+import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
+import { stableJson } from "../json.ts";
 import { loadRoot, readRoot, type Spec } from "../cue/loader.ts";
 
 /** The counts document of `validate --json`. */

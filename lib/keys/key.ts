@@ -39,6 +39,7 @@ import {
 } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
+import { fromBase64, toBase64 } from "../bytes.ts";
 
 /** What a derived key is for. */
 export type KeyPurpose = "plan" | "state" | "cache";
@@ -89,15 +90,9 @@ export function keyFilePath(env: Env = defaultEnv): string | undefined {
 
 const KEY_BYTES = 32;
 
-function fromBase64(text: string): Uint8Array | undefined {
-  const t = text.trim();
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t)) return undefined;
-  const bytes = Uint8Array.from(atob(t), (c) => c.charCodeAt(0));
-  return bytes.length === KEY_BYTES ? bytes : undefined;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
+function keyBytesOf(text: string): Uint8Array | undefined {
+  const bytes = fromBase64(text.trim());
+  return bytes?.length === KEY_BYTES ? bytes : undefined;
 }
 
 /** Makes a key from its 32 bytes. */
@@ -123,7 +118,7 @@ export function keyFromBytes(bytes: Uint8Array, source: string, created = false)
 
 /** A key from its text (what {@link PravoKey.encoded} gives); throws when it is not one. */
 export function keyFromEncoded(text: string, source = "$PRAVO_KEY"): PravoKey {
-  const bytes = fromBase64(text);
+  const bytes = keyBytesOf(text);
   if (!bytes) throw new Error("bug: not an encoded pravo key");
   return keyFromBytes(bytes, source);
 }
@@ -177,7 +172,7 @@ export function loadKey(
   const inline = env("PRAVO_KEY");
   let key: PravoKey;
   if (inline !== undefined && inline !== "") {
-    const bytes = fromBase64(inline);
+    const bytes = keyBytesOf(inline);
     if (!bytes) {
       throw keyError(
         "$PRAVO_KEY is not a pravo key",
@@ -232,7 +227,7 @@ function readOrCreate(path: string, create: boolean): PravoKey {
         }. Make the file readable by this user, or set $PRAVO_KEY_FILE to another key file.`,
       );
     }
-    const bytes = fromBase64(text);
+    const bytes = keyBytesOf(text);
     if (!bytes) {
       throw keyError(
         `The key file "${path}" does not hold a pravo key`,

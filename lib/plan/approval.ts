@@ -29,7 +29,7 @@ import {
 } from "node:fs";
 import { join, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { sortKeys } from "../cli/output.ts";
+import { sortKeys } from "../json.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import type { ApproverPrivateKey, ApproverPublicKey } from "../keys/approver.ts";
 

@@ -44,7 +44,7 @@ import {
   type SkippedNode,
 } from "./types.ts";
 import { parseDuration } from "./duration.ts";
-import { sortKeys } from "../cli/output.ts";
+import { sortKeys } from "../json.ts";
 import { REDACTED, redactOutputs, scrubDiagnostics, sensitiveValues } from "./document.ts";
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 import type { AttrPath } from "../cue/secrets.ts";

@@ -1,3 +1,4 @@
+import { concat } from "../bytes.ts";
 /**
  * AutoMTLS: the client certificate pravo hands a provider in
  * `PLUGIN_CLIENT_CERT`, and the provider's certificate read back from the
@@ -31,16 +32,6 @@ export interface ClientCertificate {
 }
 
 // --- A minimal DER writer -----------------------------------------------------
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 function length(n: number): Uint8Array {
   if (n < 0x80) return Uint8Array.of(n);

@@ -9,7 +9,6 @@
  */
 
 import { createHash } from "node:crypto";
-import { Buffer } from "node:buffer";
 import { type Diagnostic, error } from "../diag/diag.ts";
 import type { Attrs, ImportRequest, Response } from "./runtime.ts";
 import type { TypeSchema } from "./schema.ts";
@@ -147,27 +146,7 @@ export function shuffle<T>(items: readonly T[], source: ByteSource): T[] {
 }
 
 // ---------------------------------------------------------------------------
-// Encodings and digests
-
-export function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("base64");
-}
-
-/** URL-safe base64 without padding. */
-export function toBase64Url(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("base64url");
-}
-
-/** Decodes standard base64, or undefined when it is not valid base64. */
-export function fromBase64(s: string): Uint8Array | undefined {
-  const clean = s.replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) return undefined;
-  return new Uint8Array(Buffer.from(clean, "base64"));
-}
-
-export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex");
-}
+// Digests (encodings are in lib/bytes.ts)
 
 /**
  * The digests of a file's content as Terraform's local provider 2.5 gives

@@ -39,7 +39,7 @@
  * @module
  */
 
-import { stableJson } from "../../cli/output.ts";
+import { stableJson } from "../../json.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
 import {

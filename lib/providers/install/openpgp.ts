@@ -27,6 +27,7 @@
  */
 
 import { createHash, createPublicKey, type KeyObject, verify } from "node:crypto";
+import { concat } from "../../bytes.ts";
 
 /** A malformed key or signature, or a signature that does not verify. */
 export class OpenPgpError extends Error {
@@ -181,16 +182,6 @@ export function parsePackets(data: Uint8Array): Packet[] {
     packets.push({ tag, body: parts.length === 1 ? parts[0] : concat(parts) });
   }
   return packets;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
-  let at = 0;
-  for (const x of parts) {
-    out.set(x, at);
-    at += x.length;
-  }
-  return out;
 }
 
 class Reader {

@@ -20,19 +20,8 @@
 
 import { join, resolve } from "node:path";
 import { type Diagnostic, error } from "../../diag/diag.ts";
-import {
-  contentDigests,
-  cryptoBytes,
-  fail,
-  fromBase64,
-  isSet,
-  messageOf,
-  ok,
-  stateOf,
-  str,
-  toBase64,
-  toHex,
-} from "../_util.ts";
+import { contentDigests, cryptoBytes, fail, isSet, messageOf, ok, stateOf, str } from "../_util.ts";
+import { fromBase64, toBase64, toHex } from "../../bytes.ts";
 import {
   checkPath,
   confinementDiagnostic,

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { toBase64 } from "../../cli/pinned.ts";
+import { toBase64 } from "../../bytes.ts";
 import { type Diagnostic, error, hasErrors } from "../../diag/diag.ts";
 import type { PluginProvider } from "../../plugin/provider.ts";
 import type { Block } from "../../plugin/schema.ts";

@@ -14,7 +14,8 @@
  */
 
 import { type Diagnostic, warning } from "../../diag/diag.ts";
-import { badId, fromBase64, ok, stateOf, toBase64, toBase64Url, toHex } from "../_util.ts";
+import { badId, ok, stateOf } from "../_util.ts";
+import { fromBase64, toBase64, toBase64Url, toHex } from "../../bytes.ts";
 import type { Attrs, ImportRequest, Response } from "../runtime.ts";
 
 type Importer = (req: ImportRequest) => Promise<Response<Attrs | null>>;

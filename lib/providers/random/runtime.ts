@@ -26,10 +26,8 @@ import {
   shuffle,
   stateOf,
   str,
-  toBase64,
-  toBase64Url,
-  toHex,
 } from "../_util.ts";
+import { toBase64, toBase64Url, toHex } from "../../bytes.ts";
 import type { Attrs, ProviderRuntime, TypeHandler, ValidateRequest } from "../runtime.ts";
 import type { TypeSchema } from "../schema.ts";
 import {
