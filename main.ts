@@ -7,9 +7,10 @@
  * @module
  */
 
-import { helpText, parse, parseTags, UsageError } from "./lib/cli/args.ts";
+import { helpText, parse, parseTags } from "./lib/cli/args.ts";
+import { UsageError } from "./lib/diag/usage.ts";
 import { type Context, fail, type Streams } from "./lib/cli/command.ts";
-import { Style } from "./lib/cli/output.ts";
+import { Style } from "./lib/diag/style.ts";
 import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { visible } from "./lib/diag/visible.ts";
@@ -20,6 +21,7 @@ import { VERSION } from "./lib/version.ts";
 import { placeFlags } from "./lib/cli/hint.ts";
 import type { Pinned } from "./lib/cli/pinned.ts";
 import { closeAll, removeSocketDir, runningCount } from "./lib/providers/plugin/running.ts";
+import { loadCommand } from "./lib/commands/registry.ts";
 
 /** The first argument of a child of `pravo mcp` (lib/cli/pinned.ts's `PINNED_FLAG`). */
 export const PINNED_FLAG = "--pinned-stdin";
@@ -122,7 +124,7 @@ export async function run(
   };
   hooks.onStart?.(ctx, command.name);
   try {
-    const impl = await command.load();
+    const impl = await loadCommand(command.name);
     return await impl.run(ctx, options, args);
   } catch (e) {
     if (e instanceof DiagnosticsError) return fail(ctx, e);

@@ -11,7 +11,7 @@
 
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { permissionFlags } from "../lib/cli/permissions.ts";
+import { permissionFlags } from "../lib/permissions/permissions.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { PINNED_FLAG } from "../lib/cli/pinned.ts";
 

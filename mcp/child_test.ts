@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { permissionFlags } from "../lib/cli/permissions.ts";
+import { permissionFlags } from "../lib/permissions/permissions.ts";
 import { memoryFlags, runPravo, selfCommand } from "./child.ts";
 
 Deno.test("selfCommand() from source is `deno run --quiet --v8-flags=<memory> --config deno.json <the narrow flags> MAIN`", () => {

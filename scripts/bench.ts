@@ -37,7 +37,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { permissionFlags } from "../lib/cli/permissions.ts";
+import { permissionFlags } from "../lib/permissions/permissions.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { generatedCue, SEED_CUE } from "./bench/roots.ts";
 import { type Cmd, interleave, max, median, runOnce, type Sample } from "./bench/measure.ts";

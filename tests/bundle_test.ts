@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle, BUNDLE_PATH, bundleIsFresh, externalImports } from "../scripts/bundle.ts";
-import { permissionFlags } from "../lib/cli/permissions.ts";
+import { permissionFlags } from "../lib/permissions/permissions.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
 

@@ -183,7 +183,7 @@ Deno.test("Terraform's -target, -var and -chdir are refused with the pravo flag 
 });
 
 Deno.test("the README's command table and docs/reference name every command of the registry", async () => {
-  const { COMMANDS } = await import("../lib/commands/registry.ts");
+  const { COMMANDS } = await import("../lib/cli/commands.ts");
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const table = readme.slice(readme.indexOf("## Commands"));
   const exitCodes = await Deno.readTextFile(

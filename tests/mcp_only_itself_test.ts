@@ -1,6 +1,6 @@
 /**
  * "Only itself": the MCP server runs pravo and no other program. The
- * permission flags of its children (lib/cli/permissions.ts) allow running the
+ * permission flags of its children (lib/permissions/permissions.ts) allow running the
  * deno executable alone, so a shell is refused; and since under `deno run`
  * that executable could still `eval`, the server builds only fixed argument
  * lists in which an agent's value is never read as a flag or a command.
@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { permissionFlags } from "../lib/cli/permissions.ts";
+import { permissionFlags } from "../lib/permissions/permissions.ts";
 import {
   call,
   connect,

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { keyFilePath } from "../lib/keys/key.ts";
 import { fileURLToPath } from "node:url";
-import { ENV_VARS, permissionFlags, PG_ENV_VARS, PLUGIN_ENV_VARS } from "../lib/cli/permissions.ts";
+import {
+  ENV_VARS,
+  permissionFlags,
+  PG_ENV_VARS,
+  PLUGIN_ENV_VARS,
+} from "../lib/permissions/permissions.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { selfCommand } from "../mcp/child.ts";
 

@@ -333,7 +333,7 @@ Deno.test("a run with the plugin flags verifies and runs the pinned provider, an
     assert.equal(init.code, 0, init.stderr);
     // What pravo mcp would pin at start: the verified providers.
     const { verifyLockedProviders } = await import("../lib/providers/install/executable.ts");
-    const { permissionFlags } = await import("../lib/cli/permissions.ts");
+    const { permissionFlags } = await import("../lib/permissions/permissions.ts");
     const cacheDir = join(d.xdg, "pravo", "providers");
     const pinned = verifyLockedProviders(d.root, { cacheDir, mirrors: [mirror] });
     assert.equal(pinned.length, 1);

@@ -31,7 +31,7 @@ import { sensitivePathsOf } from "../state/view.ts";
 import { applyMoves } from "./moved.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
-import type { ProgressEvent } from "../render/apply_progress.ts";
+import type { ProgressEvent } from "./progress.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../state/view.ts";
 
 export interface ApplyOptions {

@@ -7,20 +7,10 @@
 
 import { parseArgs } from "node:util";
 import type { CommandSpec, OptionSpec, OptionValues } from "./command.ts";
-import { COMMANDS, findCommand, GLOBAL_OPTIONS, groups } from "../commands/registry.ts";
+import { COMMANDS, findCommand, GLOBAL_OPTIONS, groups } from "./commands.ts";
 import { didYouMean } from "../diag/diag.ts";
 import { rewriteSingleDash } from "./single_dash.ts";
-
-/** A mistake on the command line: exit 64 with this message. */
-export class UsageError extends Error {
-  /** The command the mistake concerns, for a pointer to its help. */
-  readonly command?: string;
-  constructor(message: string, command?: string) {
-    super(message);
-    this.name = "UsageError";
-    this.command = command;
-  }
-}
+import { UsageError } from "../diag/usage.ts";
 
 export interface Parsed {
   /** Absent when no command was given (`pravo`, `pravo --help`). */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { parse, parseTags, UsageError } from "./args.ts";
+import { parse, parseTags } from "./args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { rewriteSingleDash } from "./single_dash.ts";
 
 Deno.test("parse() finds the command among global flags, wherever they stand", () => {

@@ -9,7 +9,8 @@
 
 import { type Diagnostic, DiagnosticsError } from "../diag/diag.ts";
 import { exitCodeOf } from "./exit.ts";
-import { diagnosticsJson, renderDiagnostics, Style } from "./output.ts";
+import { diagnosticsJson, renderDiagnostics } from "./output.ts";
+import { Style } from "../diag/style.ts";
 import { stableJson } from "../json.ts";
 
 /** An option a command accepts, with its help text. */
@@ -35,8 +36,6 @@ export interface CommandSpec {
   minArgs: number;
   maxArgs: number;
   options: Record<string, OptionSpec>;
-  /** Loads the implementation, so that `--help` loads nothing heavy. */
-  load: () => Promise<{ run: CommandRun }>;
 }
 
 export type OptionValues = Record<string, string | boolean | string[] | boolean[] | undefined>;

@@ -6,35 +6,7 @@
 
 import type { Diagnostic } from "../diag/diag.ts";
 import { asInvoked } from "./hint.ts";
-
-/** ANSI styles, or plain text when colour is off. */
-export class Style {
-  readonly enabled: boolean;
-  constructor(enabled: boolean) {
-    this.enabled = enabled;
-  }
-  #wrap(code: string, s: string): string {
-    return this.enabled ? `\x1b[${code}m${s}\x1b[0m` : s;
-  }
-  bold(s: string): string {
-    return this.#wrap("1", s);
-  }
-  dim(s: string): string {
-    return this.#wrap("2", s);
-  }
-  red(s: string): string {
-    return this.#wrap("31", s);
-  }
-  green(s: string): string {
-    return this.#wrap("32", s);
-  }
-  yellow(s: string): string {
-    return this.#wrap("33", s);
-  }
-  cyan(s: string): string {
-    return this.#wrap("36", s);
-  }
-}
+import type { Style } from "../diag/style.ts";
 
 /** Renders diagnostics for a human, in the manner of OpenTofu. */
 export function renderDiagnostics(

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 
 /** The refusal of -t with a saved plan, which holds its own tags. */
 export function savedPlanTags(planPath: string, command: string): UsageError {

@@ -11,7 +11,7 @@
 
 import { type CommandRun, type Context, emit, emitWarnings } from "../cli/command.ts";
 import { Exit, exitCodeOf } from "../cli/exit.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";

@@ -15,7 +15,7 @@ import { savedPlanTags } from "./_saved_plan.ts";
 import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { loadKey } from "../keys/key.ts";
 import { loadApproverPrivateKey } from "../keys/approver.ts";

@@ -12,8 +12,8 @@
 
 import type { CommandRun, CommandSpec, OptionSpec } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { UsageError } from "../cli/args.ts";
-import { COMMANDS, GLOBAL_OPTIONS, groups } from "./registry.ts";
+import { UsageError } from "../diag/usage.ts";
+import { COMMANDS, GLOBAL_OPTIONS, groups } from "../cli/commands.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { completionScript } from "./completion.ts";
-import { COMMANDS, GLOBAL_OPTIONS } from "./registry.ts";
+import { COMMANDS, GLOBAL_OPTIONS } from "../cli/commands.ts";
 
 async function has(shell: string): Promise<boolean> {
   try {

@@ -12,7 +12,7 @@
  */
 
 import { pinnedReadOnly } from "../cli/pinned.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { type CommandRun, emit, emitWarnings, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError } from "../diag/diag.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeRoot, pravo } from "../../tests/_pravo.ts";
 import { openStore } from "../state/open.ts";
-import { put, record } from "./state_testutil.ts";
+import { put, record } from "./state_testing.ts";
 
 const SECRET = "hunter2-Sup3r-s3cret";
 const EDITED_SECRET = "n3w-s3cret-by-hand";

@@ -7,8 +7,9 @@
 
 import type { CommandRun } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { helpText, UsageError } from "../cli/args.ts";
-import { COMMANDS, findCommand, groups } from "./registry.ts";
+import { helpText } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
+import { COMMANDS, findCommand, groups } from "../cli/commands.ts";
 import { didYouMean } from "../diag/diag.ts";
 
 export const run: CommandRun = (ctx, _opts, args) => {

@@ -14,7 +14,7 @@
 import { join, relative } from "node:path";
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
 import { hashCachePath, providerCacheDir } from "../providers/install/cache_dir.ts";

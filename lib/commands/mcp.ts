@@ -13,7 +13,7 @@
 import { realpathSync } from "node:fs";
 import { relative as relativePath, resolve, sep } from "node:path";
 import type { CommandRun } from "../cli/command.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { locationFrom, realStatePath, stateServers } from "../state/open.ts";

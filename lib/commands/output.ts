@@ -14,7 +14,7 @@
 
 import { visibleOnTerminal } from "../diag/visible.ts";
 import { type CommandRun, emit } from "../cli/command.ts";
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import { Exit } from "../cli/exit.ts";
 import { stableJson } from "../json.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { pravo, storeOf } from "./state_testutil.ts";
+import { pravo, storeOf } from "./state_testing.ts";
 
 const MAIN = `package demo
 

@@ -9,7 +9,7 @@
 import { pravoCommand } from "../cli/hint.ts";
 import { type CommandRun, emit, emitWarnings, type OptionValues } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore, stateLocation } from "../state/open.ts";

@@ -9,7 +9,7 @@
  */
 
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import { Exit } from "../cli/exit.ts";
 import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
 import { type LockedPlugin, readLockFile } from "../providers/install/lock.ts";

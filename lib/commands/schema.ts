@@ -13,7 +13,7 @@
  */
 
 import { type CommandRun, emit } from "../cli/command.ts";
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error, nearest } from "../diag/diag.ts";
 import { allTypeNames, findTypes, MODES, typeNamesOfMode } from "../providers/registry.ts";

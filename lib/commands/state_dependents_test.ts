@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pravo, put, record, seededRoot, storeOf } from "./state_testutil.ts";
+import { pravo, put, record, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state dependents lists direct and transitive dependents with their depth", async () => {
   const root = await seededRoot();

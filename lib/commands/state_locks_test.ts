@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pravo, seededRoot, storeOf } from "./state_testutil.ts";
+import { pravo, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state locks says when nothing is held", async () => {
   const root = await seededRoot();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pravo, put, record, SECRET, seededRoot, storeOf } from "./state_testutil.ts";
+import { pravo, put, record, SECRET, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state log lists the transactions newest first with actor, reason and changes", async () => {
   const root = await seededRoot();

@@ -9,7 +9,7 @@
 
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { readConfig } from "../state/config.ts";
 import { migrateState } from "../state/migrate.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pravo, put, record, SECRET, seededRoot, storeOf } from "./state_testutil.ts";
+import { pravo, put, record, SECRET, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state query prints the JSON value of an expression over the state", async () => {
   const root = await seededRoot();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pravo, SECRET, seededRoot } from "./state_testutil.ts";
+import { pravo, SECRET, seededRoot } from "./state_testing.ts";
 
 Deno.test("state show prints a record with its sensitive values redacted", async () => {
   const root = await seededRoot();

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import { findTypes } from "../providers/registry.ts";
 import type { StateRecord } from "../state/store.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Style } from "../cli/output.ts";
+import { Style } from "../diag/style.ts";
 import type { StateRecord } from "../state/store.ts";
 import { changedText, driftDocument, dueDocument, renderDrift, renderDue } from "./document.ts";
 import type { DriftReport } from "./read.ts";

@@ -27,7 +27,7 @@ import { instancesOf } from "../plan/planner.ts";
 import { providerDiagnostics } from "../cue/errors.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
 import { nodeDigest } from "../plan/planner.ts";
-import { reservationError } from "../plan/reservation.ts";
+import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { isInput, mustEvaluateWithState } from "../plan/known.ts";
 

@@ -45,7 +45,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { diskFull, isDiskFull, isReadOnly, readOnlyFileSystem } from "../diag/io.ts";
 import { decodeUtf8 } from "../diag/text.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import type { PravoKey } from "../keys/key.ts";
 import { seal, unseal } from "../keys/seal.ts";
 import type { Plan } from "./types.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { exitCodeOf } from "../cli/exit.ts";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../diag/usage.ts";
 import { keyFromBytes } from "../keys/key.ts";
 import {
   checkPlanOut,

@@ -24,7 +24,7 @@ import {
 } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import type { StateRecord, StateStore } from "../state/store.ts";
-import { reservationError } from "./reservation.ts";
+import { reservationError } from "../state/reservation.ts";
 import { plannedMoves, withMoves } from "./moved.ts";
 import { validateNodes } from "./validate_nodes.ts";
 import { knownValuesOf } from "./known.ts";

@@ -6,7 +6,7 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import type { planDocument } from "./document.ts";
 
 type Doc = ReturnType<typeof planDocument>;

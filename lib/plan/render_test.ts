@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { Style } from "../cli/output.ts";
+import { Style } from "../diag/style.ts";
 import { renderPlan } from "./render.ts";
 
 type Doc = Parameters<typeof renderPlan>[0];

@@ -30,7 +30,7 @@
  * @module
  */
 
-import { ENV_VARS, PLUGIN_ENV_VARS } from "../cli/permissions.ts";
+import { ENV_VARS, PLUGIN_ENV_VARS } from "../permissions/permissions.ts";
 import type { ProtocolVersion } from "./proto/tfplugin.ts";
 
 /** go-plugin's magic cookie for Terraform providers: not a secret, a sign of intent. */

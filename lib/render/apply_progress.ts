@@ -18,22 +18,8 @@
  * @module
  */
 
-import type { Style } from "../cli/output.ts";
-
-/** What apply tells the view about one node. */
-export interface ProgressEvent {
-  address: string;
-  action: string;
-  /** `managed`, `data` or `ephemeral`: a data source forgotten is not shown. */
-  mode?: string;
-  phase: "start" | "done" | "failed" | "cancelled";
-  /** How long the node took, with `done`, `failed` and `cancelled`. */
-  ms?: number;
-  /** The object's id: before (start) or after (done), redacted when sensitive. */
-  id?: string;
-  /** With `failed`: the first error's summary. */
-  summary?: string;
-}
+import type { Style } from "../diag/style.ts";
+import type { ProgressEvent } from "../apply/progress.ts";
 
 /** How long Terraform waits between two `Still creating...` lines. */
 export const STILL_INTERVAL_MS = 10_000;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Style } from "../cli/output.ts";
+import { Style } from "../diag/style.ts";
 import {
   ApplyProgressView,
   formatElapsed,

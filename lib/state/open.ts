@@ -20,7 +20,6 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import type { Context } from "../cli/command.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { LoadedConfig } from "./config.ts";
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
@@ -76,6 +75,14 @@ export interface PostgresLocation {
 }
 
 /** Where a root's state lives, as chosen by the context. */
+/** What chooses the state of a command: its root, and `--state` or `$PRAVO_STATE` if given. */
+export interface StateChoice {
+  /** The root directory, absolute. */
+  root: string;
+  /** The state location from `--state` or `$PRAVO_STATE`, if any. */
+  state?: string;
+}
+
 export type StateLocation = SqliteLocation | PostgresLocation;
 
 /** The URL parameters pravo reads; others are refused. */
@@ -87,7 +94,7 @@ const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
  * (lib/cli/pinned.ts): no file in the root can move it.
  */
 export async function stateLocation(
-  ctx: Pick<Context, "root" | "state">,
+  ctx: StateChoice,
 ): Promise<StateLocation> {
   const pinned = pinnedFor(ctx.root);
   if (pinned) return pinned.state;
@@ -115,7 +122,7 @@ async function configOf(root: string): Promise<LoadedConfig> {
  * `pravo mcp` reads the file once and pins both.
  */
 export function locationFrom(
-  ctx: Pick<Context, "root" | "state">,
+  ctx: StateChoice,
   loaded: LoadedConfig,
 ): StateLocation {
   const { config, path: configPath } = loaded;
@@ -272,7 +279,7 @@ export function postgresLocation(
 
 /**
  * The `HOST:PORT` of each server a location needs, for Deno's `--allow-net`
- * (`permissionFlags({ allowNet })` in lib/cli/permissions.ts): none for SQLite.
+ * (`permissionFlags({ allowNet })` in lib/permissions/permissions.ts): none for SQLite.
  *
  * @example
  * ```ts
@@ -292,7 +299,7 @@ export function stateServers(where: StateLocation): string[] {
  * that it can be read on a read-only file system.
  */
 export async function openStore(
-  ctx: Pick<Context, "root" | "state">,
+  ctx: StateChoice,
   opts: { create?: boolean; now?: () => Date; readOnly?: boolean } = {},
 ): Promise<StateStore> {
   return await openLocation(await stateLocation(ctx), { ...opts, root: ctx.root });

@@ -14,7 +14,7 @@ import { type PostgresLocation, postgresLocation } from "./open.ts";
 import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
 import { sensitiveMarker } from "./redact.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
-import { storeSuite, testKey } from "./store_suite.ts";
+import { storeSuite, testKey } from "./store_testing.ts";
 
 const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 const SKIP = PG === "";

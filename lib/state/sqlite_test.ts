@@ -5,7 +5,7 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { MIGRATIONS, SqliteStore } from "./sqlite.ts";
 import { sensitiveMarker } from "./redact.ts";
 import { SCHEMA_VERSION } from "./store.ts";
-import { storeSuite, testKey } from "./store_suite.ts";
+import { storeSuite, testKey } from "./store_testing.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";
 
 const WRITER = new URL("./testdata/writer.ts", import.meta.url).pathname;

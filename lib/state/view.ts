@@ -16,7 +16,7 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import type { Style } from "../cli/output.ts";
+import type { Style } from "../diag/style.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { findType } from "../providers/registry.ts";
 import type {

@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { basename, dirname, join, resolve } from "node:path";
-import { permissionFlags } from "../../lib/cli/permissions.ts";
+import { permissionFlags } from "../../lib/permissions/permissions.ts";
 import { V8_FLAGS } from "../../lib/cli/v8_flags.ts";
 import { SEED_CUE } from "./roots.ts";
 import { type Cmd, interleave, median, runOnce } from "./measure.ts";

@@ -218,7 +218,7 @@ export async function pravoArgv(
   project: string,
   file = join(project, "main.ts"),
 ): Promise<(root: string, args: string[]) => string[]> {
-  const { permissionFlags } = await import("../../lib/cli/permissions.ts");
+  const { permissionFlags } = await import("../../lib/permissions/permissions.ts");
   const { V8_FLAGS } = await import("../../lib/cli/v8_flags.ts");
   const deno = Deno.execPath();
   return (root, args) => [

@@ -25,7 +25,7 @@
  */
 
 import { join } from "node:path";
-import { PLUGIN_SOCKETS } from "../../cli/permissions.ts";
+import { PLUGIN_SOCKETS } from "../../permissions/permissions.ts";
 import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
 import { envVar, hashCachePath } from "../install/cache_dir.ts";

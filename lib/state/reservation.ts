@@ -7,7 +7,7 @@
  */
 
 import { type Diagnostic, error } from "../diag/diag.ts";
-import type { ReservationConflict } from "../state/store.ts";
+import type { ReservationConflict } from "./store.ts";
 
 /** The refusal of a change to nodes that someone else reserved. */
 export function reservationError(c: ReservationConflict, what: string): Diagnostic {
