@@ -15,15 +15,15 @@ import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { visible } from "./lib/diag/visible.ts";
 import { FATAL_EVENT, type FatalEvent } from "./lib/diag/fatal.ts";
-import { interrupts, listen } from "./lib/cli/interrupt.ts";
+import { interrupts, listen } from "./lib/workspace/interrupts.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
 import { placeFlags } from "./lib/cli/hint.ts";
-import type { Pinned } from "./lib/cli/pinned.ts";
+import type { Pinned } from "./lib/workspace/pinned.ts";
 import { closeAll, removeSocketDir, runningCount } from "./lib/providers/plugin/running.ts";
 import { loadCommand } from "./lib/commands/registry.ts";
 
-/** The first argument of a child of `pravo mcp` (lib/cli/pinned.ts's `PINNED_FLAG`). */
+/** The first argument of a child of `pravo mcp` (lib/workspace/pinned.ts's `PINNED_FLAG`). */
 export const PINNED_FLAG = "--pinned-stdin";
 
 /** The global flags a child of `pravo mcp` takes from the pinned document, never from its argv. */
@@ -37,7 +37,7 @@ export interface RunHooks {
 
 /**
  * Runs pravo with `argv` and returns the exit code; writes through `streams`.
- * With `pinned` (a child of `pravo mcp`, lib/cli/pinned.ts), the root, the
+ * With `pinned` (a child of `pravo mcp`, lib/workspace/pinned.ts), the root, the
  * state, the policies, the actor, the reason and the operator's tags come
  * from that document, which is pinned for the life of the process.
  */
@@ -73,7 +73,7 @@ export async function run(
   // neither node:path nor node:os (tests/startup_test.ts).
   const [{ isAbsolute, resolve }, { mergeTags, pin }, { defaultActor }] = await Promise.all([
     import("node:path"),
-    import("./lib/cli/pinned.ts"),
+    import("./lib/workspace/pinned.ts"),
     import("./lib/cli/actor.ts"),
   ]);
   pin(pinned);
@@ -224,7 +224,7 @@ if (import.meta.main) {
     }
     if (argv[0] === PINNED_FLAG) {
       // A child of pravo mcp: what the server pinned comes first, on stdin.
-      const { MAX_PINNED_BYTES, parsePinned } = await import("./lib/cli/pinned.ts");
+      const { MAX_PINNED_BYTES, parsePinned } = await import("./lib/workspace/pinned.ts");
       pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));
       argv = argv.slice(1);
     }

@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { permissionFlags } from "../lib/permissions/permissions.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
-import { PINNED_FLAG } from "../lib/cli/pinned.ts";
+import { PINNED_FLAG } from "../lib/workspace/pinned.ts";
 
 /** How this process runs pravo: the executable and the words before pravo's own. */
 export interface Self {
@@ -148,7 +148,7 @@ export interface ChildOptions {
   signal?: AbortSignal;
   /** The server is stopping. */
   shutdown?: AbortSignal;
-  /** The pinned document (lib/cli/pinned.ts), written to the child's stdin. */
+  /** The pinned document (lib/workspace/pinned.ts), written to the child's stdin. */
   pinned?: string;
   /** Called every interval while the child runs, with the seconds elapsed. */
   onProgress?: (seconds: number) => void;

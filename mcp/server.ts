@@ -27,7 +27,7 @@ import {
 import { boundResult } from "./cut.ts";
 import { CallQueue, QueueFull } from "./queue.ts";
 import { Exit } from "../lib/cli/exit.ts";
-import { digestOf } from "../lib/cli/pinned_files.ts";
+import { digestOf } from "../lib/workspace/pinned_files.ts";
 import { readRegular, statRegular } from "../lib/files/regular.ts";
 
 export { bound } from "./cut.ts";
@@ -97,7 +97,7 @@ export interface ServerOptions {
   /** A SQLite state outside the root: the files the children may read and write. */
   stateFiles?: string[];
   /**
-   * The plugin providers verified at start (lib/cli/pinned.ts): the only
+   * The plugin providers verified at start (lib/workspace/pinned.ts): the only
    * executables a child may run; pravo's cache folder; and where the
    * children's socket directories go (one per call).
    */
@@ -107,7 +107,7 @@ export interface ServerOptions {
     socketBase?: string;
   };
   /**
-   * What the server pinned at start (lib/cli/pinned.ts), as JSON: written to
+   * What the server pinned at start (lib/workspace/pinned.ts), as JSON: written to
    * each child's stdin, so that no file in the root decides what it runs.
    */
   pinned?: string;

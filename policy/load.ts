@@ -17,7 +17,7 @@ import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../lib/dia
 import { planDocument } from "../lib/plan/document.ts";
 import { type Plan, PLAN_FORMAT_VERSION } from "../lib/plan/types.ts";
 import { cleanMessage, program, RULES } from "./_program.ts";
-import { pinned, pinnedPolicyBytes } from "../lib/cli/pinned.ts";
+import { pinned, pinnedPolicyBytes } from "../lib/workspace/pinned.ts";
 
 /** One top-level declaration of a policy file. */
 export interface Chunk {
@@ -126,7 +126,7 @@ export async function loadPolicies(
  * `opts.cwd` (default: the current directory). Throws a DiagnosticsError with
  * exit 5 when the file is missing, unreadable, or does not compile. In a
  * child of `pravo mcp` the file is not read: its bytes are the ones the
- * server pinned when it started (lib/cli/pinned.ts), and a policy the server
+ * server pinned when it started (lib/workspace/pinned.ts), and a policy the server
  * did not pin is refused.
  */
 export async function loadPolicy(path: string, opts: { cwd?: string } = {}): Promise<Policy> {

@@ -423,7 +423,7 @@ Deno.test("state migrate interrupted while it holds the lock copies nothing and 
   const lib = new URL("../lib/", import.meta.url).href;
   // In a process of its own: the interrupt arrives before the copy is written.
   const script = `
-    import { interrupts } from "${lib}cli/interrupt.ts";
+    import { interrupts } from "${lib}workspace/interrupts.ts";
     import { migrateState } from "${lib}state/migrate.ts";
     import { stateLocation } from "${lib}state/open.ts";
     const root = ${JSON.stringify(root)};

@@ -186,7 +186,7 @@ Deno.test("each child is `deno run --quiet --v8-flags=<memory> --config deno.jso
       `${PROJECT}/deno.json`,
       ...permissionFlags({ root, execPath: exec, projectDir: PROJECT, allowRun: false }),
       `${PROJECT}/main.ts`,
-      // The actor, the reason, the tags and the state come on stdin (lib/cli/pinned.ts).
+      // The actor, the reason, the tags and the state come on stdin (lib/workspace/pinned.ts).
       "--pinned-stdin",
       "--json",
       "--no-color",

@@ -62,9 +62,9 @@ Deno.test("--version and --help load no node: module but node:util, nor the pinn
   );
 });
 
-Deno.test("main.ts's PINNED_FLAG is lib/cli/pinned.ts's (main.ts keeps a copy so as not to load pinned.ts)", async () => {
+Deno.test("main.ts's PINNED_FLAG is lib/workspace/pinned.ts's (main.ts keeps a copy so as not to load pinned.ts)", async () => {
   const main = await import("../main.ts");
-  const pinned = await import("../lib/cli/pinned.ts");
+  const pinned = await import("../lib/workspace/pinned.ts");
   assert.equal(main.PINNED_FLAG, pinned.PINNED_FLAG);
 });
 

@@ -33,6 +33,7 @@ import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../state/view.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -214,7 +215,11 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     kinds.set(r.address, r);
     storedMeta.set(r.address, { schemaVersion: r.schemaVersion, private: r.private });
   }
-  const session = new ProviderSession(plan.root, () => Promise.resolve(instancesOf(plan)));
+  const session = new ProviderSession(
+    plan.root,
+    () => Promise.resolve(instancesOf(plan)),
+    pluginInputs(plan.root),
+  );
   session.bind(plan.nodes);
   for (const n of plan.nodes) {
     kinds.set(n.address, n);

@@ -21,10 +21,10 @@ import { addressString, parseProviderSource } from "../providers/install/address
 import { isInsideRoot, packageDirIn, providerCacheDir } from "../providers/install/cache_dir.ts";
 import { FilesystemMirrorSource } from "../providers/install/filesystem_mirror_source.ts";
 import { findExecutable } from "../providers/install/installer.ts";
-import { readLockFile } from "../providers/install/lock.ts";
 import { currentPlatform } from "../providers/install/platform.ts";
 import { parseVersion } from "../providers/install/version.ts";
-import { readConfig } from "../state/config.ts";
+import { rootLockFile } from "../workspace/lock.ts";
+import { rootConfig } from "../workspace/config.ts";
 
 /** A package a run may start the provider of. */
 export interface GrantedPackage {
@@ -44,8 +44,8 @@ function env(name: string): string | undefined {
 export function pluginGrant(root: string): GrantedPackage[] {
   let lock, mirrors: string[];
   try {
-    lock = readLockFile(root);
-    mirrors = (readConfig(root).config.provider_mirrors ?? []).map((m) => m.path);
+    lock = rootLockFile(root);
+    mirrors = (rootConfig(root).config.provider_mirrors ?? []).map((m) => m.path);
   } catch {
     return [];
   }

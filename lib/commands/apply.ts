@@ -26,7 +26,7 @@ import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { failureOf, interrupts, type InterruptSignal } from "../cli/interrupt.ts";
+import { failureOf, interrupts, type InterruptSignal } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
@@ -35,6 +35,7 @@ import { ApplyProgressView } from "../render/apply_progress.ts";
 import { appliedOutputs, renderOutputLines } from "./output.ts";
 import { parseSources } from "../cue/loader.ts";
 import type { StateRecord } from "../state/store.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -202,7 +203,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       ], "plan_damaged");
     }
     // The root's plugin providers' types, for the check.
-    tryCatalogFor(ctx.root);
+    tryCatalogFor(ctx.root, pluginInputs(ctx.root));
     const disagree = checkPlanConsistency(file.plan);
     if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
     saved = file.plan;

@@ -26,6 +26,7 @@ import { APPROVAL_DOMAIN, recordApproval, signApproval } from "../plan/approval.
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../plan/render.ts";
 import { openStore, stateLocation } from "../state/open.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 function stdinIsTerminal(): boolean {
   try {
@@ -66,7 +67,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // Only a whole plan that pravo sealed, read once: the digest is of the bytes parsed.
   const { plan, digest } = readPlanFile(path, loadKey({ root: ctx.root, create: false }));
   // The root's plugin providers' types, for the check.
-  tryCatalogFor(ctx.root);
+  tryCatalogFor(ctx.root, pluginInputs(ctx.root));
   const disagree = checkPlanConsistency(plan);
   if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
   // A plan of this root's state, and not stale: else the approval could never be used.

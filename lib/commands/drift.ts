@@ -11,7 +11,7 @@
  * @module
  */
 
-import { pinnedReadOnly } from "../cli/pinned.ts";
+import { pinnedReadOnly } from "../workspace/pinned.ts";
 import { UsageError } from "../diag/usage.ts";
 import { type CommandRun, emit, emitWarnings, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -21,7 +21,7 @@ import { dueRecords } from "../drift/due.ts";
 import { readDrift, recordRefresh } from "../drift/read.ts";
 import { openStore } from "../state/open.ts";
 import { rootSession } from "../plan/planner.ts";
-import { interrupts } from "../cli/interrupt.ts";
+import { interrupts } from "../workspace/interrupts.ts";
 
 /** How many due records `--due` lists without `--limit`. */
 export const DEFAULT_DUE_LIMIT = 20;

@@ -14,7 +14,7 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
 import { importNode } from "../import/import.ts";
-import { interrupts } from "../cli/interrupt.ts";
+import { interrupts } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
 import { diagnosticsJson } from "../cli/output.ts";
 import { REDACTED, SENSITIVE_TEXT, STATE_FORMAT_VERSION } from "../state/view.ts";

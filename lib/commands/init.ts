@@ -25,21 +25,18 @@ import {
   installProviders,
   type LockedPlugin,
 } from "../providers/install/installer.ts";
-import {
-  LOCK_FILE,
-  type LockFileContent,
-  lockFileText,
-  readLockFile,
-} from "../providers/install/lock.ts";
+import { LOCK_FILE, type LockFileContent, lockFileText } from "../providers/install/lock.ts";
 import { currentPlatform } from "../providers/install/platform.ts";
 import { RegistrySource } from "../providers/install/registry_source.ts";
 import { InstallError } from "../providers/install/source.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import type { ProviderSchema } from "../providers/schema.ts";
-import { readConfig } from "../state/config.ts";
+import { readConfig } from "../config/config.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
 import { loadKey } from "../keys/key.ts";
 import type { ModuleDoc } from "../cue/install_modules.ts";
+import { rootLockFile } from "../workspace/lock.ts";
+import { rootConfig } from "../workspace/config.ts";
 
 export { LOCK_FILE };
 
@@ -136,8 +133,8 @@ export const run: CommandRun = async (ctx, opts) => {
   await requireDirectory(ctx.root);
   // pravo's key, made when missing: plan files are sealed with it.
   const key = loadKey({ root: ctx.root, create: true });
-  const { config } = readConfig(ctx.root);
-  const previous = readLockFile(ctx.root);
+  const { config } = rootConfig(ctx.root);
+  const previous = rootLockFile(ctx.root);
   // Providers first: when one cannot be installed, the root is left as it was.
   const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
   // Then the CUE dependency modules of cue.mod/module.cue (lib/cue/install_modules.ts).

@@ -1,7 +1,7 @@
 /**
  * `pravo mcp`: serves pravo to an agent over the Model Context Protocol on
  * stdio. Everything that decides what a tool's process runs, where, and
- * under which policies is read here, once, and pinned (lib/cli/pinned.ts):
+ * under which policies is read here, once, and pinned (lib/workspace/pinned.ts):
  * the policies' bytes (a relative, missing or unusable one stops the server
  * with exit 5), `pravo.jsonc` and the state location it gives, the lock
  * file, and the global flags. The children get that document on their
@@ -17,11 +17,12 @@ import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { locationFrom, realStatePath, stateServers } from "../state/open.ts";
-import { readConfig } from "../state/config.ts";
-import { LOCK_FILE, type Pinned, type PinnedPlugin } from "../cli/pinned.ts";
+import { readConfig } from "../config/config.ts";
+import type { Pinned, PinnedPlugin } from "../workspace/pinned.ts";
+import { LOCK_FILE } from "../providers/install/lock.ts";
 import { toBase64 } from "../bytes.ts";
-import { digestOf, readLockFileText } from "../cli/pinned_files.ts";
-import type { PravoConfig } from "../state/config.ts";
+import { digestOf, readLockFileText } from "../workspace/pinned_files.ts";
+import type { PravoConfig } from "../config/config.ts";
 import { parseLockFile } from "../providers/install/lock.ts";
 import { hashCachePath, pravoCacheHome } from "../providers/install/cache_dir.ts";
 import { FileHashCache } from "../providers/install/hash_cache.ts";

@@ -23,7 +23,7 @@ import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { interrupted, interrupts } from "../cli/interrupt.ts";
+import { interrupted, interrupts } from "../workspace/interrupts.ts";
 
 const REFRESH = ["age", "expired", "false", "all"];
 

@@ -12,10 +12,12 @@ import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import type { Style } from "../diag/style.ts";
 import { Exit } from "../cli/exit.ts";
 import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
-import { type LockedPlugin, readLockFile } from "../providers/install/lock.ts";
+import type { LockedPlugin } from "../providers/install/lock.ts";
 import { MODES, PROVIDERS } from "../providers/registry.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { importPath, type Mode, type ProviderSchema } from "../providers/schema.ts";
+import { rootLockFile } from "../workspace/lock.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 /** One provider as `--json` prints it. */
 export interface ProviderDoc {
@@ -40,8 +42,8 @@ export interface ProvidersDoc {
 }
 
 export const run: CommandRun = async (ctx) => {
-  const lock = readLockFile(ctx.root);
-  const { catalog } = tryCatalogFor(ctx.root);
+  const lock = rootLockFile(ctx.root);
+  const { catalog } = tryCatalogFor(ctx.root, pluginInputs(ctx.root));
   if (catalog) {
     const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
     if (missing.length) {

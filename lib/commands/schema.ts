@@ -27,6 +27,7 @@ import {
   type TypeSchema,
   typeString,
 } from "../providers/schema.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 /** One attribute as `--json` prints it. */
 export interface AttributeDoc {
@@ -66,7 +67,7 @@ type Found = { provider: ProviderSchema; type: TypeSchema };
 
 export const run: CommandRun = async (ctx, opts, args) => {
   // The root's plugin providers: their schemas from the cache, or fetched once.
-  const { catalog } = tryCatalogFor(ctx.root);
+  const { catalog } = tryCatalogFor(ctx.root, pluginInputs(ctx.root));
   if (catalog) {
     const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
     if (missing.length) {

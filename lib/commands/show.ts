@@ -18,7 +18,7 @@ import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import type { Style } from "../diag/style.ts";
-import { pinned } from "../cli/pinned.ts";
+import { pinned } from "../workspace/pinned.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { loadKey } from "../keys/key.ts";

@@ -10,14 +10,10 @@
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../diag/usage.ts";
-import { readConfig } from "../state/config.ts";
 import { migrateState } from "../state/migrate.ts";
-import {
-  postgresLocation,
-  type StateLocation,
-  stateLocation,
-  withoutPassword,
-} from "../state/open.ts";
+import { postgresLocation, stateLocation, withoutPassword } from "../state/open.ts";
+import { type StateLocation } from "../config/location.ts";
+import { rootConfig } from "../workspace/config.ts";
 
 /** The document that `pravo state migrate --json` prints. */
 export interface MigrateDoc {
@@ -68,7 +64,7 @@ async function targetLocation(
   from: StateLocation,
 ): Promise<StateLocation> {
   if (/^postgres(ql)?:\/\//i.test(to) && from.backend === "postgres") {
-    const cfg = readConfig(root).config.state ?? {};
+    const cfg = rootConfig(root).config.state ?? {};
     return postgresLocation(to, {
       root: cfg.root ?? from.rootKey,
       schema: cfg.schema,

@@ -14,7 +14,7 @@ import { DiagnosticsError, error, warning } from "../diag/diag.ts";
 import { openStore } from "../state/open.ts";
 import { lockDocument, STATE_FORMAT_VERSION } from "../state/view.ts";
 import type { LockInfo } from "../state/store.ts";
-import { interrupts } from "../cli/interrupt.ts";
+import { interrupts } from "../workspace/interrupts.ts";
 
 function describe(l: LockInfo): string {
   const host = l.hostname === "" ? "an unnamed host" : `host "${l.hostname}"`;

@@ -9,10 +9,10 @@
 
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { readLockFile } from "../providers/install/lock.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import { VERSION } from "../version.ts";
 import { providersDoc } from "./providers.ts";
+import { rootLockFile } from "../workspace/lock.ts";
 
 /** The document that `pravo version --json` prints. */
 export interface VersionDoc {
@@ -33,7 +33,7 @@ export function platform(os = Deno.build.os, arch = Deno.build.arch): string {
 }
 
 export const run: CommandRun = (ctx) => {
-  const lock = readLockFile(ctx.root);
+  const lock = rootLockFile(ctx.root);
   const doc: VersionDoc = {
     format_version: "1.0",
     version: VERSION,

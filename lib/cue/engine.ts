@@ -15,7 +15,7 @@
  * @module
  */
 
-import { pinnedReadOnly } from "../cli/pinned.ts";
+import { pinnedReadOnly } from "../workspace/pinned.ts";
 import { createHmac, randomUUID } from "node:crypto";
 import {
   closeSync,

@@ -31,7 +31,6 @@ import {
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { ctyOf, importPath, typeString } from "../providers/schema.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
-import { readConfig } from "../state/config.ts";
 import { ctyDefault, ctySentinel, isCtyDefault, pluginPackage, usedTypes } from "./plugin_cue.ts";
 import {
   type Generator,
@@ -89,7 +88,7 @@ import {
   VENDOR_DIR,
 } from "./modules.ts";
 import { type BadByte, decodeUtf8 } from "../diag/text.ts";
-import { type LockedModule, readLockFile } from "../providers/install/lock.ts";
+import type { LockedModule } from "../providers/install/lock.ts";
 import { lockedModuleFiles, ModuleReadError } from "./module_cache.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
@@ -105,6 +104,9 @@ import {
   sentinelRefs,
   unknownDefault,
 } from "./unknowns.ts";
+import { rootLockFile } from "../workspace/lock.ts";
+import { rootConfig } from "../workspace/config.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -441,7 +443,7 @@ function registryModules(
     filesOf(importPath, at) {
       if (lock === undefined) {
         try {
-          lock = readLockFile(root)?.modules ?? {};
+          lock = rootLockFile(root)?.modules ?? {};
         } catch (e) {
           if (!(e instanceof DiagnosticsError)) throw e;
           diags.push(...e.diagnostics);
@@ -659,7 +661,7 @@ export function parseSources(
 
   // Imports: providers that pravo ships or that the root's lock pins, or
   // CUE's builtin packages; each used.
-  const catalog = tryCatalogFor(root);
+  const catalog = tryCatalogFor(root, pluginInputs(root));
   if (!catalog.catalog) return { ok: false, diagnostics: catalog.diagnostics };
   const providers = new Set<string>();
   const packagePaths = new Set(packages.map((p) => p.path));
@@ -887,7 +889,7 @@ export function parseSources(
 /** True when pravo.jsonc requires this plugin source (`hashicorp/aws`) for the root. */
 function requiredNotLocked(root: string, source: string): boolean {
   try {
-    return (readConfig(root).config.providers ?? []).some((p) =>
+    return (rootConfig(root).config.providers ?? []).some((p) =>
       `${p.address.namespace}/${p.address.type}` === source
     );
   } catch {
@@ -1058,7 +1060,7 @@ async function providerPackages(sources: Sources): Promise<Result<Packages>> {
   const plugins = new Set<string>();
   let usesList = false;
   let tracked = false;
-  const catalog = tryCatalogFor(sources.root).catalog;
+  const catalog = tryCatalogFor(sources.root, pluginInputs(sources.root)).catalog;
   const pluginSources = sources.providers.filter((s) =>
     findProvider(s)?.plugin || !findProvider(s)
   );
@@ -1670,7 +1672,7 @@ export async function evaluateRoot(
   const lockedModules = () => {
     if (locked) return locked;
     try {
-      locked = Object.entries(readLockFile(sources.root)?.modules ?? {});
+      locked = Object.entries(rootLockFile(sources.root)?.modules ?? {});
     } catch {
       locked = []; // a malformed lock was refused when the sources were read
     }

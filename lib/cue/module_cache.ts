@@ -13,7 +13,7 @@
  */
 
 import { join } from "node:path";
-import { pinned } from "../cli/pinned.ts";
+import { pinned } from "../workspace/pinned.ts";
 import { fromBase64 } from "../bytes.ts";
 import { envVar, pravoCacheHome } from "../providers/install/cache_dir.ts";
 import type { LockedModule } from "../providers/install/lock.ts";

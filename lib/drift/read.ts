@@ -12,6 +12,7 @@ import { findType } from "../providers/registry.ts";
 import type { Attrs } from "../providers/runtime.ts";
 import { ProviderSession } from "../providers/session.ts";
 import type { StateRecord, StateStore, TxMeta } from "../state/store.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 /** How a record compares with the real world. */
 export type DriftStatus = "drifted" | "gone" | "unchanged";
@@ -106,7 +107,11 @@ export async function readDrift(
   records: readonly StateRecord[],
   opts: { root: string; signal?: AbortSignal; session?: ProviderSession },
 ): Promise<DriftReport> {
-  const session = opts.session ?? new ProviderSession(opts.root, () => Promise.resolve([]));
+  const session = opts.session ?? new ProviderSession(
+    opts.root,
+    () => Promise.resolve([]),
+    pluginInputs(opts.root),
+  );
   const report: DriftReport = { results: [], notReadable: [], failed: [], diagnostics: [] };
   const work: { rec: StateRecord; run: () => Promise<void> }[] = [];
   const results = new Map<string, DriftResult>();

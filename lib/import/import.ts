@@ -30,6 +30,7 @@ import { nodeDigest } from "../plan/planner.ts";
 import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { isInput, mustEvaluateWithState } from "../plan/known.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 type Attrs = Record<string, unknown>;
 
@@ -162,7 +163,11 @@ export async function importNode(
     if (conflicts.length) {
       throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
     }
-    const session = new ProviderSession(opts.root, () => Promise.resolve(instancesOf(spec)));
+    const session = new ProviderSession(
+      opts.root,
+      () => Promise.resolve(instancesOf(spec)),
+      pluginInputs(opts.root),
+    );
     session.bind(spec.nodes);
     const provider = await session.providerFor(node);
     const res = await provider.importResource({

@@ -49,6 +49,7 @@ import { REDACTED, redactOutputs, scrubDiagnostics, sensitiveValues } from "./do
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../state/view.ts";
+import { pluginInputs } from "../workspace/lock.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
 
@@ -242,7 +243,7 @@ export async function makePlan(
     const res = await evaluateRoot(sources, { tags: opts.tags, known, knownKinds, trace: false });
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     return instancesOf(res.value);
-  });
+  }, pluginInputs(opts.root));
   const located =
     (n: { address: string; path?: string[]; range?: Diagnostic["range"] }) =>
     (d: Diagnostic): Diagnostic =>
@@ -1119,5 +1120,5 @@ export function rootSession(
     if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     return instancesOf(res.value);
-  });
+  }, pluginInputs(root));
 }

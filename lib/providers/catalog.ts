@@ -17,12 +17,11 @@
 
 import { resolve } from "node:path";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
-import { Exit } from "../cli/exit.ts";
 import type { ProviderSchema as PluginSchema, ServerCapabilities } from "../plugin/provider.ts";
 import type { Schema } from "../plugin/schema.ts";
 import { addressString, parseProviderSource } from "./install/address.ts";
 import { hashScheme } from "./install/hash_scheme.ts";
-import { readLockFile } from "./install/lock.ts";
+import type { PluginInputs } from "./plugin/inputs.ts";
 import { attributesOf, typeSchemaOf } from "./plugin/convert.ts";
 // Not from plugin/launch.ts, which loads the whole installer (and node:crypto,
 // node:fs) that `pravo providers` and `pravo schema` do not need (tests/startup_test.ts).
@@ -101,9 +100,12 @@ export class RootCatalog implements PluginCatalog {
   readonly #providers = new Map<string, ProviderSchema>();
   readonly #types = new Map<string, TypeSchema | null>();
   readonly #fetching = new Map<string, Promise<Diagnostic[]>>();
+  /** What the root's providers start from: the lock, the pins, the mirrors, the signal. */
+  inputs: PluginInputs;
 
-  constructor(root: string, entries: PluginEntry[]) {
+  constructor(root: string, entries: PluginEntry[], inputs: PluginInputs) {
     this.root = root;
+    this.inputs = inputs;
     const sorted = [...entries].sort((a, b) => a.source < b.source ? -1 : 1);
     this.entries = new Map(sorted.map((e) => [e.source, e]));
   }
@@ -185,7 +187,7 @@ export class RootCatalog implements PluginCatalog {
   async #fetchNow(source: string): Promise<Diagnostic[]> {
     const e = this.entries.get(source)!;
     const { startPlugin, keepIdle } = await import("./plugin/processes.ts");
-    const started = await startPlugin(this.root, e.address);
+    const started = await startPlugin(this.root, e.address, this.inputs);
     if (!started.value) return started.diagnostics;
     const r = await started.value.provider.getProviderSchema();
     if (!r.schema) {
@@ -273,13 +275,13 @@ export const catalogTimings = { fetchMs: 0, fetched: 0 };
 let current: RootCatalog | undefined;
 
 /**
- * The catalog of a root's plugin providers, built from its lock file (the
- * pinned one in a child of `pravo mcp`) and made the registry's active
- * catalog. Refused (exit 1) when the lock file is malformed.
+ * The catalog of a root's plugin providers, built from its inputs' lock file
+ * and made the registry's active catalog. Refused (an `error`) when the
+ * lock file is malformed.
  */
-export function catalogFor(root: string): RootCatalog {
+export function catalogFor(root: string, inputs: PluginInputs): RootCatalog {
   const abs = resolve(root);
-  const lock = readLockFile(abs);
+  const lock = inputs.lock();
   const entries: PluginEntry[] = [];
   for (const [address, pin] of Object.entries(lock?.plugins ?? {})) {
     const a = parseProviderSource(address);
@@ -296,10 +298,11 @@ export function catalogFor(root: string): RootCatalog {
     JSON.stringify([...current.entries.values()]) ===
       JSON.stringify(entries.sort((a, b) => a.source < b.source ? -1 : 1))
   ) {
+    current.inputs = inputs;
     useCatalog(current);
     return current;
   }
-  current = new RootCatalog(abs, entries);
+  current = new RootCatalog(abs, entries, inputs);
   useCatalog(current);
   return current;
 }
@@ -307,9 +310,10 @@ export function catalogFor(root: string): RootCatalog {
 /** {@linkcode catalogFor}, with a malformed lock file as diagnostics. */
 export function tryCatalogFor(
   root: string,
+  inputs: PluginInputs,
 ): { catalog?: RootCatalog; diagnostics: Diagnostic[] } {
   try {
-    return { catalog: catalogFor(root), diagnostics: [] };
+    return { catalog: catalogFor(root, inputs), diagnostics: [] };
   } catch (e) {
     if (e instanceof DiagnosticsError) return { diagnostics: e.diagnostics };
     throw e;
@@ -321,6 +325,3 @@ export function resetCatalog(): void {
   current = undefined;
   useCatalog(undefined);
 }
-
-/** The exit code of a catalog that cannot be built. */
-export const CATALOG_EXIT = Exit.ERROR;

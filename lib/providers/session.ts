@@ -19,6 +19,7 @@ import { builtinProvider } from "./builtin.ts";
 import { catalogFor, tryCatalogFor } from "./catalog.ts";
 import type { Attrs, ResourceProvider, Response } from "./resource_provider.ts";
 import type { PluginResourceProvider } from "./plugin/adapter.ts";
+import type { PluginInputs } from "./plugin/inputs.ts";
 
 /** A provider configuration of the root, as the loader finds it. */
 export interface InstanceConfig {
@@ -53,17 +54,20 @@ export class ProviderSession {
   /** Which instance each node's type comes from, once known. */
   readonly #nodeInstances = new Map<string, string>();
   readonly #plugins = new Map<string, Promise<PluginResourceProvider>>();
+  readonly #inputs: PluginInputs;
   #loaded?: Promise<InstanceConfig[]>;
 
   /**
    * `instances` gives the root's provider configurations: called at most
-   * once, when a plugin provider is first needed.
+   * once, when a plugin provider is first needed. `inputs` are what the
+   * root's plugin providers start from (lib/workspace/ gives them).
    */
-  constructor(root: string, instances: () => Promise<InstanceConfig[]>) {
+  constructor(root: string, instances: () => Promise<InstanceConfig[]>, inputs: PluginInputs) {
     this.root = root;
     this.#instances = instances;
+    this.#inputs = inputs;
     // The root's plugin providers become known to the registry's lookups.
-    tryCatalogFor(root);
+    tryCatalogFor(root, inputs);
   }
 
   /** Tells the session which provider configuration each node's type comes from. */
@@ -75,12 +79,12 @@ export class ProviderSession {
 
   /** True when `source` is a plugin provider of the root. */
   isPlugin(source: string): boolean {
-    return catalogFor(this.root).entries.has(source);
+    return catalogFor(this.root, this.#inputs).entries.has(source);
   }
 
   /** The provider of a node: built in, or its plugin provider configuration. */
   async providerFor(n: NodeProviderRef): Promise<ResourceProvider> {
-    const catalog = catalogFor(this.root);
+    const catalog = catalogFor(this.root, this.#inputs);
     const entry = catalog.entries.get(n.provider);
     if (!entry) return builtinProvider(n.provider);
     const instance = n.providerInstance ?? this.#nodeInstances.get(n.address);
@@ -92,6 +96,7 @@ export class ProviderSession {
         return new PluginResourceProvider({
           root: this.root,
           entry,
+          inputs: this.#inputs,
           instance,
           schema: () => catalog.pluginSchema(n.provider),
           config: async () => {

@@ -17,9 +17,10 @@
 
 import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { isDeepStrictEqual } from "node:util";
-import { interrupts } from "../cli/interrupt.ts";
+import { interrupts } from "../workspace/interrupts.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { openLocation, type StateLocation } from "./open.ts";
+import { openLocation } from "./open.ts";
+import { type StateLocation } from "../config/location.ts";
 import type { DumpedEntry, StateDump } from "./postgres.ts";
 import { canonicalJson } from "./redact.ts";
 import { providerDataColumn } from "./seal.ts";

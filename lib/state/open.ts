@@ -11,7 +11,7 @@
  *   root key (`?root=KEY`, else `state.root` in `pravo.jsonc`).
  *
  * In a child of `pravo mcp`, the location is the one the server pinned at
- * start, whatever these say now (lib/cli/pinned.ts).
+ * start, whatever these say now (lib/workspace/pinned.ts).
  *
  * A password is never printed: {@linkcode withoutPassword} takes it out of
  * every URL that reaches a message, and a location's `path` never holds it.
@@ -21,12 +21,13 @@
 
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import type { LoadedConfig } from "./config.ts";
-import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
-import { pinned, pinnedFor, pinnedReadOnly } from "../cli/pinned.ts";
+import type { LoadedConfig } from "../config/config.ts";
+import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "../config/names.ts";
+import { pinned, pinnedFor, pinnedReadOnly } from "../workspace/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
 import { defaultKeySource } from "./seal.ts";
 import type { StateStore } from "./store.ts";
+import type { PgHost, PostgresLocation, StateLocation } from "../config/location.ts";
 
 /** The folder in a root that holds pravo's files. */
 export const PRAVO_DIR = ".pravo";
@@ -34,47 +35,6 @@ export const PRAVO_DIR = ".pravo";
 /** The PostgreSQL schema of pravo's tables unless one is named. */
 export const DEFAULT_SCHEMA = "pravo";
 
-/** SQLite: a file. */
-export interface SqliteLocation {
-  backend: "sqlite";
-  /** The absolute path of the database file. */
-  path: string;
-  /** True when nothing (flag, variable, pravo.jsonc) chose it. */
-  isDefault: boolean;
-}
-
-/** One server of a PostgreSQL location. */
-export interface PgHost {
-  host: string;
-  port: number;
-}
-
-/** PostgreSQL: a database shared by many roots, this one under `rootKey`. */
-export interface PostgresLocation {
-  backend: "postgres";
-  /** The URL without any password, with the root key: for messages and documents. */
-  path: string;
-  isDefault: false;
-  /** The servers to try, in order. */
-  hosts: PgHost[];
-  database: string;
-  /** The user; default `$PGUSER`, then `$USER`. */
-  user?: string;
-  /** The password from the URL, when it has one. Never print it. */
-  password?: string;
-  /** The root's key in the database. */
-  rootKey: string;
-  /** The schema of pravo's tables. */
-  schema: string;
-  /** `disable` (default), `require` or `verify-full`. */
-  sslmode: "disable" | "require" | "verify-full";
-  /** Seconds to wait for a connection. */
-  connectTimeout: number;
-  /** The lineage the state must have (`state.lineage` in pravo.jsonc), when set. */
-  lineage?: string;
-}
-
-/** Where a root's state lives, as chosen by the context. */
 /** What chooses the state of a command: its root, and `--state` or `$PRAVO_STATE` if given. */
 export interface StateChoice {
   /** The root directory, absolute. */
@@ -83,15 +43,13 @@ export interface StateChoice {
   state?: string;
 }
 
-export type StateLocation = SqliteLocation | PostgresLocation;
-
 /** The URL parameters pravo reads; others are refused. */
 const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
 
 /**
  * The state location that `ctx` names; refuses what pravo cannot use. In a
  * child of `pravo mcp` it is the location the server pinned when it started
- * (lib/cli/pinned.ts): no file in the root can move it.
+ * (lib/workspace/pinned.ts): no file in the root can move it.
  */
 export async function stateLocation(
   ctx: StateChoice,
@@ -113,8 +71,8 @@ async function configOf(root: string): Promise<LoadedConfig> {
     if (e instanceof Deno.errors.NotFound) return { config: {} };
     // anything else: readConfig says it as it always has
   }
-  const { readConfig } = await import("./config.ts");
-  return readConfig(root);
+  const { rootConfig } = await import("../workspace/config.ts");
+  return rootConfig(root);
 }
 
 /**

@@ -36,8 +36,9 @@ import { endProcess } from "../diag/fatal.ts";
 import { currentHolder } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
 import { lockedError, unlockChange } from "./lock_message.ts";
-import { interrupts } from "../cli/interrupt.ts";
-import { type PostgresLocation, withoutPassword } from "./open.ts";
+import { interrupts } from "../workspace/interrupts.ts";
+import { withoutPassword } from "./open.ts";
+import { type PostgresLocation } from "../config/location.ts";
 import { loadCrypto } from "../keys/lazy.ts";
 import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
 import {
@@ -278,7 +279,7 @@ export class PostgresStore implements StateStore {
   #queue: Promise<unknown> = Promise.resolve();
   #heldLock: LockInfo | undefined;
   #beacon: Beacon | undefined;
-  /** The interrupt hold of the held lock (lib/cli/interrupt.ts). */
+  /** The interrupt hold of the held lock (lib/workspace/interrupts.ts). */
   #unhold: (() => void) | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;

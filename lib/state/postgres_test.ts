@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { type PostgresLocation, postgresLocation } from "./open.ts";
+import { postgresLocation } from "./open.ts";
+import { type PostgresLocation } from "../config/location.ts";
 import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
 import { sensitiveMarker } from "./redact.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";

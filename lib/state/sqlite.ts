@@ -31,7 +31,7 @@ import { currentHolder, holderIsGone, processStartTime } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
 import { type Beacon, beaconState, removeBeacon, takeBeacon } from "./beacon.ts";
 import { type HolderLiveness, lockedError, unlockChange } from "./lock_message.ts";
-import { interrupts } from "../cli/interrupt.ts";
+import { interrupts } from "../workspace/interrupts.ts";
 import { loadCrypto } from "../keys/lazy.ts";
 import {
   diskFull,
@@ -231,7 +231,7 @@ export class SqliteStore implements StateStore {
   /** Serialises this store's writes: one transaction at a time. */
   #queue: Promise<unknown> = Promise.resolve();
   #heldLock: LockInfo | undefined;
-  /** The held lock's beacon (beacon.ts), and the interrupt hold (lib/cli/interrupt.ts). */
+  /** The held lock's beacon (beacon.ts), and the interrupt hold (lib/workspace/interrupts.ts). */
   #beacon: Beacon | undefined;
   #unhold: (() => void) | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;

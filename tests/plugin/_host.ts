@@ -21,8 +21,18 @@
  */
 
 import { startProvider } from "../../lib/plugin/mod.ts";
+import { FATAL_EVENT, type FatalEvent } from "../../lib/diag/fatal.ts";
 import { FAKE, PROJECT } from "./_fake.ts";
 import { awsProviderPath } from "./_aws.ts";
+
+// As main.ts does: the program's entry point is the one that exits. A signal
+// while a provider runs ends it with 128 + the signal's number, the
+// providers killed first (lib/plugin/exit.ts).
+globalThis.addEventListener(FATAL_EVENT, (ev) => {
+  const { fatal } = ev as FatalEvent;
+  ev.preventDefault();
+  Deno.exit("signal" in fatal ? 128 + fatal.signal : 1);
+});
 
 const [mode, ...rest] = Deno.args;
 const aws = rest[0] === "aws";

@@ -40,7 +40,6 @@
  */
 
 import { stableJson } from "../../json.ts";
-import { pinnedFor } from "../../cli/pinned.ts";
 import { DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
 import {
   type JsonNode as Node,
@@ -318,17 +317,12 @@ function readEntry(
 }
 
 /**
- * Reads `ROOT/pravo.lock.json`; undefined when there is none. Refused (exit
- * 1) when it cannot be read or is malformed. In a child of `pravo mcp` it is
- * the lock the server read when it started (lib/cli/pinned.ts), and the
- * file is not read.
+ * Reads `ROOT/pravo.lock.json`; undefined when there is none. Refused (an
+ * `error`) when it cannot be read or is malformed. In a child of `pravo mcp`
+ * the lock is the one the server pinned: lib/workspace/ chooses.
  */
 export function readLockFile(root: string): LockFileContent | undefined {
   const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
-  const pinned = pinnedFor(root);
-  if (pinned) {
-    return pinned.lockFile === undefined ? undefined : parseLockFile(pinned.lockFile, path);
-  }
   let text: string;
   try {
     text = Deno.readTextFileSync(path);

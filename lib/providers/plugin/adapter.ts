@@ -51,6 +51,7 @@ import {
   toState,
   valueAt,
 } from "./values.ts";
+import type { PluginInputs } from "./inputs.ts";
 
 /** Time spent in this process's provider work, for benchmarks. */
 export const pluginTimings = { configureMs: 0, calls: 0, callsMs: 0 };
@@ -59,6 +60,8 @@ export const pluginTimings = { configureMs: 0, calls: 0, callsMs: 0 };
 export interface PluginInstance {
   root: string;
   entry: PluginEntry;
+  /** What the provider starts from (the lock, the pins, the mirrors, the signal). */
+  inputs: PluginInputs;
   /** The address of the provider configuration in the root (`$aws`), for messages. */
   instance?: string;
   /** The configuration, known; or diagnostics (a value known only after apply). */
@@ -122,9 +125,14 @@ export class PluginResourceProvider implements ResourceProvider {
   async #start(): Promise<{ provider?: PluginProvider; diagnostics: Diagnostic[] }> {
     const cfg = await this.#inst.config();
     if (!cfg.config) return { diagnostics: cfg.diagnostics };
-    const started = await startPlugin(this.#inst.root, this.#inst.entry.address, {
-      schema: this.#inst.schema?.(),
-    });
+    const started = await startPlugin(
+      this.#inst.root,
+      this.#inst.entry.address,
+      this.#inst.inputs,
+      {
+        schema: this.#inst.schema?.(),
+      },
+    );
     // Why the provider did not start is about its configuration, not a node.
     const here = (d: Diagnostic): Diagnostic =>
       this.#inst.instance ? { ...d, address: d.address ?? this.#inst.instance } : d;

@@ -2,7 +2,7 @@
  * Which plugin provider executable may run for a root, verified, and where
  * its socket goes.
  *
- * - In a child of `pravo mcp` (lib/cli/pinned.ts), only the providers the
+ * - In a child of `pravo mcp` (lib/workspace/pinned.ts), only the providers the
  *   server verified when it started, in the package directory where it
  *   found them, checked again against their hashes before each start
  *   (`verifyPinnedProvider`): the lock, `pravo.jsonc` and the mirrors as
@@ -26,7 +26,7 @@
 
 import { join } from "node:path";
 import { PLUGIN_SOCKETS } from "../../permissions/permissions.ts";
-import { pinnedFor } from "../../cli/pinned.ts";
+import type { PluginInputs } from "./inputs.ts";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
 import { envVar, hashCachePath } from "../install/cache_dir.ts";
 import {
@@ -36,7 +36,6 @@ import {
   verifyPinnedProvider,
 } from "../install/executable.ts";
 import { FileHashCache } from "../install/hash_cache.ts";
-import { readLockFile } from "../install/lock.ts";
 
 /** The variable that names the directory of provider sockets. */
 export const SOCKET_DIR_ENV = "PRAVO_PLUGIN_SOCKET_DIR";
@@ -55,10 +54,13 @@ export function fileHashCache(): FileHashCache {
  * The verified executable of a locked plugin provider of the root; throws a
  * DiagnosticsError that says what to do when it may not run.
  */
-export async function verifiedProvider(root: string, address: string): Promise<VerifiedProvider> {
-  const pinned = pinnedFor(root);
-  if (pinned) {
-    const pin = pinned.plugins?.find((p) => p.address === address);
+export async function verifiedProvider(
+  root: string,
+  address: string,
+  inputs: PluginInputs,
+): Promise<VerifiedProvider> {
+  if (inputs.pinned) {
+    const pin = inputs.pinned.find((p) => p.address === address);
     if (!pin) {
       throw new DiagnosticsError([
         error(
@@ -85,8 +87,7 @@ export async function verifiedProvider(root: string, address: string): Promise<V
     }
     return v;
   }
-  const lock = readLockFile(root);
-  const entry = lock?.plugins[address];
+  const entry = inputs.lock()?.plugins[address];
   if (!entry) {
     throw new DiagnosticsError([
       error(
@@ -96,10 +97,11 @@ export async function verifiedProvider(root: string, address: string): Promise<V
     ], "error");
   }
   const installation = installationFromEnv(envVar, Deno.cwd(), fileHashCache());
-  // pravo.jsonc's mirrors (read only here: what starts no provider needs no config parser).
-  const { readConfig } = await import("../../state/config.ts");
-  const mirrors = (readConfig(root).config.provider_mirrors ?? []).map((m) => m.path);
-  return providerExecutable(root, address, entry, { ...installation, mirrors });
+  // pravo.jsonc's mirrors, read only here: what starts no provider needs no config parser.
+  return providerExecutable(root, address, entry, {
+    ...installation,
+    mirrors: [...await inputs.mirrors()],
+  });
 }
 
 let nextSlot = 0;

@@ -2,10 +2,9 @@
  * Starting plugin provider processes for a root: the executable verified
  * first (launch.ts), the socket where the permissions allow it, the cached
  * schema handed over so that the provider need not send it again, Stop on
- * the first interrupt (lib/cli/interrupt.ts owns the signals: the protocol
- * layer's own handling, which would kill the providers and exit at once, is
- * turned off), and every process registered to be closed when the command
- * ends (running.ts).
+ * the first interrupt (the inputs' signal: the protocol layer's own handling,
+ * which would kill the providers and exit at once, is turned off), and every
+ * process registered to be closed when the command ends (running.ts).
  *
  * A process started only to fetch a schema is kept idle and handed to the
  * first provider configuration that needs one, so that a run that must
@@ -14,13 +13,13 @@
  * @module
  */
 
-import { interrupts } from "../../cli/interrupt.ts";
 import { type Diagnostic, DiagnosticsError } from "../../diag/diag.ts";
 import type { PluginProvider, ProviderSchema as PluginSchema } from "../../plugin/provider.ts";
 import { displayAddress, parseProviderSource } from "../install/address.ts";
 import type { VerifiedProvider } from "../install/executable.ts";
 import { nextSocketPath, verifiedProvider } from "./launch.ts";
 import { register } from "./running.ts";
+import type { PluginInputs } from "./inputs.ts";
 
 /** A started provider process and the package it runs. */
 export interface StartedPlugin {
@@ -40,6 +39,7 @@ export const startTimings: { address: string; ms: number }[] = [];
 export async function startPlugin(
   root: string,
   address: string,
+  inputs: PluginInputs,
   opts: { schema?: PluginSchema } = {},
 ): Promise<{ value?: StartedPlugin; diagnostics: Diagnostic[] }> {
   const waiting = idle.get(address);
@@ -47,7 +47,7 @@ export async function startPlugin(
   let verified: VerifiedProvider;
   let socketPath: string | undefined;
   try {
-    verified = await verifiedProvider(root, address);
+    verified = await verifiedProvider(root, address, inputs);
     socketPath = nextSocketPath();
   } catch (e) {
     if (e instanceof DiagnosticsError) return { diagnostics: e.diagnostics };
@@ -63,7 +63,7 @@ export async function startPlugin(
     name: displayAddress(parseProviderSource(address)),
     socketPath,
     schema: opts.schema,
-    stopSignal: interrupts.signal,
+    stopSignal: inputs.signal,
   });
   startTimings.push({ address, ms: performance.now() - t0 });
   if (!started.value) return { diagnostics: started.diagnostics };

@@ -15,7 +15,7 @@
  * `--state` URL stays out of sight.
  *
  * Code that reads one of these files asks {@link pinned} first: the state
- * location (`lib/state/open.ts`), `pravo.jsonc` (`lib/state/config.ts`), the
+ * location (`lib/state/open.ts`), `pravo.jsonc` (`lib/config/config.ts`), the
  * policies (`policy/load.ts`) and the lock file ({@link lockFileText}). A
  * setting added to `pravo.jsonc` (such as `providers`) is pinned with the
  * rest, since the whole parsed file travels; plugin binaries named in
@@ -25,9 +25,12 @@
  */
 
 import { resolve } from "node:path";
-import type { PravoConfig } from "../state/config.ts";
-import type { StateLocation } from "../state/open.ts";
+import type { PravoConfig } from "../config/config.ts";
+import type { StateLocation } from "../config/location.ts";
 import { fromBase64 } from "../bytes.ts";
+import type { PinnedPlugin } from "../providers/plugin/inputs.ts";
+
+export type { PinnedPlugin };
 
 /** The first argument of a child of `pravo mcp`: read the pinned document from stdin. */
 export const PINNED_FLAG = "--pinned-stdin";
@@ -35,32 +38,12 @@ export const PINNED_FLAG = "--pinned-stdin";
 /** The largest pinned document a child reads (policies included). */
 export const MAX_PINNED_BYTES = 64 * 1024 * 1024;
 
-/** The lock file's name, in the root. */
-export const LOCK_FILE = "pravo.lock.json";
-
 /** One policy, as the server read it at start. */
 export interface PinnedPolicy {
   /** The absolute path given to `--policy`. */
   path: string;
   /** The file's bytes, base64. */
   bytes: string;
-}
-
-/**
- * A plugin provider the server verified at start: the only executable of
- * that provider a child may run, in the package directory where it was
- * found (checked again against its hashes before each start).
- */
-export interface PinnedPlugin {
-  /** `registry.terraform.io/hashicorp/aws`. */
-  address: string;
-  version: string;
-  /** The package directory, absolute, links resolved. */
-  packageDir: string;
-  /** The executable in it, absolute, links resolved. */
-  executable: string;
-  /** The lock's hashes at start. */
-  hashes: string[];
 }
 
 /** What the server read at start. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { Interrupts, stoppedNow, stoppingNote } from "./interrupt.ts";
+import { Interrupts, stoppedNow, stoppingNote } from "./interrupts.ts";
 
 Deno.test("Interrupts.receive(): nothing held stops at once; something held lets the command stop; a second signal stops at once", () => {
   const idle = new Interrupts();

@@ -39,11 +39,10 @@ import {
 } from "../providers/install/address.ts";
 import { type Condition, ConstraintError, parseConstraints } from "../providers/install/version.ts";
 import { PROVIDERS } from "../providers/registry.ts";
-import { pinnedFor } from "../cli/pinned.ts";
 import { decodeUtf8, jsonTooDeep, lineColumn } from "../diag/text.ts";
 
 // In a module of their own, which lib/state/open.ts loads without this one.
-import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./config_names.ts";
+import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./names.ts";
 
 /** The most bytes of `pravo.jsonc` pravo reads. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -107,9 +106,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Reads `ROOT/pravo.jsonc`. A missing file is an empty configuration; a file
  * that does not parse, or holds an unknown or ill-typed setting, is refused
- * with the file, line and column. In a child of `pravo mcp` it is the
- * configuration the server read when it started (lib/cli/pinned.ts), and the
- * file is not read.
+ * with the file, line and column. In a child of `pravo mcp` the
+ * configuration is the one the server pinned: lib/workspace/lock.ts chooses.
  *
  * @example
  * ```ts
@@ -120,8 +118,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * ```
  */
 export function readConfig(root: string): LoadedConfig {
-  const pinned = pinnedFor(root);
-  if (pinned) return { config: pinned.config, path: pinned.configPath };
   const path = join(root, CONFIG_FILE);
   let text: string;
   try {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadPolicy } from "../../policy/mod.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { readConfig } from "../state/config.ts";
+import { rootConfig } from "./config.ts";
 import { stateLocation } from "../state/open.ts";
 import { MAIN, makeRoot, SEED } from "../../tests/_pravo.ts";
 import { lockFileText } from "./pinned_files.ts";
@@ -23,7 +23,7 @@ function doc(root: string, extra: Partial<Pinned> = {}): Pinned {
   };
 }
 
-Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy() answer from the pinned document, not the files", async () => {
+Deno.test("pinned: stateLocation(), rootConfig(), lockFileText() and loadPolicy() answer from the pinned document, not the files", async () => {
   const root = await makeRoot({
     "pravo.jsonc": '{"state": {"url": "sqlite:.pravo/from-file.db"}}',
     "pravo.lock.json": "now",
@@ -41,7 +41,7 @@ Deno.test("pinned: stateLocation(), readConfig(), lockFileText() and loadPolicy(
       (await stateLocation({ root, state: "sqlite:/elsewhere.db" }) as { path: string }).path,
       join(root, ".pravo", "pinned.db"),
     );
-    assert.deepEqual(readConfig(root).config, { state: { url: "sqlite:.pravo/pinned.db" } });
+    assert.deepEqual(rootConfig(root).config, { state: { url: "sqlite:.pravo/pinned.db" } });
     assert.equal(lockFileText(root), "then");
     await Deno.remove(join(root, "keep.cue"));
     const p = await loadPolicy(join(root, "keep.cue"));

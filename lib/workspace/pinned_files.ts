@@ -9,7 +9,8 @@
 
 import { join } from "node:path";
 import { FileRefusal, readRegular } from "../files/regular.ts";
-import { LOCK_FILE, MAX_LOCK_FILE_BYTES, pinnedFor } from "./pinned.ts";
+import { LOCK_FILE } from "../providers/install/lock.ts";
+import { MAX_LOCK_FILE_BYTES, pinnedFor } from "./pinned.ts";
 
 /**
  * `ROOT/pravo.lock.json` read now (never a FIFO or a device, at most
