@@ -33,7 +33,6 @@ import postgres from "postgres";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { endProcess } from "../diag/fatal.ts";
-import { currentHolder } from "./holder.ts";
 import { sensitivePathsOf } from "./view.ts";
 import { lockedError, unlockChange } from "./lock_message.ts";
 import { interrupts } from "../workspace/interrupts.ts";
@@ -46,7 +45,6 @@ import {
   holdsPlainSecret,
   type KeySource,
   providerDataColumn,
-  providerDataFields,
   sealAttributes,
   Sealer,
   unsealRecord,
@@ -71,6 +69,8 @@ import {
   type StoreLocation,
   type TxMeta,
 } from "./store.ts";
+import { asIso, lockOfRow, logOfRows, recordOfRow, reservationOfRow } from "./rows.ts";
+import { type Attempt, lockWithRetry, newLock } from "./lock_loop.ts";
 
 // deno-lint-ignore no-explicit-any
 type Sql = postgres.Sql<any>;
@@ -442,30 +442,7 @@ export class PostgresStore implements StateStore {
           WHERE entry_id IN (SELECT value::bigint FROM jsonb_array_elements_text(${ids}::text::jsonb))
           ${opts.address === undefined ? q`` : q`AND address = ${opts.address}`}
           ORDER BY entry_id, seq`;
-        const byEntry = new Map<string, LogEntry["changes"]>();
-        for (const c of changes) {
-          const list = byEntry.get(String(c.entry_id)) ?? [];
-          list.push({
-            address: String(c.address),
-            action: String(c.action) as LogEntry["changes"][number]["action"],
-            before: c.before === null ? null : JSON.parse(String(c.before)),
-            after: c.after === null ? null : JSON.parse(String(c.after)),
-          });
-          byEntry.set(String(c.entry_id), list);
-        }
-        return entries.map((e) => ({
-          id: Number(e.id),
-          serial: Number(e.serial),
-          at: iso(e.at),
-          actor: String(e.actor),
-          reason: String(e.reason),
-          command: String(e.command),
-          planId: e.plan_id === null ? null : String(e.plan_id),
-          planActor: e.plan_actor == null ? null : String(e.plan_actor),
-          planReason: e.plan_reason == null ? null : String(e.plan_reason),
-          run: e.run_id == null ? null : String(e.run_id),
-          changes: byEntry.get(String(e.id)) ?? [],
-        }));
+        return logOfRows(entries, changes, asIso);
       })
     );
   }
@@ -562,33 +539,24 @@ export class PostgresStore implements StateStore {
       throw new Error("bug: this store already holds the state lock");
     }
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
-    const started = performance.now();
-    let delay = 25;
     const beacon = await this.#guard(() => this.#newBeacon(), "lock");
+    let acquired: AcquiredLock;
     try {
-      for (;;) {
-        const outcome = await this.#exclusive(() =>
-          this.#guard(() =>
-            this.#sql.begin(async (q) => {
-              const row = await this.#lockRootReadingLock(q);
-              const current = row?.id == null ? undefined : this.#lockInfo(row);
-              if (current !== undefined && current.stale === undefined) {
-                return { held: current, acquired: undefined };
-              }
-              const me = currentHolder();
-              const now = this.#now();
-              const lock: AcquiredLock = {
-                id: crypto.randomUUID(),
-                actor: req.actor,
-                reason: req.reason,
-                command: req.command,
-                pid: me.pid,
-                hostname: me.hostname,
-                since: now.toISOString(),
-                expires: new Date(now.getTime() + ttl).toISOString(),
-                ...(current ? { tookOver: current } : {}),
-              };
-              await q`
+      acquired = await lockWithRetry(
+        req,
+        this.location,
+        () =>
+          this.#exclusive(() =>
+            this.#guard(() =>
+              this.#sql.begin(async (q): Promise<Attempt> => {
+                const row = await this.#lockRootReadingLock(q);
+                const current = row?.id == null ? undefined : this.#lockInfo(row);
+                // A live lock here is one whose holder's session is alive.
+                if (current !== undefined && current.stale === undefined) {
+                  return { held: current, liveness: "session alive" };
+                }
+                const lock = newLock(req, crypto.randomUUID(), this.#now(), ttl, current);
+                await q`
                 INSERT INTO locks (root_id, id, actor, reason, command, pid, hostname, beacon,
                                    since, expires)
                 VALUES (${this.#rootId}, ${lock.id}, ${lock.actor}, ${lock.reason},
@@ -598,31 +566,19 @@ export class PostgresStore implements StateStore {
                   reason = excluded.reason, command = excluded.command, pid = excluded.pid,
                   hostname = excluded.hostname, beacon = excluded.beacon,
                   since = excluded.since, expires = excluded.expires`;
-              return { held: undefined, acquired: lock };
-            }), "lock")
-        );
-        if (outcome.acquired !== undefined) {
-          this.#heldLock = outcome.acquired;
-          this.#beacon = beacon;
-          this.#unhold = interrupts.hold(`the state lock ${outcome.acquired.id}`);
-          this.#startRenewing(outcome.acquired.id, ttl);
-          return outcome.acquired;
-        }
-        const waited = performance.now() - started;
-        if (waited >= req.timeoutMs) {
-          // A live lock here is one whose holder's session is alive.
-          throw lockedError(outcome.held!, this.location, {
-            waitedMs: waited,
-            liveness: "session alive",
-          });
-        }
-        await sleep(Math.min(delay, req.timeoutMs - waited));
-        delay = Math.min(delay * 2, 250);
-      }
+                return { acquired: lock };
+              }), "lock")
+          ),
+      );
     } catch (e) {
-      if (this.#beacon !== beacon) await dropBeacon(beacon);
+      await dropBeacon(beacon);
       throw e;
     }
+    this.#heldLock = acquired;
+    this.#beacon = beacon;
+    this.#unhold = interrupts.hold(`the state lock ${acquired.id}`);
+    this.#startRenewing(acquired.id, ttl);
+    return acquired;
   }
 
   /**
@@ -749,16 +705,7 @@ export class PostgresStore implements StateStore {
 
   /** A lock row, read with `beacon_held` (see {@linkcode beaconHeld}). */
   #lockInfo(row: Row): LockInfo {
-    const info: LockInfo = {
-      id: String(row.id),
-      actor: String(row.actor),
-      reason: String(row.reason),
-      command: String(row.command),
-      pid: Number(row.pid),
-      hostname: String(row.hostname),
-      since: iso(row.since),
-      expires: iso(row.expires),
-    };
+    const info = lockOfRow(row, asIso);
     if (!row.beacon_held) {
       const host = info.hostname === "" ? "an unnamed host" : `host "${info.hostname}"`;
       info.stale = `its session ended (process ${info.pid} on ${host} is gone ` +
@@ -876,12 +823,12 @@ export class PostgresStore implements StateStore {
           serial: Number(root.serial),
           schemaVersion: SCHEMA_VERSION,
           redactionKey: String(root.redaction_key),
-          createdAt: iso(root.created_at),
+          createdAt: asIso(root.created_at),
           outputs: root.outputs == null ? null : JSON.parse(String(root.outputs)),
           records,
           log: entries.map((e) => ({
             serial: Number(e.serial),
-            at: iso(e.at),
+            at: asIso(e.at),
             actor: String(e.actor),
             reason: String(e.reason),
             command: String(e.command),
@@ -1493,40 +1440,11 @@ function pathsOfRow(row: Row): AttrPath[] {
 }
 
 function toRecord(row: Row): StateRecord {
-  return {
-    address: String(row.address),
-    mode: String(row.mode) as Mode,
-    type: String(row.type),
-    provider: String(row.provider),
-    attributes: JSON.parse(String(row.attributes)),
-    sensitivePaths: JSON.parse(String(row.sensitive_paths)),
-    dependencies: JSON.parse(String(row.dependencies)),
-    configDigest: String(row.config_digest),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-    refreshedAt: iso(row.refreshed_at),
-    refreshAge: row.refresh_age === null ? null : String(row.refresh_age),
-    ...providerDataFields(row.provider_data),
-  };
+  return recordOfRow(row, asIso);
 }
 
 function toReservation(row: Row): Reservation {
-  return {
-    id: String(row.id),
-    addresses: typeof row.addresses === "string"
-      ? JSON.parse(row.addresses)
-      : row.addresses as string[],
-    actor: String(row.actor),
-    reason: String(row.reason),
-    planId: String(row.plan_id),
-    created: iso(row.created),
-    expires: iso(row.expires),
-  };
-}
-
-/** A timestamptz as pravo writes times: ISO 8601 in UTC, milliseconds. */
-function iso(v: unknown): string {
-  return (v instanceof Date ? v : new Date(String(v))).toISOString();
+  return reservationOfRow(row, asIso);
 }
 
 function byCodeUnit(a: string, b: string): number {
@@ -1544,8 +1462,4 @@ async function dropBeacon(b: Beacon): Promise<void> {
     await b.conn`SELECT pg_advisory_unlock(${b.klass}, ${b.number})`.catch(() => {});
   }
   await b.conn.end({ timeout: 0 }).catch(() => {});
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

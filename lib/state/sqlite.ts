@@ -48,7 +48,6 @@ import {
   holdsSealed,
   type KeySource,
   providerDataColumn,
-  providerDataFields,
   sealAttributes,
   Sealer,
   unsealRecord,
@@ -73,6 +72,8 @@ import {
   type StoreLocation,
   type TxMeta,
 } from "./store.ts";
+import { asText, lockOfRow, logOfRows, recordOfRow, reservationOfRow } from "./rows.ts";
+import { type Attempt, lockWithRetry, newLock } from "./lock_loop.ts";
 
 /** A schema migration: from `version - 1` to `version`. */
 export interface Migration {
@@ -441,30 +442,7 @@ export class SqliteStore implements StateStore {
          ${opts.address === undefined ? "" : "AND address = ?"}
          ORDER BY entry_id, seq`,
       ).all(...[JSON.stringify(ids), ...(opts.address === undefined ? [] : [opts.address])]);
-      const byEntry = new Map<number, LogEntry["changes"]>();
-      for (const c of changes) {
-        const list = byEntry.get(Number(c.entry_id)) ?? [];
-        list.push({
-          address: String(c.address),
-          action: String(c.action) as LogEntry["changes"][number]["action"],
-          before: c.before === null ? null : JSON.parse(String(c.before)),
-          after: c.after === null ? null : JSON.parse(String(c.after)),
-        });
-        byEntry.set(Number(c.entry_id), list);
-      }
-      return entries.map((e) => ({
-        id: Number(e.id),
-        serial: Number(e.serial),
-        at: String(e.at),
-        actor: String(e.actor),
-        reason: String(e.reason),
-        command: String(e.command),
-        planId: e.plan_id === null ? null : String(e.plan_id),
-        planActor: e.plan_actor == null ? null : String(e.plan_actor),
-        planReason: e.plan_reason == null ? null : String(e.plan_reason),
-        run: e.run_id == null ? null : String(e.run_id),
-        changes: byEntry.get(Number(e.id)) ?? [],
-      }));
+      return logOfRows(entries, changes, asText);
     } finally {
       db.exec("COMMIT");
     }
@@ -557,78 +535,55 @@ export class SqliteStore implements StateStore {
       throw new Error("bug: this store already holds the state lock");
     }
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
-    const started = performance.now();
-    let delay = 25;
     // The beacon is taken before the lock's row is written, so that no one
     // sees the row without it and takes the lock for a dead holder's.
     const id = crypto.randomUUID();
     const beacon = takeBeacon(this.location.path, id);
-    for (;;) {
-      let outcome;
-      try {
-        outcome = await this.#exclusive(() =>
-          Promise.resolve(immediate(this.#write, this.location.path, () => {
-            const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
-            const current = row ? this.#lockInfo(row) : undefined;
-            if (current !== undefined && current.stale === undefined) {
-              return { held: current, liveness: this.#liveness(row!), acquired: undefined };
-            }
-            const me = currentHolder();
-            const now = this.#now();
-            const lock: AcquiredLock = {
-              id,
-              actor: req.actor,
-              reason: req.reason,
-              command: req.command,
-              pid: me.pid,
-              hostname: me.hostname,
-              since: now.toISOString(),
-              expires: new Date(now.getTime() + ttl).toISOString(),
-              ...(current ? { tookOver: current } : {}),
-            };
-            this.#write.prepare(
-              `INSERT OR REPLACE INTO locks
+    let acquired: AcquiredLock;
+    try {
+      acquired = await lockWithRetry(
+        req,
+        this.location,
+        () =>
+          this.#exclusive(() =>
+            Promise.resolve(immediate(this.#write, this.location.path, (): Attempt => {
+              const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
+              const current = row ? this.#lockInfo(row) : undefined;
+              if (current !== undefined && current.stale === undefined) {
+                return { held: current, liveness: this.#liveness(row!) };
+              }
+              const lock = newLock(req, id, this.#now(), ttl, current);
+              this.#write.prepare(
+                `INSERT OR REPLACE INTO locks
                  (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            ).run(
-              STATE_LOCK,
-              lock.id,
-              lock.actor,
-              lock.reason,
-              lock.command,
-              lock.pid,
-              lock.hostname,
-              me.startTime,
-              lock.since,
-              lock.expires,
-            );
-            return { held: undefined, liveness: undefined, acquired: lock };
-          }))
-        );
-      } catch (e) {
-        beacon?.release();
-        throw e;
-      }
-      if (outcome.acquired !== undefined) {
-        this.#heldLock = outcome.acquired;
-        this.#beacon = beacon;
-        this.#unhold = interrupts.hold(`the state lock ${id}`);
-        const old = outcome.acquired.tookOver;
-        if (old) removeBeacon(this.location.path, old.id);
-        this.#startRenewing(outcome.acquired.id, ttl);
-        return outcome.acquired;
-      }
-      const waited = performance.now() - started;
-      if (waited >= req.timeoutMs) {
-        beacon?.release();
-        throw lockedError(outcome.held!, this.location, {
-          waitedMs: waited,
-          liveness: outcome.liveness!,
-        });
-      }
-      await sleep(Math.min(delay, req.timeoutMs - waited));
-      delay = Math.min(delay * 2, 250);
+              ).run(
+                STATE_LOCK,
+                lock.id,
+                lock.actor,
+                lock.reason,
+                lock.command,
+                lock.pid,
+                lock.hostname,
+                currentHolder().startTime,
+                lock.since,
+                lock.expires,
+              );
+              return { acquired: lock };
+            }))
+          ),
+      );
+    } catch (e) {
+      beacon?.release();
+      throw e;
     }
+    this.#heldLock = acquired;
+    this.#beacon = beacon;
+    this.#unhold = interrupts.hold(`the state lock ${id}`);
+    const old = acquired.tookOver;
+    if (old) removeBeacon(this.location.path, old.id);
+    this.#startRenewing(acquired.id, ttl);
+    return acquired;
   }
 
   #startRenewing(id: string, ttl: number): void {
@@ -738,16 +693,7 @@ export class SqliteStore implements StateStore {
   }
 
   #lockInfo(row: Row): LockInfo {
-    const info: LockInfo = {
-      id: String(row.id),
-      actor: String(row.actor),
-      reason: String(row.reason),
-      command: String(row.command),
-      pid: Number(row.pid),
-      hostname: String(row.hostname),
-      since: String(row.since),
-      expires: String(row.expires),
-    };
+    const info = lockOfRow(row, asText);
     const gone = holderIsGone({
       pid: info.pid,
       hostname: info.hostname,
@@ -1046,33 +992,11 @@ function sealPlainValues(db: DatabaseSync, path: string, sealer: Sealer): void {
 
 /** A record as a row of the `records` table holds it (sensitive values sealed). */
 export function toRecord(row: Row): StateRecord {
-  return {
-    address: String(row.address),
-    mode: String(row.mode) as Mode,
-    type: String(row.type),
-    provider: String(row.provider),
-    attributes: JSON.parse(String(row.attributes)),
-    sensitivePaths: JSON.parse(String(row.sensitive_paths)),
-    dependencies: JSON.parse(String(row.dependencies)),
-    configDigest: String(row.config_digest),
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-    refreshedAt: String(row.refreshed_at),
-    refreshAge: row.refresh_age === null ? null : String(row.refresh_age),
-    ...providerDataFields(row.provider_data),
-  };
+  return recordOfRow(row, asText);
 }
 
 function toReservation(row: Row): Reservation {
-  return {
-    id: String(row.id),
-    addresses: JSON.parse(String(row.addresses)),
-    actor: String(row.actor),
-    reason: String(row.reason),
-    planId: String(row.plan_id),
-    created: String(row.created),
-    expires: String(row.expires),
-  };
+  return reservationOfRow(row, asText);
 }
 
 function fileExists(path: string): boolean {
@@ -1334,8 +1258,4 @@ function migrate(db: DatabaseSync, path: string): void {
       ).run(String(m.version));
     }
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
