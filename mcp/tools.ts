@@ -1,14 +1,23 @@
 /**
- * The thirteen tools of `pravo mcp`: their schemas and annotations, and the
- * fixed argument list each builds for the pravo command it runs. The server
- * runs nothing else: every argument list starts with the command's own words
- * and holds the agent's values only where the command reads a value.
+ * The thirteen tools of `pravo mcp`: which command each runs, which of its
+ * flags an agent may pass and how each is described to a model, and the
+ * annotations. The input schemas and the fixed argument lists are drawn
+ * from the commands' flag specifications (from_flags.ts). The server runs
+ * nothing else: every argument list holds the command's own words and the
+ * agent's values only where the command reads a value.
  *
  * @module
  */
 
-/** A JSON Schema for one tool's arguments or result. */
-export type JsonSchema = Record<string, unknown>;
+import {
+  type FlagArg,
+  fromFlags,
+  type JsonSchema,
+  TAG_PATTERN,
+  type ToolArgs,
+} from "./from_flags.ts";
+
+export type { JsonSchema };
 
 export interface ToolAnnotations {
   title: string;
@@ -36,19 +45,11 @@ export interface ToolSpec {
   policies: boolean;
   /** The tool can change something (writes a plan file, reserves, applies). */
   writes: boolean;
+  /** The argument that reaches the command line as a word of its own, if any. */
+  positional?: string;
   /** The command's argument list for these (already schema-checked) arguments. */
   argv(args: Record<string, unknown>): string[];
 }
-
-const TAGS = {
-  type: "array",
-  items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_.-]*=" },
-  description:
-    "Tags as key=value strings; each fills the field marked @tag(key), as -t key=value does",
-};
-
-/** The arguments that reach the command line as a word of their own. */
-export const POSITIONAL = ["planfile", "addr", "addrs", "types", "expression"] as const;
 
 /** The most characters of an agent's value that a refusal repeats. */
 export const SHOWN_CHARS = 200;
@@ -136,7 +137,7 @@ export function checkTags(args: Record<string, unknown>, operator: Record<string
 function tagArgs(args: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const t of (args.tags as string[] | undefined) ?? []) {
-    if (typeof t !== "string" || !/^[A-Za-z_][A-Za-z0-9_.-]*=/.test(t)) {
+    if (typeof t !== "string" || !new RegExp(TAG_PATTERN).test(t)) {
       throw new ArgumentRefusal(
         `tag ${
           shown(t)
@@ -148,10 +149,6 @@ function tagArgs(args: Record<string, unknown>): string[] {
   return out;
 }
 
-function list(args: Record<string, unknown>, name: string): string[] {
-  return (args[name] as string[] | undefined) ?? [];
-}
-
 const READ = (title: string): ToolAnnotations => ({
   title,
   readOnlyHint: true,
@@ -160,57 +157,57 @@ const READ = (title: string): ToolAnnotations => ({
   openWorldHint: false,
 });
 
+/** What a tool is, apart from its arguments (which come from its command's flags). */
+type ToolDecl = Omit<ToolSpec, "inputSchema" | "argv" | "positional"> & { args: ToolArgs };
+
 /** Every tool, in the order of the seed page. */
 export function tools(opts: { readOnly: boolean }): ToolSpec[] {
-  const planProps: Record<string, JsonSchema> = {
-    tags: TAGS,
+  const planFlags: Record<string, FlagArg> = {
     out: {
-      type: "string",
+      flag: "out",
       description:
         "Save the plan to this file, inside the root, for pravo_apply_plan: a new file or an existing plan file, never under .pravo/, never a .cue file, pravo.jsonc or pravo.lock.json; a plan that a policy refuses is not saved",
     },
     refresh: {
-      type: "string",
-      enum: ["age", "expired", "false", "all"],
+      flag: "refresh",
       description:
         "What to read from the real world first: age (records past their refresh age; the default), expired, false (nothing), all",
     },
     full: {
-      type: "boolean",
+      flag: "full",
       description: "Run every node, also those whose configuration and inputs did not change",
     },
     include_skipped: {
-      type: "boolean",
+      flag: "include-skipped",
       description:
         "Also list the nodes the plan left alone, each with its address, mode, type and name",
     },
     reserve: {
-      type: "boolean",
+      flag: "reserve",
       description:
         "With out: reserve the nodes this plan changes so that no one else changes them until the saved plan is applied (or for 1 h); refused without out. A reservation is the operators' decision",
     },
-    destroy: { type: "boolean", description: "Plan to destroy every node in the state" },
+    destroy: { flag: "destroy", description: "Plan to destroy every node in the state" },
     replace: {
-      type: "array",
-      items: { type: "string" },
+      flag: "replace",
       description: "Addresses of nodes to replace even though nothing changed",
     },
   };
   if (opts.readOnly) {
-    delete planProps.out;
-    delete planProps.reserve;
+    delete planFlags.out;
+    delete planFlags.reserve;
   }
-  const all: ToolSpec[] = [
+  const addr = { name: "addr", description: "The node's address" };
+  const all: ToolDecl[] = [
     {
       name: "pravo_validate",
       title: "Validate the specification",
       description:
         "Check the root's CUE specification and count what it declares (calls, data sources, ephemeral, outputs, providers, resources). Run it after every edit, until valid is true.",
-      inputSchema: { type: "object", properties: { tags: TAGS }, additionalProperties: false },
+      args: { command: "validate", tags: true },
       annotations: READ("Validate the specification"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "validate"],
     },
     {
       name: "pravo_plan",
@@ -218,7 +215,7 @@ export function tools(opts: { readOnly: boolean }): ToolSpec[] {
       description: opts.readOnly
         ? "Show what apply would change: the plan document (exit code 2 means there are changes). This server is read-only: plans cannot be saved."
         : "Show what apply would change, as the plan document (exit code 2 means there are changes, and is not a failure). Pass out=<file> to save a plan that pravo_apply_plan can apply after review. The server's policies judge every plan.",
-      inputSchema: { type: "object", properties: planProps, additionalProperties: false },
+      args: { command: "plan", tags: true, flags: planFlags },
       annotations: {
         title: "Plan the changes",
         readOnlyHint: opts.readOnly,
@@ -228,50 +225,35 @@ export function tools(opts: { readOnly: boolean }): ToolSpec[] {
       },
       policies: true,
       writes: !opts.readOnly,
-      argv: (a) => {
-        const out = [...tagArgs(a), "plan"];
-        if (a.out !== undefined) out.push(`--out=${a.out}`);
-        if (a.refresh !== undefined) out.push(`--refresh=${a.refresh}`);
-        if (a.full) out.push("--full");
-        if (a.include_skipped) out.push("--include-skipped");
-        if (a.reserve) out.push("--reserve");
-        if (a.destroy) out.push("--destroy");
-        for (const r of list(a, "replace")) out.push(`--replace=${r}`);
-        return out;
-      },
     },
     {
       name: "pravo_show_plan",
       title: "Show a saved plan",
       description: "Show a plan file saved by pravo_plan with out, as its plan document.",
-      inputSchema: {
-        type: "object",
-        properties: { planfile: { type: "string", description: "The plan file, inside the root" } },
-        required: ["planfile"],
-        additionalProperties: false,
+      args: {
+        command: "show",
+        positional: { name: "planfile", description: "The plan file, inside the root" },
       },
       annotations: READ("Show a saved plan"),
       policies: false,
       writes: false,
-      argv: (a) => ["show", a.planfile as string],
     },
     {
       name: "pravo_apply_plan",
       title: "Apply a saved plan",
       description:
         "Apply a plan file saved by pravo_plan, exactly as it was reviewed. It is refused when the state moved since the plan (make a new plan), when a policy refuses it (exit code 5), or when nodes are reserved by someone else (exit code 4). Never try to bypass a refusal.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          planfile: { type: "string", description: "The plan file, inside the root" },
-          only: {
-            type: "array",
-            items: { type: "string" },
-            description: "Apply only these nodes of the plan",
-          },
+      args: {
+        command: "apply",
+        // `pravo apply` alone plans and applies at once: an agent applies only a saved plan.
+        positional: {
+          name: "planfile",
+          description: "The plan file, inside the root",
+          required: true,
         },
-        required: ["planfile"],
-        additionalProperties: false,
+        flags: {
+          only: { flag: "only", joined: true, description: "Apply only these nodes of the plan" },
+        },
       },
       annotations: {
         title: "Apply a saved plan",
@@ -282,180 +264,129 @@ export function tools(opts: { readOnly: boolean }): ToolSpec[] {
       },
       policies: true,
       writes: true,
-      argv: (a) => {
-        const out = ["apply", a.planfile as string];
-        const only = list(a, "only");
-        if (only.length) out.push(`--only=${only.join(",")}`);
-        return out;
-      },
     },
     {
       name: "pravo_schema",
       title: "Describe types",
       description:
         "The attributes of one or more types (random_integer, local_file, data.local_file, ...): name, type, required/optional/computed, sensitive, forces replacement, description. Use it before writing a node.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          types: {
-            type: "array",
-            items: { type: "string" },
-            minItems: 1,
-            description: "Type names",
-          },
+      args: {
+        command: "schema",
+        positional: { name: "types", description: "Type names" },
+        flags: {
           required: {
-            type: "boolean",
+            flag: "required",
             description: "Only the attributes the configuration must set",
           },
         },
-        required: ["types"],
-        additionalProperties: false,
       },
       annotations: READ("Describe types"),
       policies: false,
       writes: false,
-      argv: (a) => ["schema", ...list(a, "types"), ...(a.required ? ["--required"] : [])],
     },
     {
       name: "pravo_why",
       title: "Explain a node's action",
       description:
         "Why nodes are or are not in the plan: changed attributes, a dependency that changes, a refresh due, drift, a requested replace, a reservation and its holder, or why it was skipped.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          addrs: {
-            type: "array",
-            items: { type: "string" },
-            minItems: 1,
-            description: "Node addresses",
-          },
-          tags: TAGS,
-        },
-        required: ["addrs"],
-        additionalProperties: false,
+      args: {
+        command: "why",
+        positional: { name: "addrs", description: "Node addresses" },
+        tags: true,
       },
       annotations: READ("Explain a node's action"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "why", ...list(a, "addrs")],
     },
     {
       name: "pravo_state_query",
       title: "Query the state",
       description:
         'Evaluate a CUE expression over the state document, which has nodes (by address: mode, type, provider, attributes, dependencies), lineage and serial. Example: [for a, n in nodes if n.type == "local_file" {a}]. Sensitive values are redacted; long lists are cut at 100 entries.',
-      inputSchema: {
-        type: "object",
-        properties: {
-          expression: { type: "string", description: "One CUE expression" },
-          tags: TAGS,
-        },
-        required: ["expression"],
-        additionalProperties: false,
+      args: {
+        command: "state query",
+        positional: { name: "expression", description: "One CUE expression" },
+        tags: true,
       },
       annotations: READ("Query the state"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "state", "query", a.expression as string],
     },
     {
       name: "pravo_state_show",
       title: "Show a node's record",
       description:
         "One node's record in the state: its attributes (sensitive ones redacted), dependencies and times.",
-      inputSchema: {
-        type: "object",
-        properties: { addr: { type: "string", description: "The node's address" }, tags: TAGS },
-        required: ["addr"],
-        additionalProperties: false,
-      },
+      args: { command: "state show", positional: addr, tags: true },
       annotations: READ("Show a node's record"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "state", "show", a.addr as string],
     },
     {
       name: "pravo_dependents",
       title: "List dependents",
       description:
         "The nodes that depend on a node, directly and transitively: what a change to it reaches.",
-      inputSchema: {
-        type: "object",
-        properties: { addr: { type: "string", description: "The node's address" }, tags: TAGS },
-        required: ["addr"],
-        additionalProperties: false,
-      },
+      args: { command: "state dependents", positional: addr, tags: true },
       annotations: READ("List dependents"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "state", "dependents", a.addr as string],
     },
     {
       name: "pravo_state_log",
       title: "Read the transaction log",
       description:
         "The state's transaction log, newest first (the last 20): who changed what, when and why.",
-      inputSchema: { type: "object", properties: { tags: TAGS }, additionalProperties: false },
+      args: { command: "state log", tags: true },
       annotations: READ("Read the transaction log"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "state", "log"],
     },
     {
       name: "pravo_locks",
       title: "List locks and reservations",
       description:
         "The state lock, if an apply holds it, and the reservations: who holds them, why, since and until when.",
-      inputSchema: { type: "object", properties: { tags: TAGS }, additionalProperties: false },
+      args: { command: "state locks", tags: true },
       annotations: READ("List locks and reservations"),
       policies: false,
       writes: false,
-      argv: (a) => [...tagArgs(a), "state", "locks"],
     },
     {
       name: "pravo_drift",
       title: "Detect drift",
       description:
         "Read the real world and compare it with the state (exit code 2 means drift). With due, list the records past their refresh age instead, oldest first, at most limit of them, reading nothing.",
-      inputSchema: {
-        type: "object",
-        properties: {
-          tags: TAGS,
+      args: {
+        command: "drift",
+        tags: true,
+        flags: {
           due: {
-            type: "boolean",
+            flag: "due",
             description: "List the records past their refresh age; read nothing",
           },
-          limit: {
-            type: "integer",
-            minimum: 1,
-            description: "With due: at most this many records",
-          },
+          limit: { flag: "limit", minimum: 1, description: "With due: at most this many records" },
         },
-        additionalProperties: false,
       },
       annotations: { ...READ("Detect drift"), idempotentHint: false, openWorldHint: true },
       policies: false,
       writes: false,
-      argv: (a) => [
-        ...tagArgs(a),
-        "drift",
-        ...(a.due ? ["--due"] : []),
-        ...(a.limit !== undefined ? [`--limit=${a.limit}`] : []),
-      ],
     },
     {
       name: "pravo_providers",
       title: "List providers",
       description: "The providers pravo ships, their versions, import paths and types.",
-      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      args: { command: "providers" },
       annotations: READ("List providers"),
       policies: false,
       writes: false,
-      argv: () => ["providers"],
     },
   ];
-  return opts.readOnly ? all.filter((t) => t.name !== "pravo_apply_plan") : all;
+  const specs = all.map(({ args, ...t }): ToolSpec => {
+    const { inputSchema, positional, argv } = fromFlags(args, tagArgs);
+    return { ...t, inputSchema, ...(positional ? { positional } : {}), argv };
+  });
+  return opts.readOnly ? specs.filter((t) => t.name !== "pravo_apply_plan") : specs;
 }
 
 /** The structured result every tool returns. */
@@ -517,8 +448,9 @@ export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): v
       throw bad(`one of ${(p.enum as string[]).join(", ")}`);
     }
   }
-  for (const name of POSITIONAL) {
-    if (Object.hasOwn(args, name) && args[name] !== undefined) checkPositional(name, args[name]);
+  const name = tool.positional;
+  if (name !== undefined && Object.hasOwn(args, name) && args[name] !== undefined) {
+    checkPositional(name, args[name]);
   }
   checkSizes(args);
 }

@@ -6,7 +6,6 @@ import {
   checkSizes,
   checkTags,
   MAX_VALUE_BYTES,
-  POSITIONAL,
   shown,
   tools,
 } from "./tools.ts";
@@ -79,7 +78,8 @@ Deno.test("argv() builds each command's fixed words, an agent's value only where
 });
 
 Deno.test("checkPositional() refuses an empty value or one that begins with -, with the seed's message", () => {
-  assert.deepEqual([...POSITIONAL], ["planfile", "addr", "addrs", "types", "expression"]);
+  const positional = new Set(tools({ readOnly: false }).flatMap((t) => t.positional ?? []));
+  assert.deepEqual([...positional].sort(), ["addr", "addrs", "expression", "planfile", "types"]);
   for (const v of ["", "-", "-x", "--eval", "-auto-approve"]) {
     assert.throws(() => checkPositional("addr", v), {
       name: "ArgumentRefusal",
@@ -164,4 +164,30 @@ Deno.test("checkTags() lets an agent add tags and repeat the operator's, not cha
   });
   // An inherited name is no operator tag.
   checkTags({ tags: ["constructor=x", "toString=y"] }, operator);
+});
+
+Deno.test("every tool's arguments are drawn from its command's flags: what a flag is, the tool's schema says", async () => {
+  const { findCommand } = await import("../lib/cli/commands.ts");
+  const { fromFlags } = await import("./from_flags.ts");
+  // A flag the command does not take, or a positional value it does not read, is a bug found at once.
+  assert.throws(
+    () => fromFlags({ command: "plan", flags: { x: { flag: "nope", description: "" } } }, () => []),
+    /--nope/,
+  );
+  assert.throws(
+    () => fromFlags({ command: "plan", positional: { name: "p", description: "" } }, () => []),
+    /no positional/,
+  );
+  assert.throws(() => fromFlags({ command: "no such", flags: {} }, () => []), /no command/);
+  // The schema follows the spec: choices become an enum, a repeatable flag a list.
+  const plan = byName().get("pravo_plan")!;
+  const props = plan.inputSchema.properties as Record<string, Record<string, unknown>>;
+  assert.deepEqual(props.refresh.enum, findCommand("plan")!.options.refresh.choices);
+  assert.equal(props.replace.type, "array");
+  assert.equal(props.full.type, "boolean");
+  assert.deepEqual(plan.argv({ replace: ["a", "b"], full: false }), [
+    "plan",
+    "--replace=a",
+    "--replace=b",
+  ]);
 });
