@@ -23,6 +23,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["lib/providers"],
   ["lib/config"],
   ["lib/workspace"],
+  ["lib/secrets"],
   ["lib/cue"],
   ["lib/state"],
   ["lib/plan"],

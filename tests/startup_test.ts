@@ -106,7 +106,7 @@ for (const command of ["state_show", "state_log", "state_list"]) {
 }
 
 Deno.test("the state's modules load the cryptography and pravo.jsonc's reader only by import()", async () => {
-  for (const file of ["lib/state/sqlite.ts", "lib/state/open.ts", "lib/state/seal.ts"]) {
+  for (const file of ["lib/state/sqlite.ts", "lib/state/open.ts", "lib/secrets/seal.ts"]) {
     const graph = await staticGraph(file);
     assert.deepEqual(
       graph.filter((s) =>

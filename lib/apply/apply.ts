@@ -27,12 +27,12 @@ import {
   secretSources,
 } from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
-import { sensitivePathsOf } from "../state/view.ts";
+import { sensitivePathsOf } from "../secrets/paths.ts";
 import { applyMoves } from "./moved.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
-import { REDACTED, SENSITIVE_TEXT } from "../state/view.ts";
+import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 
 export interface ApplyOptions {

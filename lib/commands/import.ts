@@ -17,7 +17,8 @@ import { importNode } from "../import/import.ts";
 import { interrupts } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock_message.ts";
 import { diagnosticsJson } from "../cli/output.ts";
-import { REDACTED, SENSITIVE_TEXT, STATE_FORMAT_VERSION } from "../state/view.ts";
+import { STATE_FORMAT_VERSION } from "../state/view.ts";
+import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 
 export const run: CommandRun = async (ctx, _opts, args) => {
   const [address, id] = args;

@@ -26,14 +26,8 @@ import { redactOutputs } from "../plan/document.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
-import {
-  REDACTED,
-  SENSITIVE_TEXT,
-  sensitivePathsOf,
-  sensitiveStrings,
-  showSensitive,
-  STATE_FORMAT_VERSION,
-} from "../state/view.ts";
+import { showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
+import { REDACTED, SENSITIVE_TEXT, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 
 /** What stands in the human view for an output not known yet. */

@@ -15,9 +15,9 @@ import {
   logEntryDocument,
   parseLimit,
   renderLog,
-  sensitiveStrings,
   STATE_FORMAT_VERSION,
 } from "../state/view.ts";
+import { sensitiveStrings } from "../secrets/paths.ts";
 
 /** How many entries are shown without `--limit`. */
 export const DEFAULT_LOG_LIMIT = 20;

@@ -11,11 +11,11 @@ import { openStore } from "../state/open.ts";
 import {
   recordDocument,
   renderRecord,
-  sensitiveStrings,
   showSensitive,
   STATE_FORMAT_VERSION,
   unknownAddress,
 } from "../state/view.ts";
+import { sensitiveStrings } from "../secrets/paths.ts";
 
 export const run: CommandRun = async (ctx, opts, args) => {
   const address = args[0];

@@ -13,12 +13,8 @@
 import type { Style } from "../diag/style.ts";
 import { findTypes } from "../providers/registry.ts";
 import type { StateRecord } from "../state/store.ts";
-import {
-  redactAttributes,
-  sensitivePathsOf,
-  sensitiveStrings,
-  STATE_FORMAT_VERSION,
-} from "../state/view.ts";
+import { STATE_FORMAT_VERSION } from "../state/view.ts";
+import { redactAttributes, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
 import type { DueBecause, DueRecord } from "./due.ts";
 import type { DriftReport, DriftStatus } from "./read.ts";
 

@@ -15,7 +15,7 @@ import { findType } from "../providers/registry.ts";
 import type { Attribute, TypeSchema } from "../providers/schema.ts";
 import type { StateRecord } from "../state/store.ts";
 import type { AttrPath } from "../cue/secrets.ts";
-import { sensitivePathsOf } from "../state/view.ts";
+import { sensitivePathsOf } from "../secrets/paths.ts";
 import { isTracked } from "../cue/provider_cue.ts";
 
 type Attrs = Record<string, unknown>;

@@ -48,7 +48,7 @@ import { sortKeys } from "../json.ts";
 import { REDACTED, redactOutputs, scrubDiagnostics, sensitiveValues } from "./document.ts";
 import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 import type { AttrPath } from "../cue/secrets.ts";
-import { sensitivePathsOf } from "../state/view.ts";
+import { sensitivePathsOf } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";

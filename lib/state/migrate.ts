@@ -22,8 +22,8 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation } from "./open.ts";
 import { type StateLocation } from "../config/location.ts";
 import type { DumpedEntry, StateDump } from "./postgres.ts";
-import { canonicalJson } from "./redact.ts";
-import { providerDataColumn } from "./seal.ts";
+import { canonicalJson } from "../secrets/redact.ts";
+import { providerDataColumn } from "../secrets/seal.ts";
 import { SqliteStore, toRecord } from "./sqlite.ts";
 import type { LockInfo, Reservation, StateStore } from "./store.ts";
 

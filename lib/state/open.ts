@@ -25,7 +25,7 @@ import type { LoadedConfig } from "../config/config.ts";
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "../config/names.ts";
 import { pinned, pinnedFor, pinnedReadOnly } from "../workspace/pinned.ts";
 import { SqliteStore } from "./sqlite.ts";
-import { defaultKeySource } from "./seal.ts";
+import { defaultKeySource } from "../secrets/seal.ts";
 import type { StateStore } from "./store.ts";
 import type { PgHost, PostgresLocation, StateLocation } from "../config/location.ts";
 

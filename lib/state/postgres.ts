@@ -33,13 +33,13 @@ import postgres from "postgres";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { endProcess } from "../diag/fatal.ts";
-import { sensitivePathsOf } from "./view.ts";
+import { sensitivePathsOf } from "../secrets/paths.ts";
 import { lockedError, unlockChange } from "./lock_message.ts";
 import { interrupts } from "../workspace/interrupts.ts";
 import { withoutPassword } from "./open.ts";
 import { type PostgresLocation } from "../config/location.ts";
 import { loadCrypto } from "../keys/lazy.ts";
-import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
+import { canonicalJson, newRedactionKey, redact, unionPaths } from "../secrets/redact.ts";
 import {
   defaultKeySource,
   holdsPlainSecret,
@@ -48,7 +48,7 @@ import {
   sealAttributes,
   Sealer,
   unsealRecord,
-} from "./seal.ts";
+} from "../secrets/seal.ts";
 import {
   type AcquiredLock,
   type AttrPath,

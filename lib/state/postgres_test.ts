@@ -13,7 +13,7 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { postgresLocation } from "./open.ts";
 import { type PostgresLocation } from "../config/location.ts";
 import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
-import { sensitiveMarker } from "./redact.ts";
+import { sensitiveMarker } from "../secrets/redact.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
 import { storeSuite, testKey } from "./store_testing.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { providerDataFields } from "./seal.ts";
+import { providerDataFields } from "../secrets/seal.ts";
 import type { LockInfo, LogEntry, Mode, Reservation, StateRecord } from "./store.ts";
 
 /** A row as a driver returns it: column name to value. */

@@ -28,7 +28,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { dirname } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { currentHolder, holderIsGone, processStartTime } from "./holder.ts";
-import { sensitivePathsOf } from "./view.ts";
+import { sensitivePathsOf } from "../secrets/paths.ts";
 import { type Beacon, beaconState, removeBeacon, takeBeacon } from "./beacon.ts";
 import { type HolderLiveness, lockedError, unlockChange } from "./lock_message.ts";
 import { interrupts } from "../workspace/interrupts.ts";
@@ -41,7 +41,7 @@ import {
   readOnlyFileSystem,
   sqliteCode,
 } from "../diag/io.ts";
-import { canonicalJson, newRedactionKey, redact, unionPaths } from "./redact.ts";
+import { canonicalJson, newRedactionKey, redact, unionPaths } from "../secrets/redact.ts";
 import {
   defaultKeySource,
   holdsPlainSecret,
@@ -51,7 +51,7 @@ import {
   sealAttributes,
   Sealer,
   unsealRecord,
-} from "./seal.ts";
+} from "../secrets/seal.ts";
 import {
   type AcquiredLock,
   type AttrPath,

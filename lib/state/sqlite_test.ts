@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { MIGRATIONS, SqliteStore } from "./sqlite.ts";
-import { sensitiveMarker } from "./redact.ts";
+import { sensitiveMarker } from "../secrets/redact.ts";
 import { SCHEMA_VERSION } from "./store.ts";
 import { storeSuite, testKey } from "./store_testing.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";

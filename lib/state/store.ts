@@ -37,12 +37,8 @@ export type { Mode };
  */
 export const SCHEMA_VERSION = 5;
 
-/**
- * A path to an attribute inside a record's attributes: object keys and list
- * indexes. `["result"]`, `["tags", "owner"]`, `["rules", 0, "secret"]`. The
- * empty path means the whole attributes object.
- */
-export type AttrPath = (string | number)[];
+import type { AttrPath } from "../secrets/paths.ts";
+export type { AttrPath };
 
 /** The root's state identity. */
 export interface StateIdentity {
@@ -153,15 +149,8 @@ export interface LoggedChange {
   after: Record<string, unknown> | null;
 }
 
-/**
- * The marker that stands in the log for a sensitive value: an HMAC-SHA256 of
- * the value under a key kept in the store, so that one can see whether a
- * value changed without the value being readable (nor guessable by trying
- * values, for someone who has the log but not the store).
- */
-export interface SensitiveMarker {
-  $sensitive: string;
-}
+import type { SensitiveMarker } from "../secrets/redact.ts";
+export type { SensitiveMarker };
 
 /** Who writes, why, and from what command. */
 export interface TxMeta {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { keyFromBytes, type PravoKey } from "../keys/key.ts";
-import type { KeySource } from "./seal.ts";
+import type { KeySource } from "../secrets/seal.ts";
 import {
   type RecordInput,
   SCHEMA_VERSION,

@@ -1,16 +1,12 @@
 import assert from "node:assert/strict";
 import type { StateRecord } from "./store.ts";
+import { changedAttributes, dependentsOf, parseLimit, recordDocument, refreshDue } from "./view.ts";
 import {
-  changedAttributes,
-  dependentsOf,
-  parseLimit,
-  recordDocument,
   redactAttributes,
   REDACTED,
-  refreshDue,
   sensitivePathsOf,
   sensitiveStrings,
-} from "./view.ts";
+} from "../secrets/paths.ts";
 
 function rec(address: string, over: Partial<StateRecord> = {}): StateRecord {
   return {

@@ -19,8 +19,10 @@
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { PravoKey } from "../keys/key.ts";
 import { cryptoModules } from "../keys/lazy.ts";
-import type { AttrPath, StateRecord } from "./store.ts";
-import { sensitivePathsOf } from "./view.ts";
+import { type AttrPath, type SecretRecord, sensitivePathsOf } from "./paths.ts";
+
+/** A record as sealing sees it: its secrets, and its address, which each sealed value is bound to. */
+export type SealedRecord = SecretRecord & { address: string };
 
 /** A sealed value as a record's attributes hold it. */
 export interface SealedValue {
@@ -155,7 +157,7 @@ function at(
  * schema; the empty path (every attribute) as each attribute's.
  */
 export function sealedPaths(
-  rec: Pick<StateRecord, "provider" | "type" | "mode" | "sensitivePaths" | "attributes">,
+  rec: SecretRecord,
 ): AttrPath[] {
   const paths = sensitivePathsOf(rec);
   if (!paths.some((p) => p.length === 0)) return paths;
@@ -170,10 +172,7 @@ export function sealedPaths(
 export function sealAttributes(
   sealer: Sealer,
   lineage: string,
-  rec: Pick<
-    StateRecord,
-    "address" | "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
-  >,
+  rec: SealedRecord,
 ): Record<string, unknown> {
   const paths = sealedPaths(rec);
   if (paths.length === 0) return rec.attributes;
@@ -192,10 +191,7 @@ export function sealAttributes(
 export function unsealAttributes(
   sealer: Sealer,
   lineage: string,
-  rec: Pick<
-    StateRecord,
-    "address" | "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
-  >,
+  rec: SealedRecord,
 ): Record<string, unknown> {
   const paths = sealedPaths(rec);
   let copy: Record<string, unknown> | undefined;
@@ -211,7 +207,7 @@ export function unsealAttributes(
 
 /** True when a record holds a sensitive value that is not sealed. */
 export function holdsPlainSecret(
-  rec: Pick<StateRecord, "provider" | "type" | "mode" | "sensitivePaths" | "attributes">,
+  rec: SecretRecord,
 ): boolean {
   return sealedPaths(rec).some((path) => {
     const p = at(rec.attributes, path);
@@ -265,7 +261,7 @@ export function providerDataFields(
  * True when opening `rec` ({@linkcode unsealRecord}) needs the key: it holds
  * a sealed value at one of its sensitive paths, or sealed private data.
  */
-export function holdsSealed(rec: StateRecord): boolean {
+export function holdsSealed(rec: SealedRecord & { private?: string }): boolean {
   if (rec.private?.startsWith(SEALED_PRIVATE)) return true;
   return sealedPaths(rec).some((path) => {
     const p = at(rec.attributes, path);
@@ -274,7 +270,11 @@ export function holdsSealed(rec: StateRecord): boolean {
 }
 
 /** A record read from a row with its sensitive values and its private data opened. */
-export function unsealRecord(sealer: Sealer, lineage: string, rec: StateRecord): StateRecord {
+export function unsealRecord<R extends SealedRecord & { private?: string }>(
+  sealer: Sealer,
+  lineage: string,
+  rec: R,
+): R {
   const out = { ...rec, attributes: unsealAttributes(sealer, lineage, rec) };
   if (rec.private?.startsWith(SEALED_PRIVATE)) {
     const sealed = JSON.parse(rec.private.slice(SEALED_PRIVATE.length)) as SealedValue;

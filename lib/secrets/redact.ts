@@ -12,7 +12,17 @@
  */
 
 import { cryptoModules } from "../keys/lazy.ts";
-import type { AttrPath, SensitiveMarker } from "./store.ts";
+import type { AttrPath } from "./paths.ts";
+
+/**
+ * The marker that stands in the log for a sensitive value: an HMAC-SHA256 of
+ * the value under a key kept in the store, so that one can see whether a
+ * value changed without the value being readable (nor guessable by trying
+ * values, for someone who has the log but not the store).
+ */
+export interface SensitiveMarker {
+  $sensitive: string;
+}
 
 /** A new random key for {@linkcode redact}, as hex. */
 export function newRedactionKey(): string {
