@@ -34,6 +34,7 @@ import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import { walk as walkGraph } from "../graph/walk.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -243,19 +244,8 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
       else if (n.action !== "delete" && dAction !== "delete") waits.get(n.address)!.add(d);
     }
   }
-  const waiters = new Map<string, string[]>();
-  for (const [addr, w] of waits) {
-    for (const d of w) {
-      if (!waiters.has(d)) waiters.set(d, []);
-      waiters.get(d)!.push(addr);
-    }
-  }
-  const outcomes = new Map<string, NodeOutcome>();
-  const parallelism = Math.max(1, opts.parallelism ?? 10);
   const signal = opts.signal;
   const signalName = () => String(signal?.reason ?? "an interrupt");
-  /** Nodes started in this run: those an interrupt may have cut short. */
-  const started = new Set<string>();
   const notStarted = (w: string): NodeOutcome => ({
     address: w,
     action: byAddr.get(w)!.action,
@@ -290,47 +280,30 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     return next;
   };
 
-  const remaining = new Map([...waits].map(([a, w]) => [a, w.size]));
-  const ready = todo.filter((n) => remaining.get(n.address) === 0).map((n) => n.address);
-  const running = new Set<Promise<void>>();
-  /** A node is done: its waiters run when nothing else holds them, or are not applied. */
-  const done = (addr: string, o: NodeOutcome) => {
-    outcomes.set(addr, o);
-    for (const w of waiters.get(addr) ?? []) {
-      if (outcomes.has(w)) continue;
-      if (o.status !== "applied" && signal?.aborted) {
-        done(w, notStarted(w));
-        continue;
-      }
-      if (o.status !== "applied") {
-        done(w, {
-          address: w,
-          action: byAddr.get(w)!.action,
-          status: "skipped",
-          diagnostics: [
-            error(
-              `${w} was not applied`,
-              `It depends on ${addr}, which was not applied. Fix that failure, then plan and apply again.`,
-              { address: w },
-            ),
-          ],
-        });
-        continue;
-      }
-      const left = remaining.get(w)! - 1;
-      remaining.set(w, left);
-      if (left === 0) ready.push(w);
-    }
-  };
-  while (ready.length || running.size) {
+  const { outcomes, started } = await walkGraph<NodeOutcome>({
+    nodes: todo.map((n) => n.address),
+    waits,
+    parallelism: opts.parallelism ?? 10,
+    signal,
+    succeeded: (o) => o.status === "applied",
+    notStarted,
+    blocked: (w, by) => ({
+      address: w,
+      action: byAddr.get(w)!.action,
+      status: "skipped",
+      diagnostics: [
+        error(
+          `${w} was not applied`,
+          `It depends on ${by}, which was not applied. Fix that failure, then plan and apply again.`,
+          { address: w },
+        ),
+      ],
+    }),
     // After an interrupt nothing new starts; the running nodes finish, or
     // are cancelled by the provider, which has the signal.
-    while (ready.length && running.size < parallelism && !signal?.aborted) {
-      const addr = ready.shift()!;
-      if (outcomes.has(addr)) continue;
+    run: async (addr) => {
       const n = byAddr.get(addr)!;
-      started.add(addr);
-      const p: Promise<void> = applyNode(
+      let o = await applyNode(
         n,
         plan,
         store,
@@ -340,34 +313,22 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
         session,
         n.stored ?? storedMeta.get(n.address),
         secretNames,
-      ).then(
-        async (o) => {
-          if (o.status === "failed" && signal?.aborted) {
-            // Cut short by the interrupt: recorded with the nodes not started.
-            o = { ...o, status: "cancelled" };
-          } else if (o.status === "failed" && (o.attempted || o.evaluationFailed)) {
-            // A failure before the provider acted (an input that cannot be
-            // resolved) changed nothing: only attempts are recorded, and
-            // evaluations that failed with the secrets, which the operators
-            // are to see (a check a secret does not meet).
-            await recordFailure(store, plan, n, o, opts);
-          }
-          running.delete(p);
-          done(addr, o);
-        },
       );
-      running.add(p);
-    }
-    if (running.size) await Promise.race(running);
-    else if (signal?.aborted) break;
-  }
-  if (signal?.aborted) {
-    for (const n of todo) if (!outcomes.has(n.address)) done(n.address, notStarted(n.address));
-    if (started.size > 0) await recordInterrupt(store, plan, [...outcomes.values()], opts);
-  }
-  if (outcomes.size !== todo.length) {
-    const stuck = todo.filter((n) => !outcomes.has(n.address)).map((n) => n.address);
-    throw new Error(`bug: apply is stuck with ${stuck.join(", ")} pending`);
+      if (o.status === "failed" && signal?.aborted) {
+        // Cut short by the interrupt: recorded with the nodes not started.
+        o = { ...o, status: "cancelled" };
+      } else if (o.status === "failed" && (o.attempted || o.evaluationFailed)) {
+        // A failure before the provider acted (an input that cannot be
+        // resolved) changed nothing: only attempts are recorded, and
+        // evaluations that failed with the secrets, which the operators
+        // are to see (a check a secret does not meet).
+        await recordFailure(store, plan, n, o, opts);
+      }
+      return o;
+    },
+  });
+  if (signal?.aborted && started.size > 0) {
+    await recordInterrupt(store, plan, [...outcomes.values()], opts);
   }
   const list = todo.map((n) => outcomes.get(n.address)!);
   return {

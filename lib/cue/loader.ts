@@ -107,6 +107,7 @@ import {
 import { rootLockFile } from "../workspace/lock.ts";
 import { rootConfig } from "../workspace/config.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import { findCycle } from "../graph/cycle.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -2878,34 +2879,6 @@ class Deps {
     }
     return out;
   }
-}
-
-/** A cycle among the nodes' dependencies, as a list of addresses, or undefined. */
-export function findCycle(nodes: Pick<Node, "address" | "dependencies">[]): string[] | undefined {
-  const deps = new Map(nodes.map((n) => [n.address, n.dependencies]));
-  const state = new Map<string, 1 | 2>();
-  const stack: string[] = [];
-  const visit = (a: string): string[] | undefined => {
-    state.set(a, 1);
-    stack.push(a);
-    for (const d of deps.get(a) ?? []) {
-      if (state.get(d) === 1) return stack.slice(stack.indexOf(d));
-      if (!state.has(d)) {
-        const c = visit(d);
-        if (c) return c;
-      }
-    }
-    stack.pop();
-    state.set(a, 2);
-    return undefined;
-  };
-  for (const n of [...deps.keys()].sort()) {
-    if (!state.has(n)) {
-      const c = visit(n);
-      if (c) return c;
-    }
-  }
-  return undefined;
 }
 
 /** Reads and evaluates a root in one go. */

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import type { Diagnostic } from "../diag/diag.ts";
-import { addressPath, findCycle, loadRoot, type Node, readRoot, type Spec } from "./loader.ts";
+import { addressPath, loadRoot, type Node, readRoot, type Spec } from "./loader.ts";
 import { UNKNOWN } from "./program.ts";
 
 const HEAD =
@@ -67,46 +67,6 @@ Deno.test("addressPath() splits an address into labels, quoted labels whole", ()
   assert.deepEqual(addressPath('"my-node"'), ["my-node"]);
   assert.deepEqual(addressPath('a."say \\"hi\\""'), ["a", 'say "hi"']);
   assert.deepEqual(addressPath("$random.#Def"), ["$random", "#Def"]);
-});
-
-Deno.test("findCycle() returns undefined for a graph without a cycle", () => {
-  assert.equal(findCycle([]), undefined);
-  assert.equal(
-    findCycle([
-      { address: "a", dependencies: ["b", "c"] },
-      { address: "b", dependencies: ["d"] },
-      { address: "c", dependencies: ["d"] },
-      { address: "d", dependencies: [] },
-    ]),
-    undefined,
-    "a diamond is not a cycle",
-  );
-  assert.equal(
-    findCycle([{ address: "a", dependencies: ["elsewhere"] }]),
-    undefined,
-    "a dependency on an address that is no node is ignored",
-  );
-});
-
-Deno.test("findCycle() returns the nodes on a cycle, in order, from the first address", () => {
-  assert.deepEqual(
-    findCycle([
-      { address: "b", dependencies: ["a"] },
-      { address: "a", dependencies: ["b"] },
-    ]),
-    ["a", "b"],
-  );
-  assert.deepEqual(
-    findCycle([
-      { address: "start", dependencies: ["x"] },
-      { address: "x", dependencies: ["y"] },
-      { address: "y", dependencies: ["z"] },
-      { address: "z", dependencies: ["x"] },
-    ]),
-    ["x", "y", "z"],
-    "the path to the cycle is not part of it",
-  );
-  assert.deepEqual(findCycle([{ address: "self", dependencies: ["self"] }]), ["self"]);
 });
 
 Deno.test("loadRoot() loads the seed root: one managed node with its address and provider", async () => {

@@ -50,6 +50,7 @@ import { type SentinelRef, sentinelRefs } from "../cue/unknowns.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import { bounded } from "../graph/walk.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
 
@@ -1088,15 +1089,6 @@ function changedKeys(a: Attrs, b: Attrs): string[] {
 /** The provider configurations of an evaluated root, for the providers of a run. */
 export function instancesOf(spec: Pick<Spec, "providers">): InstanceConfig[] {
   return spec.providers.map((p) => ({ address: p.address, source: p.source, config: p.config }));
-}
-
-/** Runs `tasks`, at most `n` at once. */
-async function bounded(tasks: (() => Promise<void>)[], n: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await tasks[next++]();
-  };
-  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, worker));
 }
 
 /**

@@ -18,13 +18,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Style } from "../diag/style.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import type {
-  LockInfo,
-  LogEntry,
-  Reservation,
-  StateIdentity,
-  StateRecord,
-} from "./store.ts";
+import type { LockInfo, LogEntry, Reservation, StateIdentity, StateRecord } from "./store.ts";
 import {
   pathText,
   redactAttributes,
