@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from "node:path";
 /** The floors, bottom first. A new room needs a floor here and in docs/architecture.md. */
 export const FLOORS: readonly (readonly string[])[] = [
   ["lib/diag"],
-  ["lib/json.ts", "lib/bytes.ts", "lib/version.ts", "lib/files", "lib/permissions", "lib/graph"],
+  ["lib/json.ts", "lib/bytes.ts", "lib/version.ts", "lib/files", "lib/permissions", "lib/graph", "lib/addr"],
   ["lib/keys", "lib/plugin"],
   ["lib/providers"],
   ["lib/config"],

@@ -108,6 +108,7 @@ import { rootLockFile } from "../workspace/lock.ts";
 import { rootConfig } from "../workspace/config.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { findCycle } from "../graph/cycle.ts";
+import { addressPath } from "../addr/address.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -2477,15 +2478,6 @@ function tagsFeeding(sources: Sources, path: string[]): string[] {
     }
   }
   return [...names].sort();
-}
-
-/** The labels of an address: `net.web.cert` → ["net", "web", "cert"]. */
-export function addressPath(address: string): string[] {
-  const out: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|([^.]+)/g;
-  let m;
-  while ((m = re.exec(address))) out.push(m[1] !== undefined ? JSON.parse(`"${m[1]}"`) : m[2]);
-  return out;
 }
 
 /**

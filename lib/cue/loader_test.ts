@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import type { Diagnostic } from "../diag/diag.ts";
-import { addressPath, loadRoot, type Node, readRoot, type Spec } from "./loader.ts";
+import { loadRoot, type Node, readRoot, type Spec } from "./loader.ts";
+import { addressPath } from "../addr/address.ts";
 import { UNKNOWN } from "./program.ts";
 
 const HEAD =

@@ -24,7 +24,7 @@
 import { type Diagnostic, didYouMean, error } from "../diag/diag.ts";
 import type { Value } from "./program.ts";
 import { locate, pathKey, type SourceIndex } from "./errors.ts";
-import { addressLabels as labels } from "./address.ts";
+import { addressLabels as labels } from "../addr/address.ts";
 
 /** The top-level field that holds the moves. */
 export const MOVED = "moved";

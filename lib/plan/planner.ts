@@ -14,14 +14,8 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 import { loadKey } from "../keys/key.ts";
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
-import {
-  addressPath,
-  evaluateRoot,
-  type Node,
-  readRoot,
-  type Sources,
-  type Spec,
-} from "../cue/loader.ts";
+import { evaluateRoot, type Node, readRoot, type Sources, type Spec } from "../cue/loader.ts";
+import { addressPath } from "../addr/address.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import type { StateRecord, StateStore } from "../state/store.ts";
 import { reservationError } from "../state/reservation.ts";

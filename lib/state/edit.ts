@@ -17,7 +17,7 @@
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { reservationError } from "./reservation.ts";
 import type { StateRecord, StateStore, StateTx, TxMeta } from "./store.ts";
-import { addressLabels, formatAddress } from "../cue/address.ts";
+import { addressLabels, formatAddress } from "../addr/address.ts";
 
 export { addressLabels, formatAddress };
 

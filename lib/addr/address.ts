@@ -1,6 +1,9 @@
 /**
- * Node addresses as text (`net.web."a b"`): parsed into their labels and
- * written back, for `moved` entries and the state commands alike.
+ * Node addresses as text (`net.web."a b"`): the one grammar of pravo's
+ * addresses, parsed into their labels and written back, for the evaluation,
+ * the planner, `moved` entries and the state commands alike. A label is an
+ * identifier (`web`, `#cfg`, `$x`) or a quoted string (`"a b"`); labels are
+ * joined with dots.
  *
  * @module
  */
@@ -31,4 +34,12 @@ export function addressLabels(address: string): string[] | undefined {
 export function formatAddress(labels: readonly string[]): string {
   return labels.map((l) => (/^[A-Za-z_$#][A-Za-z0-9_$#]*$/.test(l) ? l : JSON.stringify(l)))
     .join(".");
+}
+
+/**
+ * The labels of an address that pravo made (`net.web.cert` → ["net", "web",
+ * "cert"]); an address that is not one is a single label.
+ */
+export function addressPath(address: string): string[] {
+  return addressLabels(address) ?? [address];
 }
