@@ -18,7 +18,7 @@ import { checkPlanConsistency } from "../plan/consistency.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
-import { renderPlan } from "../plan/render.ts";
+import { renderPlan } from "../render/plan.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
 import { applyPlan, type ApplyResult, recordRefreshed, recordSettings } from "../apply/apply.ts";
 import { openStore, stateLocation } from "../state/open.ts";

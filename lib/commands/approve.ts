@@ -24,7 +24,7 @@ import { checkPlanConsistency } from "../plan/consistency.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { APPROVAL_DOMAIN, recordApproval, signApproval } from "../plan/approval.ts";
 import { planDocument } from "../plan/document.ts";
-import { renderPlan } from "../plan/render.ts";
+import { renderPlan } from "../render/plan.ts";
 import { openStore, stateLocation } from "../state/open.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 

@@ -16,7 +16,7 @@ import { openStore, stateLocation } from "../state/open.ts";
 import type { StateStore } from "../state/store.ts";
 import { makePlan, type RefreshMode } from "../plan/planner.ts";
 import { planDocument } from "../plan/document.ts";
-import { renderPlan } from "../plan/render.ts";
+import { renderPlan } from "../render/plan.ts";
 import { checkPlanOut, writePlanFile } from "../plan/planfile.ts";
 import { loadKey } from "../keys/key.ts";
 import { hasChanges, type Plan } from "../plan/types.ts";

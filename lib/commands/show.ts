@@ -31,7 +31,7 @@ import {
 import { ApprovalsUnreadable, findApproval } from "../plan/approval.ts";
 import { readPlanFile } from "../plan/planfile.ts";
 import { planDocument } from "../plan/document.ts";
-import { renderPlan } from "../plan/render.ts";
+import { renderPlan } from "../render/plan.ts";
 import type { Plan } from "../plan/types.ts";
 import { openStore } from "../state/open.ts";
 import { savedPlanTags } from "./_saved_plan.ts";

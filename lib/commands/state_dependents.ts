@@ -8,12 +8,8 @@
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { openStore } from "../state/open.ts";
-import {
-  dependentsOf,
-  renderDependents,
-  STATE_FORMAT_VERSION,
-  unknownAddress,
-} from "../state/view.ts";
+import { dependentsOf, STATE_FORMAT_VERSION, unknownAddress } from "../state/view.ts";
+import { renderDependents } from "../render/state.ts";
 
 export const run: CommandRun = async (ctx, _opts, args) => {
   const address = args[0];

@@ -8,12 +8,8 @@
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { openStore } from "../state/open.ts";
-import {
-  lockDocument,
-  renderLocks,
-  reservationDocument,
-  STATE_FORMAT_VERSION,
-} from "../state/view.ts";
+import { lockDocument, reservationDocument, STATE_FORMAT_VERSION } from "../state/view.ts";
+import { renderLocks } from "../render/state.ts";
 
 export const run: CommandRun = async (ctx) => {
   const store = await openStore(ctx, { readOnly: true });

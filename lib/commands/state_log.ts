@@ -10,13 +10,8 @@
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { openStore } from "../state/open.ts";
-import {
-  entriesByRun,
-  logEntryDocument,
-  parseLimit,
-  renderLog,
-  STATE_FORMAT_VERSION,
-} from "../state/view.ts";
+import { entriesByRun, logEntryDocument, parseLimit, STATE_FORMAT_VERSION } from "../state/view.ts";
+import { renderLog } from "../render/state.ts";
 import { sensitiveStrings } from "../secrets/paths.ts";
 
 /** How many entries are shown without `--limit`. */

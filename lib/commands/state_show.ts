@@ -10,11 +10,11 @@ import { Exit } from "../cli/exit.ts";
 import { openStore } from "../state/open.ts";
 import {
   recordDocument,
-  renderRecord,
   showSensitive,
   STATE_FORMAT_VERSION,
   unknownAddress,
 } from "../state/view.ts";
+import { renderRecord } from "../render/state.ts";
 import { sensitiveStrings } from "../secrets/paths.ts";
 
 export const run: CommandRun = async (ctx, opts, args) => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Style } from "../diag/style.ts";
 import type { StateRecord } from "../state/store.ts";
-import { changedText, driftDocument, dueDocument, renderDrift, renderDue } from "./document.ts";
+import { changedText, driftDocument, dueDocument } from "./document.ts";
+import { renderDrift, renderDue } from "../render/drift.ts";
 import type { DriftReport } from "./read.ts";
 
 const SECRET = "pa55-w0rd-of-old";

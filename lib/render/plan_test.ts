@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Style } from "../diag/style.ts";
-import { renderPlan } from "./render.ts";
+import { renderPlan } from "./plan.ts";
 
 type Doc = Parameters<typeof renderPlan>[0];
 

@@ -7,7 +7,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { Style } from "../diag/style.ts";
-import type { planDocument } from "./document.ts";
+import type { planDocument } from "../plan/document.ts";
 
 type Doc = ReturnType<typeof planDocument>;
 type NodeDoc = Doc["nodes"][number];
