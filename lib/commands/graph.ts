@@ -17,30 +17,8 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { loadRoot, type Spec } from "../cue/loader.ts";
 import { loadKey } from "../keys/key.ts";
 import { readPlanFile } from "../plan/planfile.ts";
-import type { Action, Plan } from "../plan/types.ts";
-
-/** One node of the graph document. */
-export interface GraphNode {
-  address: string;
-  mode: string;
-  type: string;
-  name: string;
-  /** The provider's source: `hashicorp/random`. */
-  provider: string;
-  /** The field of the provider instance: `$random`, when known. */
-  provider_instance?: string;
-  /** With `--plan`: the action the plan gives the node. */
-  action?: Action;
-}
-
-/** The document that `pravo graph --json` prints. */
-export interface GraphDoc {
-  format_version: "1.0";
-  nodes: GraphNode[];
-  providers: { address: string; source: string }[];
-  /** `from` depends on `to`: a reference (`dependency`) or its provider instance (`provider`). */
-  edges: { from: string; to: string; kind: "dependency" | "provider" }[];
-}
+import type { Plan } from "../plan/types.ts";
+import { type GraphDoc, type GraphNode, renderDot } from "../render/graph.ts";
 
 export const run: CommandRun = async (ctx, opts) => {
   const res = await loadRoot(ctx.root, { tags: ctx.tags, trace: false });
@@ -100,53 +78,4 @@ export function graphDocument(spec: Spec, plan?: Plan): GraphDoc {
   const providers = spec.providers.map((p) => ({ address: p.address, source: p.source }))
     .sort(byAddress);
   return { format_version: "1.0", nodes, providers, edges };
-}
-
-/** Colours of the actions, as the plan's diff shows them. */
-const COLOUR: Partial<Record<Action, string>> = {
-  create: "green",
-  update: "orange",
-  replace: "orange",
-  delete: "red",
-  read: "cyan",
-};
-
-/** A DOT string: quotes and backslashes escaped, line breaks as `\n`. */
-const quote = (s: string) =>
-  '"' + s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") + '"';
-
-/** The graph in Graphviz's DOT language. */
-export function renderDot(doc: GraphDoc): string {
-  const lines = [
-    "digraph pravo {",
-    '  compound = "true"',
-    '  newrank = "true"',
-    '  rankdir = "RL"',
-    '  node [shape = "box", fontname = "sans-serif"]',
-  ];
-  for (const p of doc.providers) {
-    lines.push(
-      `  ${quote(p.address)} [label = ${
-        quote(`provider ${p.source}\n${p.address}`)
-      }, shape = "diamond"]`,
-    );
-  }
-  for (const n of doc.nodes) {
-    const kind = n.mode === "managed" ? n.type : `${n.mode} ${n.type}`;
-    const attrs = [`label = ${quote(`${n.address}\n${kind}`)}`];
-    if (n.action) {
-      attrs.push(`tooltip = ${quote(n.action)}`);
-      const colour = COLOUR[n.action];
-      if (colour) attrs.push(`color = ${quote(colour)}`, 'penwidth = "2"');
-      if (n.action === "delete") attrs.push('style = "dashed"');
-    }
-    lines.push(`  ${quote(n.address)} [${attrs.join(", ")}]`);
-  }
-  for (const e of doc.edges) {
-    lines.push(
-      `  ${quote(e.from)} -> ${quote(e.to)}${e.kind === "provider" ? ' [style = "dashed"]' : ""}`,
-    );
-  }
-  lines.push("}");
-  return lines.join("\n");
 }

@@ -13,17 +13,7 @@ import { PROVIDERS } from "../providers/registry.ts";
 import { VERSION } from "../version.ts";
 import { providersDoc } from "./providers.ts";
 import { rootLockFile } from "../workspace/lock.ts";
-
-/** The document that `pravo version --json` prints. */
-export interface VersionDoc {
-  format_version: "1.0";
-  version: string;
-  /** As Terraform writes it: `linux_amd64`. */
-  platform: string;
-  /** The Deno that runs pravo. */
-  deno: string;
-  providers: { source: string; version: string; kind: "builtin" | "plugin" }[];
-}
+import { renderVersion, type VersionDoc } from "../render/version.ts";
 
 const ARCH: Record<string, string> = { x86_64: "amd64", aarch64: "arm64" };
 
@@ -48,14 +38,3 @@ export const run: CommandRun = (ctx) => {
   emit(ctx, doc, () => renderVersion(doc));
   return Promise.resolve(Exit.OK);
 };
-
-/** The human view, in the manner of `terraform version`. */
-export function renderVersion(doc: VersionDoc): string {
-  return [
-    `pravo ${doc.version}`,
-    `on ${doc.platform} (Deno ${doc.deno})`,
-    ...doc.providers.map((p) =>
-      `+ provider ${p.source} ${p.version}${p.kind === "builtin" ? " (built in)" : ""}`
-    ),
-  ].join("\n");
-}

@@ -14,6 +14,11 @@ import { renderDrift, renderDue } from "./drift.ts";
 import { renderPlan } from "./plan.ts";
 import { renderDependents, renderLocks, renderLog, renderRecord } from "./state.ts";
 import { progressLine } from "./apply_progress.ts";
+import { renderDot } from "./graph.ts";
+import { renderInit } from "./init.ts";
+import { renderProviders } from "./providers.ts";
+import { renderSchema } from "./schema.ts";
+import { renderVersion } from "./version.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -33,6 +38,11 @@ const VIEWS: [name: string, view: View][] = [
   ["state_dependents", renderDependents],
   ["drift", renderDrift],
   ["drift_due", renderDue],
+  ["graph", (doc) => renderDot(doc)],
+  ["init", renderInit],
+  ["providers", renderProviders],
+  ["schema", renderSchema],
+  ["version", (doc) => renderVersion(doc)],
   [
     "apply_progress",
     (events: ProgressEvent[]) => events.map(progressLine).filter((l) => l !== undefined).join("\n"),
