@@ -18,7 +18,7 @@ import { FATAL_EVENT, type FatalEvent } from "./lib/diag/fatal.ts";
 import { interrupts, listen } from "./lib/workspace/interrupts.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
-import { placeFlags } from "./lib/cli/hint.ts";
+import { placeFlags } from "./lib/diag/hint.ts";
 import type { Pinned } from "./lib/workspace/pinned.ts";
 import { closeAll, removeSocketDir, runningCount } from "./lib/providers/plugin/running.ts";
 import { loadCommand } from "./lib/commands/registry.ts";

@@ -9,7 +9,7 @@
 
 import { type Diagnostic, DiagnosticsError } from "../diag/diag.ts";
 import { exitCodeOf } from "./exit.ts";
-import { diagnosticsJson, renderDiagnostics } from "./output.ts";
+import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { Style } from "../diag/style.ts";
 import { stableJson } from "../json.ts";
 
@@ -79,7 +79,7 @@ export interface Context {
   /**
    * `-C DIR` and `--state LOC` as given on the command line: what a command
    * that a message suggests needs to reach the same root and state
-   * (lib/cli/hint.ts).
+   * (lib/diag/hint.ts).
    */
   place?: string[];
   streams: Streams;

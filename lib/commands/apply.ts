@@ -22,7 +22,7 @@ import { renderPlan } from "../render/plan.ts";
 import { hasChanges, type Plan, summarize } from "../plan/types.ts";
 import { applyPlan, type ApplyResult, recordRefreshed, recordSettings } from "../apply/apply.ts";
 import { openStore, stateLocation } from "../state/open.ts";
-import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
+import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
@@ -30,7 +30,7 @@ import { failureOf, interrupts, type InterruptSignal } from "../workspace/interr
 import { tookOverWarning } from "../state/lock_message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
-import { pravoCommand } from "../cli/hint.ts";
+import { pravoCommand } from "../diag/hint.ts";
 import { ApplyProgressView } from "../render/apply_progress.ts";
 import { appliedOutputs, renderOutputLines } from "./output.ts";
 import { parseSources } from "../cue/loader.ts";

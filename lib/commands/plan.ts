@@ -6,7 +6,7 @@
  * @module
  */
 
-import { pravoCommand } from "../cli/hint.ts";
+import { pravoCommand } from "../diag/hint.ts";
 import { type CommandRun, emit, emitWarnings, type OptionValues } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../diag/usage.ts";

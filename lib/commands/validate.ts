@@ -9,7 +9,7 @@ import { type Diagnostic, hasErrors, warning } from "../diag/diag.ts";
 import { escapeOf, invisibleCharacters } from "../diag/visible.ts";
 import { validateNodes } from "../plan/validate_nodes.ts";
 import { Exit } from "../cli/exit.ts";
-import { diagnosticsJson, renderDiagnostics } from "../cli/output.ts";
+import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { stableJson } from "../json.ts";
 import { loadRoot, readRoot, type Spec } from "../cue/loader.ts";
 

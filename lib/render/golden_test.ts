@@ -14,6 +14,7 @@ import { renderDrift, renderDue } from "./drift.ts";
 import { renderPlan } from "./plan.ts";
 import { renderDependents, renderLocks, renderLog, renderRecord } from "./state.ts";
 import { progressLine } from "./apply_progress.ts";
+import { renderDiagnostics } from "./diagnostics.ts";
 import { renderDot } from "./graph.ts";
 import { renderInit } from "./init.ts";
 import { renderProviders } from "./providers.ts";
@@ -38,6 +39,7 @@ const VIEWS: [name: string, view: View][] = [
   ["state_dependents", renderDependents],
   ["drift", renderDrift],
   ["drift_due", renderDue],
+  ["diagnostics", renderDiagnostics],
   ["graph", (doc) => renderDot(doc)],
   ["init", renderInit],
   ["providers", renderProviders],

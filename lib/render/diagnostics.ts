@@ -1,11 +1,12 @@
 /**
- * Writing to the terminal: JSON documents, colour, diagnostics.
+ * Diagnostics for a human, in the manner of OpenTofu, and as `--json`
+ * documents carry them.
  *
  * @module
  */
 
 import type { Diagnostic } from "../diag/diag.ts";
-import { asInvoked } from "./hint.ts";
+import { asInvoked } from "../diag/hint.ts";
 import type { Style } from "../diag/style.ts";
 
 /** Renders diagnostics for a human, in the manner of OpenTofu. */
