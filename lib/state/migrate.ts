@@ -26,6 +26,7 @@ import { canonicalJson } from "../secrets/redact.ts";
 import { providerDataColumn } from "../secrets/seal.ts";
 import { SqliteStore, toRecord } from "./sqlite.ts";
 import type { LockInfo, Reservation, StateStore } from "./store.ts";
+import { asText, entryOfRow } from "./rows.ts";
 
 export type { StateDump };
 
@@ -166,15 +167,7 @@ function exportSqlite(path: string): StateDump {
     const log: DumpedEntry[] = db.prepare("SELECT * FROM log_entries ORDER BY id").all().map((
       e,
     ) => ({
-      serial: Number(e.serial),
-      at: String(e.at),
-      actor: String(e.actor),
-      reason: String(e.reason),
-      command: String(e.command),
-      planId: e.plan_id === null ? null : String(e.plan_id),
-      planActor: e.plan_actor == null ? null : String(e.plan_actor),
-      planReason: e.plan_reason == null ? null : String(e.plan_reason),
-      run: e.run_id == null ? null : String(e.run_id),
+      ...entryOfRow(e, asText),
       changes: changes.get(Number(e.id)) ?? [],
     }));
     const reservations: Reservation[] = db.prepare(

@@ -47,7 +47,6 @@ import {
   providerDataColumn,
   sealAttributes,
   Sealer,
-  unsealRecord,
 } from "../secrets/seal.ts";
 import {
   type AcquiredLock,
@@ -69,8 +68,17 @@ import {
   type StoreLocation,
   type TxMeta,
 } from "./store.ts";
-import { asIso, lockOfRow, logOfRows, recordOfRow, reservationOfRow } from "./rows.ts";
+import {
+  asIso,
+  conflictsOfRows,
+  entryOfRow,
+  lockOfRow,
+  logOfRows,
+  recordOfRow,
+  reservationOfRow,
+} from "./rows.ts";
 import { type Attempt, lockWithRetry, newLock } from "./lock_loop.ts";
+import { REDACTION_KEY, StoreBase, TxBase } from "./store_base.ts";
 
 // deno-lint-ignore no-explicit-any
 type Sql = postgres.Sql<any>;
@@ -211,7 +219,6 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
 ];
 
 /** What the log's markers are keyed with, in the associated data of its seal. */
-const REDACTION_KEY = "redaction key";
 
 if (PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
   throw new Error("bug: PG_MIGRATIONS does not end at SCHEMA_VERSION");
@@ -264,20 +271,12 @@ interface Beacon {
 }
 
 /** The PostgreSQL implementation of {@linkcode StateStore}. */
-export class PostgresStore implements StateStore {
+export class PostgresStore extends StoreBase implements StateStore {
   readonly location: StoreLocation;
   readonly created: boolean;
   readonly #where: PostgresLocation;
   readonly #sql: Sql;
-  readonly #now: () => Date;
   readonly #rootId: string;
-  readonly #storedRedactionKey: string;
-  #redactionKeyOpen: string | undefined;
-  readonly #sealer: Sealer;
-  readonly #lineage: string;
-  /** Serialises this store's writes: one transaction at a time. */
-  #queue: Promise<unknown> = Promise.resolve();
-  #heldLock: LockInfo | undefined;
   #beacon: Beacon | undefined;
   /** The interrupt hold of the held lock (lib/workspace/interrupts.ts). */
   #unhold: (() => void) | undefined;
@@ -293,28 +292,12 @@ export class PostgresStore implements StateStore {
     root: { id: string; redactionKey: string; created: boolean; lineage: string },
     sealer: Sealer,
   ) {
+    super(now, sealer, root.lineage, root.redactionKey);
     this.location = { backend: "postgres", path: where.path };
     this.#where = where;
     this.#sql = sql;
-    this.#now = now;
     this.#rootId = root.id;
-    this.#storedRedactionKey = root.redactionKey;
-    this.#lineage = root.lineage;
-    this.#sealer = sealer;
     this.created = root.created;
-  }
-
-  /** The key of the log's markers, opened when first needed. */
-  #redactionKey(): string {
-    return this.#redactionKeyOpen ??= this.#sealer.unsealText(
-      this.#lineage,
-      REDACTION_KEY,
-      this.#storedRedactionKey,
-    );
-  }
-
-  #unsealed(rec: StateRecord): StateRecord {
-    return unsealRecord(this.#sealer, this.#lineage, rec);
   }
 
   /**
@@ -405,7 +388,7 @@ export class PostgresStore implements StateStore {
     return await this.#read(async () => {
       const [row] = await this.#sql`
         SELECT * FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
-      return row ? this.#unsealed(toRecord(row)) : undefined;
+      return row ? this.unsealed(toRecord(row)) : undefined;
     });
   }
 
@@ -413,7 +396,7 @@ export class PostgresStore implements StateStore {
     return await this.#read(async () => {
       const rows = await this.#sql`
         SELECT * FROM records WHERE root_id = ${this.#rootId} ORDER BY address COLLATE "C"`;
-      return rows.map((r) => this.#unsealed(toRecord(r)));
+      return rows.map((r) => this.unsealed(toRecord(r)));
     });
   }
 
@@ -455,11 +438,11 @@ export class PostgresStore implements StateStore {
           "use the tx given to the outer transaction",
       );
     }
-    return await this.#exclusive(() =>
+    return await this.exclusive(() =>
       this.#guard(() =>
         this.#sql.begin(async (q) => {
           await this.#lockRootRefusingOthers(q);
-          const tx = new PostgresTx(q, this.#rootId, this.#now, this.#sealer, this.#lineage);
+          const tx = new PostgresTx(q, this.#rootId, this.now, this.sealer, this.lineage);
           let value: T;
           try {
             value = await insideTx.run(this, () => fn(tx));
@@ -476,8 +459,8 @@ export class PostgresStore implements StateStore {
   async #commitLog(q: TxSql, meta: TxMeta, tx: PostgresTx): Promise<void> {
     const changes = tx.changes.map((c, seq) => {
       const paths = unionPaths(c.sensitivePaths, tx.sensitivePathsOf(c.address));
-      const before = redact(c.before, paths, this.#redactionKey());
-      const after = redact(c.after, paths, this.#redactionKey());
+      const before = redact(c.before, paths, this.redactionKey());
+      const after = redact(c.after, paths, this.redactionKey());
       return {
         seq,
         address: c.address,
@@ -492,7 +475,7 @@ export class PostgresStore implements StateStore {
       ), e AS (
         INSERT INTO log_entries
           (root_id, serial, at, actor, reason, command, plan_id, plan_actor, plan_reason, run_id)
-        SELECT ${this.#rootId}, s.serial, ${this.#now().toISOString()}, ${meta.actor},
+        SELECT ${this.#rootId}, s.serial, ${this.now().toISOString()}, ${meta.actor},
                ${meta.reason}, ${meta.command}, ${meta.planId ?? null},
                ${meta.planActor ?? null}, ${meta.planReason ?? null}, ${meta.run ?? null}
         FROM s
@@ -512,7 +495,7 @@ export class PostgresStore implements StateStore {
     const row = await this.#lockRootReadingLock(q);
     if (row?.id === null || row?.id === undefined) return;
     const lock = this.#lockInfo(row);
-    if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
+    if (lock.stale !== undefined || lock.id === this.heldLock?.id) return;
     throw lockedError(lock, this.location, {
       summary: "The state is locked by another writer",
       liveness: "session alive",
@@ -535,9 +518,7 @@ export class PostgresStore implements StateStore {
 
   async acquireLock(req: LockRequest): Promise<AcquiredLock> {
     this.#open();
-    if (this.#heldLock !== undefined) {
-      throw new Error("bug: this store already holds the state lock");
-    }
+    this.refuseSecondLock();
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
     const beacon = await this.#guard(() => this.#newBeacon(), "lock");
     let acquired: AcquiredLock;
@@ -546,7 +527,7 @@ export class PostgresStore implements StateStore {
         req,
         this.location,
         () =>
-          this.#exclusive(() =>
+          this.exclusive(() =>
             this.#guard(() =>
               this.#sql.begin(async (q): Promise<Attempt> => {
                 const row = await this.#lockRootReadingLock(q);
@@ -555,7 +536,7 @@ export class PostgresStore implements StateStore {
                 if (current !== undefined && current.stale === undefined) {
                   return { held: current, liveness: "session alive" };
                 }
-                const lock = newLock(req, crypto.randomUUID(), this.#now(), ttl, current);
+                const lock = newLock(req, crypto.randomUUID(), this.now(), ttl, current);
                 await q`
                 INSERT INTO locks (root_id, id, actor, reason, command, pid, hostname, beacon,
                                    since, expires)
@@ -574,7 +555,7 @@ export class PostgresStore implements StateStore {
       await dropBeacon(beacon);
       throw e;
     }
-    this.#heldLock = acquired;
+    this.heldLock = acquired;
     this.#beacon = beacon;
     this.#unhold = interrupts.hold(`the state lock ${acquired.id}`);
     this.#startRenewing(acquired.id, ttl);
@@ -615,12 +596,12 @@ export class PostgresStore implements StateStore {
   #startRenewing(id: string, ttl: number): void {
     const every = Math.max(10, Math.floor(ttl / 3));
     const timer = setInterval(() => {
-      this.#exclusive(async () => {
-        const expires = new Date(this.#now().getTime() + ttl).toISOString();
+      this.exclusive(async () => {
+        const expires = new Date(this.now().getTime() + ttl).toISOString();
         const changed = await this.#sql`
           UPDATE locks SET expires = ${expires} WHERE root_id = ${this.#rootId} AND id = ${id}`;
         if (changed.count === 0) await this.#stopRenewing(); // taken over: no longer ours
-        else if (this.#heldLock) this.#heldLock.expires = expires;
+        else if (this.heldLock) this.heldLock.expires = expires;
       }).catch(() => {
         // unreachable this time: the next tick tries again, well before the expiry
       });
@@ -632,7 +613,7 @@ export class PostgresStore implements StateStore {
   async #stopRenewing(): Promise<void> {
     if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
     this.#renewTimer = undefined;
-    this.#heldLock = undefined;
+    this.heldLock = undefined;
     this.#unhold?.();
     this.#unhold = undefined;
     const beacon = this.#beacon;
@@ -644,18 +625,18 @@ export class PostgresStore implements StateStore {
     this.#open();
     // The row goes first, the beacon after: a waiter that saw the beacon gone
     // with the row still there would take the lock over as a dead holder's.
-    const beacon = this.#heldLock?.id === lock.id ? this.#beacon : undefined;
-    const unhold = this.#heldLock?.id === lock.id ? this.#unhold : undefined;
-    if (this.#heldLock?.id === lock.id) {
+    const beacon = this.heldLock?.id === lock.id ? this.#beacon : undefined;
+    const unhold = this.heldLock?.id === lock.id ? this.#unhold : undefined;
+    if (this.heldLock?.id === lock.id) {
       if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
       this.#renewTimer = undefined;
-      this.#heldLock = undefined;
+      this.heldLock = undefined;
       this.#beacon = undefined;
       this.#unhold = undefined;
     }
     try {
       if (this.#lost) return; // the session, and with it the lock's beacon, is gone
-      await this.#exclusive(async () => {
+      await this.exclusive(async () => {
         try {
           await this.#sql`DELETE FROM locks WHERE root_id = ${this.#rootId} AND id = ${lock.id}`;
         } catch (e) {
@@ -676,21 +657,21 @@ export class PostgresStore implements StateStore {
    */
   async unlock(id: string, meta: TxMeta): Promise<LockInfo | undefined> {
     this.#open();
-    const removed = await this.#exclusive(() =>
+    const removed = await this.exclusive(() =>
       this.#guard(() =>
         this.#sql.begin(async (q) => {
           const row = await this.#lockRootReadingLock(q);
           if (row?.id == null || String(row.id) !== id) return undefined;
           const lock = this.#lockInfo(row);
           await q`DELETE FROM locks WHERE root_id = ${this.#rootId} AND id = ${id}`;
-          const tx = new PostgresTx(q, this.#rootId, this.#now, this.#sealer, this.#lineage);
+          const tx = new PostgresTx(q, this.#rootId, this.now, this.sealer, this.lineage);
           tx.changes.push(unlockChange(lock));
           tx.finish();
           await this.#commitLog(q, meta, tx);
           return lock;
         }) as Promise<LockInfo | undefined>, "write")
     );
-    if (removed && removed.id === this.#heldLock?.id) await this.#stopRenewing();
+    if (removed && removed.id === this.heldLock?.id) await this.#stopRenewing();
     return removed;
   }
 
@@ -710,7 +691,7 @@ export class PostgresStore implements StateStore {
       const host = info.hostname === "" ? "an unnamed host" : `host "${info.hostname}"`;
       info.stale = `its session ended (process ${info.pid} on ${host} is gone ` +
         "or lost its connection)";
-    } else if (Date.parse(info.expires) <= this.#now().getTime()) {
+    } else if (Date.parse(info.expires) <= this.now().getTime()) {
       info.stale = `it expired at ${info.expires}`;
     }
     return info;
@@ -718,7 +699,7 @@ export class PostgresStore implements StateStore {
 
   async createReservation(req: ReservationRequest): Promise<Reservation> {
     this.#open();
-    const now = this.#now();
+    const now = this.now();
     const r: Reservation = {
       id: crypto.randomUUID(),
       addresses: [...new Set(req.addresses)].sort(byCodeUnit),
@@ -728,7 +709,7 @@ export class PostgresStore implements StateStore {
       created: now.toISOString(),
       expires: new Date(now.getTime() + req.ttlMs).toISOString(),
     };
-    await this.#exclusive(() =>
+    await this.exclusive(() =>
       this.#guard(() =>
         this.#sql.begin(async (q) => {
           await q`
@@ -759,7 +740,7 @@ export class PostgresStore implements StateStore {
 
   async releaseReservation(id: string): Promise<boolean> {
     this.#open();
-    return await this.#exclusive(() =>
+    return await this.exclusive(() =>
       this.#guard(async () => {
         const r = await this.#sql`
           DELETE FROM reservations WHERE id = ${id} AND root_id = ${this.#rootId}`;
@@ -783,17 +764,7 @@ export class PostgresStore implements StateStore {
           AND r.expires > ${this.#nowIso()} AND r.actor <> ${by.actor}
           AND r.plan_id <> ${by.planId ?? ""}
         ORDER BY r.created, r.id COLLATE "C", a.address COLLATE "C"`;
-      const out = new Map<string, ReservationConflict>();
-      for (const row of rows) {
-        const id = String(row.id);
-        let c = out.get(id);
-        if (!c) {
-          c = { reservation: toReservation(row), addresses: [] };
-          out.set(id, c);
-        }
-        c.addresses.push(String(row.hit));
-      }
-      return [...out.values()];
+      return conflictsOfRows(rows, asIso);
     });
   }
 
@@ -827,15 +798,7 @@ export class PostgresStore implements StateStore {
           outputs: root.outputs == null ? null : JSON.parse(String(root.outputs)),
           records,
           log: entries.map((e) => ({
-            serial: Number(e.serial),
-            at: asIso(e.at),
-            actor: String(e.actor),
-            reason: String(e.reason),
-            command: String(e.command),
-            planId: e.plan_id === null ? null : String(e.plan_id),
-            planActor: e.plan_actor == null ? null : String(e.plan_actor),
-            planReason: e.plan_reason == null ? null : String(e.plan_reason),
-            run: e.run_id == null ? null : String(e.run_id),
+            ...entryOfRow(e, asIso),
             changes: changes.filter((c) => String(c.entry_id) === String(e.id)).map((c) => ({
               address: String(c.address),
               action: String(c.action),
@@ -938,15 +901,15 @@ export class PostgresStore implements StateStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    const held = this.#heldLock;
+    const held = this.heldLock;
     if (held) await this.releaseLock(held).catch(() => {});
-    await this.#queue.catch(() => {});
+    await this.settled();
     this.#closed = true;
     await this.#sql.end({ timeout: 1 }).catch(() => {});
   }
 
   #nowIso(): string {
-    return this.#now().toISOString();
+    return this.now().toISOString();
   }
 
   #open(): void {
@@ -975,13 +938,6 @@ export class PostgresStore implements StateStore {
       }
       throw mapped;
     }
-  }
-
-  /** Runs `fn` after every write queued before it, alone. */
-  #exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
-    const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => {});
-    return run;
   }
 }
 
@@ -1021,58 +977,36 @@ export interface DumpedEntry {
 }
 
 /** What a transaction wrote, kept until commit. */
-class PostgresTx implements StateTx {
+class PostgresTx extends TxBase implements StateTx {
   readonly #q: TxSql;
   readonly #rootId: string;
-  readonly #now: () => Date;
-  readonly #sealer: Sealer;
-  readonly #lineage: string;
-  readonly changes: ChangeInput[] = [];
-  readonly #paths = new Map<string, AttrPath[]>();
-  wrote = false;
-  #done = false;
 
   constructor(q: TxSql, rootId: string, now: () => Date, sealer: Sealer, lineage: string) {
+    super(now, sealer, lineage);
     this.#q = q;
     this.#rootId = rootId;
-    this.#now = now;
-    this.#sealer = sealer;
-    this.#lineage = lineage;
-  }
-
-  finish(): void {
-    this.#done = true;
-  }
-
-  #live(): void {
-    if (this.#done) throw new Error("bug: a state transaction was used after it ended");
   }
 
   /** Remembers the sensitive paths the record had before this transaction. */
   async #seed(address: string): Promise<void> {
-    if (this.#paths.has(address)) return;
+    if (this.paths.has(address)) return;
     const [row] = await this.#q`
       SELECT sensitive_paths, provider, type, mode FROM records
       WHERE root_id = ${this.#rootId} AND address = ${address}`;
-    if (!this.#paths.has(address)) this.#paths.set(address, row ? pathsOfRow(row) : []);
-  }
-
-  /** Every path that was sensitive in the record, before or after. */
-  sensitivePathsOf(address: string): AttrPath[] {
-    return this.#paths.get(address) ?? [];
+    if (!this.paths.has(address)) this.paths.set(address, row ? pathsOfRow(row) : []);
   }
 
   async getRecord(address: string): Promise<StateRecord | undefined> {
-    this.#live();
+    this.live();
     const [row] = await this.#q`
       SELECT * FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
     if (!row) return undefined;
-    return unsealRecord(this.#sealer, this.#lineage, toRecord(row));
+    return this.unsealed(toRecord(row));
   }
 
   async putRecord(r: RecordInput): Promise<void> {
-    this.#live();
-    const now = this.#now().toISOString();
+    this.live();
+    const now = this.now().toISOString();
     // The record's sensitive paths before this write come back with it (a
     // data-modifying CTE's statement sees the rows as they were).
     const [old] = await this.#q`
@@ -1084,11 +1018,11 @@ class PostgresTx implements StateTx {
         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,
         provider_data)
       VALUES (${this.#rootId}, ${r.address}, ${r.mode}, ${r.type}, ${r.provider},
-        ${canonicalJson(sealAttributes(this.#sealer, this.#lineage, r))},
+        ${canonicalJson(sealAttributes(this.sealer, this.lineage, r))},
         ${JSON.stringify(r.sensitivePaths)},
         ${JSON.stringify(r.dependencies)}, ${r.configDigest}, ${r.createdAt ?? now}, ${now},
         ${r.refreshedAt ?? now}, ${r.refreshAge},
-        ${providerDataColumn(this.#sealer, this.#lineage, r)})
+        ${providerDataColumn(this.sealer, this.lineage, r)})
       ON CONFLICT (root_id, address) DO UPDATE SET mode = excluded.mode, type = excluded.type,
         provider = excluded.provider, attributes = excluded.attributes,
         sensitive_paths = excluded.sensitive_paths, dependencies = excluded.dependencies,
@@ -1099,15 +1033,15 @@ class PostgresTx implements StateTx {
       SELECT (SELECT sensitive_paths FROM old) AS sensitive_paths,
         (SELECT provider FROM old) AS provider, (SELECT type FROM old) AS type,
         (SELECT mode FROM old) AS mode, (SELECT count(*) FROM up) AS n`;
-    if (!this.#paths.has(r.address)) {
-      this.#paths.set(r.address, old.sensitive_paths === null ? [] : pathsOfRow(old));
+    if (!this.paths.has(r.address)) {
+      this.paths.set(r.address, old.sensitive_paths === null ? [] : pathsOfRow(old));
     }
-    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), sensitivePathsOf(r)));
+    this.paths.set(r.address, unionPaths(this.paths.get(r.address), sensitivePathsOf(r)));
     this.wrote = true;
   }
 
   async deleteRecord(address: string): Promise<boolean> {
-    this.#live();
+    this.live();
     await this.#seed(address);
     const r = await this.#q`
       DELETE FROM records WHERE root_id = ${this.#rootId} AND address = ${address}`;
@@ -1116,15 +1050,15 @@ class PostgresTx implements StateTx {
   }
 
   async logChange(change: ChangeInput): Promise<void> {
-    this.#live();
+    this.live();
     await this.#seed(change.address);
     this.changes.push(structuredClone(change));
     this.wrote = true;
   }
 
   async markRefreshed(addresses: string[], at?: string): Promise<void> {
-    this.#live();
-    const when = at ?? this.#now().toISOString();
+    this.live();
+    const when = at ?? this.now().toISOString();
     await this.#q`
       UPDATE records SET refreshed_at = ${when}
       WHERE root_id = ${this.#rootId}
@@ -1136,7 +1070,7 @@ class PostgresTx implements StateTx {
   }
 
   async setOutputs(outputs: Record<string, unknown>): Promise<void> {
-    this.#live();
+    this.live();
     await this.#q`UPDATE roots SET outputs = ${JSON.stringify(outputs)} WHERE id = ${this.#rootId}`;
   }
 }

@@ -8,7 +8,14 @@
  */
 
 import { providerDataFields } from "../secrets/seal.ts";
-import type { LockInfo, LogEntry, Mode, Reservation, StateRecord } from "./store.ts";
+import type {
+  LockInfo,
+  LogEntry,
+  Mode,
+  Reservation,
+  ReservationConflict,
+  StateRecord,
+} from "./store.ts";
 
 /** A row as a driver returns it: column name to value. */
 export type Row = Record<string, unknown>;
@@ -101,6 +108,14 @@ export function logOfRows(
   }
   return entries.map((e) => ({
     id: Number(e.id),
+    ...entryOfRow(e, time),
+    changes: byEntry.get(String(e.id)) ?? [],
+  }));
+}
+
+/** What a row of `log_entries` says of its entry: all but its id and its changes. */
+export function entryOfRow(e: Row, time: TimeOf): Omit<LogEntry, "id" | "changes"> {
+  return {
     serial: Number(e.serial),
     at: time(e.at),
     actor: String(e.actor),
@@ -110,6 +125,24 @@ export function logOfRows(
     planActor: textOrNull(e.plan_actor),
     planReason: textOrNull(e.plan_reason),
     run: textOrNull(e.run_id),
-    changes: byEntry.get(String(e.id)) ?? [],
-  }));
+  };
+}
+
+/**
+ * The reservations that hold some of the addresses asked about, from rows
+ * of a reservation's columns and the address it holds (`hit`), in the rows'
+ * order.
+ */
+export function conflictsOfRows(rows: readonly Row[], time: TimeOf): ReservationConflict[] {
+  const out = new Map<string, ReservationConflict>();
+  for (const row of rows) {
+    const id = String(row.id);
+    let c = out.get(id);
+    if (!c) {
+      c = { reservation: reservationOfRow(row, time), addresses: [] };
+      out.set(id, c);
+    }
+    c.addresses.push(String(row.hit));
+  }
+  return [...out.values()];
 }

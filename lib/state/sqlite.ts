@@ -50,11 +50,9 @@ import {
   providerDataColumn,
   sealAttributes,
   Sealer,
-  unsealRecord,
 } from "../secrets/seal.ts";
 import {
   type AcquiredLock,
-  type AttrPath,
   type ChangeInput,
   type LockInfo,
   type LockRequest,
@@ -72,8 +70,16 @@ import {
   type StoreLocation,
   type TxMeta,
 } from "./store.ts";
-import { asText, lockOfRow, logOfRows, recordOfRow, reservationOfRow } from "./rows.ts";
+import {
+  asText,
+  conflictsOfRows,
+  lockOfRow,
+  logOfRows,
+  recordOfRow,
+  reservationOfRow,
+} from "./rows.ts";
 import { type Attempt, lockWithRetry, newLock } from "./lock_loop.ts";
+import { REDACTION_KEY, StoreBase, TxBase } from "./store_base.ts";
 
 /** A schema migration: from `version - 1` to `version`. */
 export interface Migration {
@@ -187,7 +193,6 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** What the log's markers are keyed with, in the associated data of its seal. */
-const REDACTION_KEY = "redaction key";
 
 if (MIGRATIONS[MIGRATIONS.length - 1].version !== SCHEMA_VERSION) {
   throw new Error("bug: MIGRATIONS does not end at SCHEMA_VERSION");
@@ -219,19 +224,11 @@ const insideTx = new AsyncLocalStorage<SqliteStore>();
 type Row = Record<string, SQLOutputValue>;
 
 /** The SQLite implementation of {@linkcode StateStore}. */
-export class SqliteStore implements StateStore {
+export class SqliteStore extends StoreBase implements StateStore {
   readonly location: StoreLocation;
   readonly created: boolean;
   readonly #write: DatabaseSync;
   readonly #read: DatabaseSync;
-  readonly #now: () => Date;
-  readonly #storedRedactionKey: string;
-  #redactionKeyOpen: string | undefined;
-  readonly #sealer: Sealer;
-  readonly #lineage: string;
-  /** Serialises this store's writes: one transaction at a time. */
-  #queue: Promise<unknown> = Promise.resolve();
-  #heldLock: LockInfo | undefined;
   /** The held lock's beacon (beacon.ts), and the interrupt hold (lib/workspace/interrupts.ts). */
   #beacon: Beacon | undefined;
   #unhold: (() => void) | undefined;
@@ -248,29 +245,17 @@ export class SqliteStore implements StateStore {
     sealer: Sealer,
     lineage: string,
   ) {
+    super(now, sealer, lineage, redactionKey);
     this.location = { backend: "sqlite", path };
     this.#write = write;
     this.#read = read;
-    this.#now = now;
     this.created = created;
-    this.#storedRedactionKey = redactionKey;
-    this.#sealer = sealer;
-    this.#lineage = lineage;
-  }
-
-  /** The key of the log's markers, opened when first needed. */
-  #redactionKey(): string {
-    return this.#redactionKeyOpen ??= this.#sealer.unsealText(
-      this.#lineage,
-      REDACTION_KEY,
-      this.#storedRedactionKey,
-    );
   }
 
   /** The records with their sealed values opened; loads the cryptography only if one is sealed. */
-  async #unsealed(recs: StateRecord[]): Promise<StateRecord[]> {
+  async #unsealedAll(recs: StateRecord[]): Promise<StateRecord[]> {
     if (recs.some(holdsSealed)) await loadCrypto();
-    return recs.map((rec) => unsealRecord(this.#sealer, this.#lineage, rec));
+    return recs.map((rec) => this.unsealed(rec));
   }
 
   /**
@@ -408,13 +393,13 @@ export class SqliteStore implements StateStore {
   async getRecord(address: string): Promise<StateRecord | undefined> {
     this.#open();
     const row = this.#read.prepare("SELECT * FROM records WHERE address = ?").get(address);
-    return row ? (await this.#unsealed([toRecord(row)]))[0] : undefined;
+    return row ? (await this.#unsealedAll([toRecord(row)]))[0] : undefined;
   }
 
   async listRecords(): Promise<StateRecord[]> {
     this.#open();
     const rows = this.#read.prepare("SELECT * FROM records ORDER BY address").all();
-    return await this.#unsealed(rows.map(toRecord));
+    return await this.#unsealedAll(rows.map(toRecord));
   }
 
   async listAddresses(): Promise<string[]> {
@@ -457,10 +442,10 @@ export class SqliteStore implements StateStore {
           "use the tx given to the outer transaction",
       );
     }
-    return this.#exclusive(async () => {
+    return this.exclusive(async () => {
       const db = this.#write;
       begin(db, this.location.path);
-      const tx = new SqliteTx(db, this.#now, this.#sealer, this.#lineage);
+      const tx = new SqliteTx(db, this.now, this.sealer, this.lineage);
       try {
         this.#refuseIfLockedByOther();
         const value = await insideTx.run(this, () => fn(tx));
@@ -488,7 +473,7 @@ export class SqliteStore implements StateStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       serial,
-      this.#now().toISOString(),
+      this.now().toISOString(),
       meta.actor,
       meta.reason,
       meta.command,
@@ -504,8 +489,8 @@ export class SqliteStore implements StateStore {
     );
     tx.changes.forEach((c, seq) => {
       const paths = unionPaths(c.sensitivePaths, tx.sensitivePathsOf(c.address));
-      const before = redact(c.before, paths, this.#redactionKey());
-      const after = redact(c.after, paths, this.#redactionKey());
+      const before = redact(c.before, paths, this.redactionKey());
+      const after = redact(c.after, paths, this.redactionKey());
       insert.run(
         entryId,
         seq,
@@ -522,7 +507,7 @@ export class SqliteStore implements StateStore {
     const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
     if (!row) return;
     const lock = this.#lockInfo(row);
-    if (lock.stale !== undefined || lock.id === this.#heldLock?.id) return;
+    if (lock.stale !== undefined || lock.id === this.heldLock?.id) return;
     throw lockedError(lock, this.location, {
       summary: "The state is locked by another writer",
       liveness: this.#liveness(row),
@@ -531,9 +516,7 @@ export class SqliteStore implements StateStore {
 
   async acquireLock(req: LockRequest): Promise<AcquiredLock> {
     this.#open();
-    if (this.#heldLock !== undefined) {
-      throw new Error("bug: this store already holds the state lock");
-    }
+    this.refuseSecondLock();
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
     // The beacon is taken before the lock's row is written, so that no one
     // sees the row without it and takes the lock for a dead holder's.
@@ -545,14 +528,14 @@ export class SqliteStore implements StateStore {
         req,
         this.location,
         () =>
-          this.#exclusive(() =>
+          this.exclusive(() =>
             Promise.resolve(immediate(this.#write, this.location.path, (): Attempt => {
               const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
               const current = row ? this.#lockInfo(row) : undefined;
               if (current !== undefined && current.stale === undefined) {
                 return { held: current, liveness: this.#liveness(row!) };
               }
-              const lock = newLock(req, id, this.#now(), ttl, current);
+              const lock = newLock(req, id, this.now(), ttl, current);
               this.#write.prepare(
                 `INSERT OR REPLACE INTO locks
                  (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
@@ -577,7 +560,7 @@ export class SqliteStore implements StateStore {
       beacon?.release();
       throw e;
     }
-    this.#heldLock = acquired;
+    this.heldLock = acquired;
     this.#beacon = beacon;
     this.#unhold = interrupts.hold(`the state lock ${id}`);
     const old = acquired.tookOver;
@@ -589,8 +572,8 @@ export class SqliteStore implements StateStore {
   #startRenewing(id: string, ttl: number): void {
     const every = Math.max(10, Math.floor(ttl / 3));
     const timer = setInterval(() => {
-      this.#exclusive(() => {
-        const expires = new Date(this.#now().getTime() + ttl).toISOString();
+      this.exclusive(() => {
+        const expires = new Date(this.now().getTime() + ttl).toISOString();
         const changed = immediate(
           this.#write,
           this.location.path,
@@ -599,7 +582,7 @@ export class SqliteStore implements StateStore {
               .run(expires, STATE_LOCK, id).changes,
         );
         if (Number(changed) === 0) this.#letGo(); // taken over: no longer ours
-        else if (this.#heldLock) this.#heldLock.expires = expires;
+        else if (this.heldLock) this.heldLock.expires = expires;
         return;
       }).catch(() => {
         // busy this time: the next tick tries again, well before the expiry
@@ -613,7 +596,7 @@ export class SqliteStore implements StateStore {
   #letGo(): void {
     if (this.#renewTimer !== undefined) clearInterval(this.#renewTimer);
     this.#renewTimer = undefined;
-    this.#heldLock = undefined;
+    this.heldLock = undefined;
     this.#beacon?.release();
     this.#beacon = undefined;
     this.#unhold?.();
@@ -622,13 +605,13 @@ export class SqliteStore implements StateStore {
 
   async releaseLock(lock: LockInfo): Promise<void> {
     this.#open();
-    const mine = this.#heldLock?.id === lock.id;
+    const mine = this.heldLock?.id === lock.id;
     if (mine && this.#renewTimer !== undefined) {
       clearInterval(this.#renewTimer);
       this.#renewTimer = undefined;
     }
     try {
-      await this.#exclusive(() => {
+      await this.exclusive(() => {
         immediate(
           this.#write,
           this.location.path,
@@ -655,10 +638,10 @@ export class SqliteStore implements StateStore {
   async unlock(id: string, meta: TxMeta): Promise<LockInfo | undefined> {
     this.#open();
     await loadCrypto(); // its log entry is redacted
-    return await this.#exclusive(() => {
+    return await this.exclusive(() => {
       const db = this.#write;
       begin(db, this.location.path);
-      const tx = new SqliteTx(db, this.#now, this.#sealer, this.#lineage);
+      const tx = new SqliteTx(db, this.now, this.sealer, this.lineage);
       try {
         const row = db.prepare("SELECT * FROM locks WHERE name = ? AND id = ?").get(
           STATE_LOCK,
@@ -675,7 +658,7 @@ export class SqliteStore implements StateStore {
         this.#commitLog(meta, tx);
         db.exec("COMMIT");
         tx.finish();
-        if (lock.id === this.#heldLock?.id) this.#letGo();
+        if (lock.id === this.heldLock?.id) this.#letGo();
         else removeBeacon(this.location.path, id);
         return lock;
       } catch (e) {
@@ -701,7 +684,7 @@ export class SqliteStore implements StateStore {
     }) || (this.#onThisHost(info) && beaconState(this.location.path, info.id) === "free");
     if (gone) {
       info.stale = `its process ${info.pid} on host "${info.hostname}" is gone`;
-    } else if (Date.parse(info.expires) <= this.#now().getTime()) {
+    } else if (Date.parse(info.expires) <= this.now().getTime()) {
       info.stale = `it expired at ${info.expires}`;
     }
     return info;
@@ -724,7 +707,7 @@ export class SqliteStore implements StateStore {
 
   async createReservation(req: ReservationRequest): Promise<Reservation> {
     this.#open();
-    const now = this.#now();
+    const now = this.now();
     const r: Reservation = {
       id: crypto.randomUUID(),
       addresses: [...new Set(req.addresses)].sort(),
@@ -734,7 +717,7 @@ export class SqliteStore implements StateStore {
       created: now.toISOString(),
       expires: new Date(now.getTime() + req.ttlMs).toISOString(),
     };
-    return this.#exclusive(() => {
+    return this.exclusive(() => {
       immediate(this.#write, this.location.path, () => {
         this.#write.prepare(
           `INSERT INTO reservations (id, plan_id, actor, reason, created, expires)
@@ -757,13 +740,13 @@ export class SqliteStore implements StateStore {
            ORDER BY address)) AS addresses
        FROM reservations r ${opts.includeExpired ? "" : "WHERE r.expires > ?"}
        ORDER BY r.created, r.id`,
-    ).all(...(opts.includeExpired ? [] : [this.#now().toISOString()]));
+    ).all(...(opts.includeExpired ? [] : [this.now().toISOString()]));
     return rows.map(toReservation);
   }
 
   async releaseReservation(id: string): Promise<boolean> {
     this.#open();
-    return this.#exclusive(() =>
+    return this.exclusive(() =>
       Promise.resolve(immediate(this.#write, this.location.path, () => {
         this.#write.prepare("DELETE FROM reservation_addresses WHERE reservation_id = ?").run(id);
         return Number(
@@ -788,25 +771,15 @@ export class SqliteStore implements StateStore {
        WHERE a.address IN (SELECT value FROM json_each(?))
          AND r.expires > ? AND r.actor <> ? AND r.plan_id <> ?
        ORDER BY r.created, r.id, a.address`,
-    ).all(JSON.stringify(addresses), this.#now().toISOString(), by.actor, by.planId ?? "");
-    const out = new Map<string, ReservationConflict>();
-    for (const row of rows) {
-      const id = String(row.id);
-      let c = out.get(id);
-      if (!c) {
-        c = { reservation: toReservation(row), addresses: [] };
-        out.set(id, c);
-      }
-      c.addresses.push(String(row.hit));
-    }
-    return [...out.values()];
+    ).all(JSON.stringify(addresses), this.now().toISOString(), by.actor, by.planId ?? "");
+    return conflictsOfRows(rows, asText);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    const held = this.#heldLock;
+    const held = this.heldLock;
     if (held) await this.releaseLock(held).catch(() => this.#letGo());
-    await this.#queue.catch(() => {});
+    await this.settled();
     this.#closed = true;
     if (this.#read !== this.#write) this.#read.close();
     this.#write.close();
@@ -815,48 +788,24 @@ export class SqliteStore implements StateStore {
   #open(): void {
     if (this.#closed) throw new Error("bug: the state store was used after close()");
   }
-
-  /** Runs `fn` after every write queued before it, alone. */
-  #exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
-    const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => {});
-    return run;
-  }
 }
 
 /** What a transaction wrote, kept until commit. */
-class SqliteTx implements StateTx {
+class SqliteTx extends TxBase implements StateTx {
   readonly #db: DatabaseSync;
-  readonly #now: () => Date;
-  readonly #sealer: Sealer;
-  readonly #lineage: string;
-  readonly changes: ChangeInput[] = [];
-  readonly #paths = new Map<string, AttrPath[]>();
-  wrote = false;
-  #done = false;
 
   constructor(db: DatabaseSync, now: () => Date, sealer: Sealer, lineage: string) {
+    super(now, sealer, lineage);
     this.#db = db;
-    this.#now = now;
-    this.#sealer = sealer;
-    this.#lineage = lineage;
-  }
-
-  finish(): void {
-    this.#done = true;
-  }
-
-  #live(): void {
-    if (this.#done) throw new Error("bug: a state transaction was used after it ended");
   }
 
   /** Remembers the sensitive paths the record had before this transaction. */
   #seed(address: string): void {
-    if (this.#paths.has(address)) return;
+    if (this.paths.has(address)) return;
     const row = this.#db.prepare(
       "SELECT sensitive_paths, provider, type, mode FROM records WHERE address = ?",
     ).get(address);
-    this.#paths.set(
+    this.paths.set(
       address,
       row
         ? sensitivePathsOf({
@@ -869,23 +818,18 @@ class SqliteTx implements StateTx {
     );
   }
 
-  /** Every path that was sensitive in the record, before or after. */
-  sensitivePathsOf(address: string): AttrPath[] {
-    return this.#paths.get(address) ?? [];
-  }
-
   async getRecord(address: string): Promise<StateRecord | undefined> {
-    this.#live();
+    this.live();
     const row = this.#db.prepare("SELECT * FROM records WHERE address = ?").get(address);
     if (!row) return undefined;
-    return unsealRecord(this.#sealer, this.#lineage, toRecord(row));
+    return this.unsealed(toRecord(row));
   }
 
   async putRecord(r: RecordInput): Promise<void> {
-    this.#live();
+    this.live();
     this.#seed(r.address);
-    this.#paths.set(r.address, unionPaths(this.#paths.get(r.address), sensitivePathsOf(r)));
-    const now = this.#now().toISOString();
+    this.paths.set(r.address, unionPaths(this.paths.get(r.address), sensitivePathsOf(r)));
+    const now = this.now().toISOString();
     this.#db.prepare(
       `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
          dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,
@@ -902,7 +846,7 @@ class SqliteTx implements StateTx {
       r.mode,
       r.type,
       r.provider,
-      canonicalJson(sealAttributes(this.#sealer, this.#lineage, r)),
+      canonicalJson(sealAttributes(this.sealer, this.lineage, r)),
       JSON.stringify(r.sensitivePaths),
       JSON.stringify(r.dependencies),
       r.configDigest,
@@ -910,14 +854,14 @@ class SqliteTx implements StateTx {
       now,
       r.refreshedAt ?? now,
       r.refreshAge,
-      providerDataColumn(this.#sealer, this.#lineage, r),
+      providerDataColumn(this.sealer, this.lineage, r),
     );
     this.wrote = true;
     return;
   }
 
   async deleteRecord(address: string): Promise<boolean> {
-    this.#live();
+    this.live();
     this.#seed(address);
     const n = this.#db.prepare("DELETE FROM records WHERE address = ?").run(address).changes;
     this.wrote = true;
@@ -925,7 +869,7 @@ class SqliteTx implements StateTx {
   }
 
   async logChange(change: ChangeInput): Promise<void> {
-    this.#live();
+    this.live();
     this.#seed(change.address);
     this.changes.push(structuredClone(change));
     this.wrote = true;
@@ -933,8 +877,8 @@ class SqliteTx implements StateTx {
   }
 
   async markRefreshed(addresses: string[], at?: string): Promise<void> {
-    this.#live();
-    const when = at ?? this.#now().toISOString();
+    this.live();
+    const when = at ?? this.now().toISOString();
     this.#db.prepare(
       "UPDATE records SET refreshed_at = ? WHERE address IN (SELECT value FROM json_each(?))",
     ).run(when, JSON.stringify(addresses));
@@ -944,7 +888,7 @@ class SqliteTx implements StateTx {
   }
 
   async setOutputs(outputs: Record<string, unknown>): Promise<void> {
-    this.#live();
+    this.live();
     this.#db.prepare(
       `INSERT INTO meta (key, value) VALUES ('outputs', ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
