@@ -14,11 +14,20 @@
 
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
+import { isTestCode, productSources, ROOT, type Source } from "./_product.ts";
 
 /** The floors, bottom first. A new room needs a floor here and in docs/architecture.md. */
 export const FLOORS: readonly (readonly string[])[] = [
   ["lib/diag"],
-  ["lib/json.ts", "lib/bytes.ts", "lib/version.ts", "lib/files", "lib/permissions", "lib/graph", "lib/addr"],
+  [
+    "lib/json.ts",
+    "lib/bytes.ts",
+    "lib/version.ts",
+    "lib/files",
+    "lib/permissions",
+    "lib/graph",
+    "lib/addr",
+  ],
   ["lib/keys", "lib/plugin"],
   ["lib/providers"],
   ["lib/config"],
@@ -39,24 +48,11 @@ export const FLOORS: readonly (readonly string[])[] = [
 /** The rooms below the commands that must never import the CLI's. */
 const ENGINE = FLOORS.slice(0, FLOORS.findIndex((f) => f.includes("lib/render"))).flat();
 
-const ROOT = resolve(new URL("..", import.meta.url).pathname);
-
-/** A product source file: its path from the repository's root, and its text. */
-export interface Source {
-  path: string;
-  text: string;
-}
-
 /** One import: who, what (a path from the repository's root), and where. */
 export interface Edge {
   from: string;
   to: string;
   line: number;
-}
-
-/** Whether a path is test code, which the floors do not bind. */
-export function isTestCode(path: string): boolean {
-  return /_test(ing)?\.ts$/.test(path);
 }
 
 /** The room of a product file. */
@@ -131,23 +127,6 @@ export function importsOf(src: Source): Edge[] {
     out.push({ from: src.path, to, line });
   }
   return out;
-}
-
-/** Every product file under the repository's root. */
-export function productSources(root = ROOT): Source[] {
-  const out: Source[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(join(root, dir))) {
-      const path = dir === "" ? e.name : `${dir}/${e.name}`;
-      if (e.isDirectory) walk(path);
-      else if (path.endsWith(".ts") && !isTestCode(path)) {
-        out.push({ path, text: Deno.readTextFileSync(join(root, path)) });
-      }
-    }
-  };
-  for (const d of ["lib", "mcp", "policy"]) walk(d);
-  out.push({ path: "main.ts", text: Deno.readTextFileSync(join(root, "main.ts")) });
-  return out.sort((a, b) => a.path < b.path ? -1 : 1);
 }
 
 /** The cycles between rooms: strongly connected components of more than one room. */
