@@ -35,6 +35,7 @@ import type { ProgressEvent } from "./progress.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { walk as walkGraph } from "../graph/walk.ts";
+import { type Kind, knownBefore, waitsOf } from "./before.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -199,66 +200,51 @@ export async function applyPlan(
   }
 }
 
+/** The outcome of a node that did not run: the interrupt kept it, or what it waits for failed. */
+function notRun(n: PlannedNode, why: { interrupted: string } | { failed: string }): NodeOutcome {
+  const w = n.address;
+  if ("interrupted" in why) {
+    return {
+      address: w,
+      action: n.action,
+      status: "not_started",
+      diagnostics: [
+        error(
+          `${w} was not started`,
+          `The run was interrupted (${why.interrupted}) before it started. Plan and apply again to ` +
+            "finish the work.",
+          { address: w },
+        ),
+      ],
+    };
+  }
+  return {
+    address: w,
+    action: n.action,
+    status: "skipped",
+    diagnostics: [
+      error(
+        `${w} was not applied`,
+        `It depends on ${why.failed}, which was not applied. Fix that failure, then plan and apply again.`,
+        { address: w },
+      ),
+    ],
+  };
+}
+
 async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<ApplyResult> {
   const only = opts.only ? new Set(opts.only) : undefined;
   const todo = plan.nodes.filter((n) => ACTING.has(n.action) && (!only || only.has(n.address)));
-  const todoSet = new Set(todo.map((n) => n.address));
-  // Values known now: nodes left as they are, and data read during plan.
-  const values = new Map<string, Attrs>();
-  // Nodes the plan skipped keep their values in the state.
-  const kinds = new Map<string, Kind>();
-  const storedMeta = new Map<string, Pick<StoredObject, "schemaVersion" | "private">>();
-  /** The names of each node's sensitive attributes, as the planner reads them. */
-  const secretNames = new Map<string, string[]>();
-  for (const r of await store.listRecords()) {
-    values.set(r.address, r.attributes);
-    secretNames.set(r.address, sensitivePathsOf(r).map((p) => String(p[0])));
-    kinds.set(r.address, r);
-    storedMeta.set(r.address, { schemaVersion: r.schemaVersion, private: r.private });
-  }
+  const { values, kinds, storedMeta, secretNames } = await knownBefore(plan, store);
   const session = new ProviderSession(
     plan.root,
     () => Promise.resolve(instancesOf(plan)),
     pluginInputs(plan.root),
   );
   session.bind(plan.nodes);
-  for (const n of plan.nodes) {
-    kinds.set(n.address, n);
-    if (n.mode === "data") secretNames.set(n.address, n.sensitive);
-  }
-  for (const n of plan.nodes) {
-    if (n.action === "no-op" && n.after) values.set(n.address, n.after);
-    // A node the plan changes has no value until it is applied in this run,
-    // also when --only leaves it out: its old value must not be used.
-    if (n.action !== "no-op" && n.action !== "delete") values.delete(n.address);
-  }
-  // What each node waits for: its dependencies that this run applies; a
-  // node destroyed waits for the destruction of the nodes that depend on it.
   const byAddr = new Map(plan.nodes.map((n) => [n.address, n]));
-  const waits = new Map<string, Set<string>>(todo.map((n) => [n.address, new Set()]));
-  for (const n of todo) {
-    for (const d of n.dependencies) {
-      if (!todoSet.has(d)) continue;
-      const dAction = byAddr.get(d)!.action;
-      if (n.action === "delete" && dAction === "delete") waits.get(d)!.add(n.address);
-      else if (n.action !== "delete" && dAction !== "delete") waits.get(n.address)!.add(d);
-    }
-  }
   const signal = opts.signal;
   const signalName = () => String(signal?.reason ?? "an interrupt");
-  const notStarted = (w: string): NodeOutcome => ({
-    address: w,
-    action: byAddr.get(w)!.action,
-    status: "not_started",
-    diagnostics: [
-      error(
-        `${w} was not started`,
-        `The run was interrupted (${signalName()}) before it started. Plan and apply again to ` +
-          "finish the work.",
-        { address: w },
-      ),
-    ],
-  });
   let evaluating: Promise<unknown> = Promise.resolve();
   /**
    * The last evaluation again: every node's inputs, and the values it knew.
@@ -282,23 +268,12 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
 
   const { outcomes, started } = await walkGraph<NodeOutcome>({
     nodes: todo.map((n) => n.address),
-    waits,
+    waits: waitsOf(plan, todo),
     parallelism: opts.parallelism ?? 10,
     signal,
     succeeded: (o) => o.status === "applied",
-    notStarted,
-    blocked: (w, by) => ({
-      address: w,
-      action: byAddr.get(w)!.action,
-      status: "skipped",
-      diagnostics: [
-        error(
-          `${w} was not applied`,
-          `It depends on ${by}, which was not applied. Fix that failure, then plan and apply again.`,
-          { address: w },
-        ),
-      ],
-    }),
+    notStarted: (w) => notRun(byAddr.get(w)!, { interrupted: signalName() }),
+    blocked: (w, by) => notRun(byAddr.get(w)!, { failed: by }),
     // After an interrupt nothing new starts; the running nodes finish, or
     // are cancelled by the provider, which has the signal.
     run: async (addr) => {
@@ -338,11 +313,6 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     ...(signal?.aborted ? { interrupted: signalName(), nothingStarted: started.size === 0 } : {}),
   };
 }
-
-/** A record of the state, or a node of the plan: what it is and which attributes are secrets. */
-type Kind =
-  & Pick<PlannedNode, "provider" | "mode" | "type">
-  & ({ sensitive: string[] } | { sensitivePaths: AttrPath[] });
 
 /** The inputs of a node evaluated again, those computed from a secret, and what they are made of. */
 interface Evaluated {
