@@ -9,7 +9,13 @@
  * @module
  */
 
-import { type CommandRun, type Context, emit, emitWarnings } from "../cli/command.ts";
+import {
+  type CommandRun,
+  type Context,
+  emit,
+  emitWarnings,
+  type OptionValues,
+} from "../cli/command.ts";
 import { Exit, exitCodeOf } from "../cli/exit.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
@@ -36,6 +42,7 @@ import { appliedOutputs, renderOutputLines } from "./output.ts";
 import { parseSources } from "../cue/loader.ts";
 import type { StateRecord } from "../state/store.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import { renderApplied } from "../render/apply.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -142,7 +149,8 @@ async function judgeOrRefuse(
   return judged;
 }
 
-export const run: CommandRun = async (ctx, opts, args) => {
+/** The flags of `pravo apply`, checked: what contradicts itself is a usage error. */
+function applyFlags(opts: OptionValues, args: string[]) {
   const only = parseOnly(opts.only);
   const withDependencies = Boolean(opts["with-dependencies"]);
   if (withDependencies && !only) {
@@ -158,8 +166,6 @@ export const run: CommandRun = async (ctx, opts, args) => {
       "apply",
     );
   }
-  // Policies are read and checked before anything runs.
-  const policies = await loadPolicies(policyPaths(opts.policy));
   const planPath = args[0];
   /** `pravo destroy`, or `apply --destroy`: Terraform's words for a destroy. */
   const destroying = !planPath && Boolean(opts.destroy);
@@ -183,31 +189,137 @@ export const run: CommandRun = async (ctx, opts, args) => {
   if (expected !== undefined && !planPath) {
     throw new UsageError("--expect-digest needs a plan file: pravo apply PLANFILE", "apply");
   }
-  // A saved plan is checked before the state is opened: a damaged or foreign
-  // file is refused without touching anything. The file is read once, and
-  // all that follows uses what was read: the plan and the digest of its bytes.
-  let saved: Plan | undefined;
-  if (planPath) {
-    const file = readPlanFile(
-      resolve(ctx.root, planPath),
-      loadKey({ root: ctx.root, create: false }),
-    );
-    if (expected !== undefined && file.digest !== expected) {
-      // pravo mcp --require-approval checked the approval of this digest:
-      // the bytes apply read must be those that were approved.
+  return { only, withDependencies, parallelism, planPath, destroying, expected };
+}
+
+/**
+ * A saved plan, checked before the state is opened: a damaged or foreign
+ * file is refused without touching anything. The file is read once, and all
+ * that follows uses what was read: the plan and the digest of its bytes.
+ */
+function readSaved(ctx: Context, planPath: string, expected: string | undefined): Plan {
+  const file = readPlanFile(
+    resolve(ctx.root, planPath),
+    loadKey({ root: ctx.root, create: false }),
+  );
+  if (expected !== undefined && file.digest !== expected) {
+    // pravo mcp --require-approval checked the approval of this digest:
+    // the bytes apply read must be those that were approved.
+    throw new DiagnosticsError([
+      error(
+        `Plan file "${planPath}" changed since it was approved`,
+        "Its content is no longer the one whose approval was checked. Nothing was applied. Have the new plan reviewed and approved, then apply it.",
+      ),
+    ], "plan_damaged");
+  }
+  // The root's plugin providers' types, for the check.
+  tryCatalogFor(ctx.root, pluginInputs(ctx.root));
+  const disagree = checkPlanConsistency(file.plan);
+  if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
+  return file.plan;
+}
+
+/** How many nodes the apply added, changed, replaced, destroyed, and did not apply, by why. */
+function countOutcomes(plan: Plan, result: ApplyResult) {
+  const counts = {
+    added: 0,
+    changed: 0,
+    replaced: 0,
+    destroyed: 0,
+    failed: 0,
+    skipped: 0,
+    cancelled: 0,
+    not_started: 0,
+  };
+  // A data source read and dropped is not a resource destroyed (the plan does not count it).
+  const modes = new Map(plan.nodes.map((n) => [n.address, n.mode]));
+  for (const o of result.outcomes) {
+    if (o.status === "failed") counts.failed++;
+    else if (o.status === "skipped") counts.skipped++;
+    else if (o.status === "cancelled") counts.cancelled++;
+    else if (o.status === "not_started") counts.not_started++;
+    else if (o.action === "create") counts.added++;
+    else if (o.action === "update") counts.changed++;
+    else if (o.action === "replace") counts.replaced++;
+    else if (o.action === "delete" && modes.get(o.address) === "managed") counts.destroyed++;
+  }
+  return counts;
+}
+
+/** The document of an apply: what `--json` prints, and what its summary is drawn from. */
+function appliedDocument(
+  plan: Plan,
+  result: ApplyResult,
+  counts: ReturnType<typeof countOutcomes>,
+  judged: Judgement | undefined,
+) {
+  const diags = result.outcomes.flatMap((o) => o.diagnostics);
+  return {
+    format_version: "1.0",
+    plan_id: plan.id,
+    ...(judged ? { policies: judged.policies } : {}),
+    summary: { ...counts, planned: summarize(plan.nodes) },
+    nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
+    ...(result.moved?.length ? { moved: result.moved } : {}),
+    serial: result.serial,
+    ok: result.ok,
+    ...(result.interrupted ? { interrupted: result.interrupted } : {}),
+    diagnostics: diagnosticsJson(diags),
+  };
+}
+
+/**
+ * Shows the plan about to be applied and, without -auto-approve, asks on
+ * the terminal (refused without one). False when the answer is no.
+ */
+async function approved(
+  ctx: Context,
+  doc: ReturnType<typeof planDocument>,
+  destroying: boolean,
+  autoApprove: boolean,
+): Promise<boolean> {
+  if (!autoApprove) {
+    if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
       throw new DiagnosticsError([
         error(
-          `Plan file "${planPath}" changed since it was approved`,
-          "Its content is no longer the one whose approval was checked. Nothing was applied. Have the new plan reviewed and approved, then apply it.",
+          destroying ? "Destroy needs approval" : "Apply needs approval",
+          "There is no terminal to ask on, and -auto-approve was not given. Save a plan " +
+            `with \`${
+              pravoCommand(
+                ctx.place ?? [],
+                "plan",
+                ...(destroying ? ["--destroy"] : []),
+                "--out",
+                "FILE",
+              )
+            }\`, review it, and run \`${
+              pravoCommand(ctx.place ?? [], "apply", "FILE")
+            }\`; or pass -auto-approve.`,
         ),
-      ], "plan_damaged");
+      ], "usage");
     }
-    // The root's plugin providers' types, for the check.
-    tryCatalogFor(ctx.root, pluginInputs(ctx.root));
-    const disagree = checkPlanConsistency(file.plan);
-    if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
-    saved = file.plan;
+    ctx.streams.stdout(renderPlan(doc, ctx.style));
+    if (!(await confirm(ctx, destroying))) {
+      interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
+      ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
+      return false;
+    }
+  } else if (!ctx.json) {
+    // What is about to be done is shown, also without a question: in
+    // CI, the log shows the plan that was applied (as Terraform's).
+    ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
   }
+  return true;
+}
+
+export const run: CommandRun = async (ctx, opts, args) => {
+  const { only, withDependencies, parallelism, planPath, destroying, expected } = applyFlags(
+    opts,
+    args,
+  );
+  // Policies are read and checked before anything runs.
+  const policies = await loadPolicies(policyPaths(opts.policy));
+  const saved = planPath ? readSaved(ctx, planPath, expected) : undefined;
   // A saved plan is judged whole before the state is opened.
   let judged = saved ? await judgeOrRefuse(ctx, policies, saved) : undefined;
   const store = await openStore(ctx);
@@ -248,36 +360,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
           emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
           return Exit.OK;
         }
-        if (!opts["auto-approve"]) {
-          if (!ctx.streams.isTerminal || !Deno.stdin.isTerminal()) {
-            throw new DiagnosticsError([
-              error(
-                destroying ? "Destroy needs approval" : "Apply needs approval",
-                "There is no terminal to ask on, and -auto-approve was not given. Save a plan " +
-                  `with \`${
-                    pravoCommand(
-                      ctx.place ?? [],
-                      "plan",
-                      ...(destroying ? ["--destroy"] : []),
-                      "--out",
-                      "FILE",
-                    )
-                  }\`, review it, and run \`${
-                    pravoCommand(ctx.place ?? [], "apply", "FILE")
-                  }\`; or pass -auto-approve.`,
-              ),
-            ], "usage");
-          }
-          ctx.streams.stdout(renderPlan(doc, ctx.style));
-          if (!(await confirm(ctx, destroying))) {
-            interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
-            ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
-            return Exit.ERROR;
-          }
-        } else if (!ctx.json) {
-          // What is about to be done is shown, also without a question: in
-          // CI, the log shows the plan that was applied (as Terraform's).
-          ctx.streams.stdout(renderPlan(doc, ctx.style) + "\n");
+        if (!(await approved(ctx, doc, destroying, opts["auto-approve"] === true))) {
+          return Exit.ERROR;
         }
       }
       const chosen = only && resolveOnly(plan, only, withDependencies);
@@ -317,83 +401,22 @@ export const run: CommandRun = async (ctx, opts, args) => {
   } finally {
     await store.close();
   }
-  const counts = {
-    added: 0,
-    changed: 0,
-    replaced: 0,
-    destroyed: 0,
-    failed: 0,
-    skipped: 0,
-    cancelled: 0,
-    not_started: 0,
-  };
-  // A data source read and dropped is not a resource destroyed (the plan does not count it).
-  const modes = new Map(plan.nodes.map((n) => [n.address, n.mode]));
-  for (const o of result.outcomes) {
-    if (o.status === "failed") counts.failed++;
-    else if (o.status === "skipped") counts.skipped++;
-    else if (o.status === "cancelled") counts.cancelled++;
-    else if (o.status === "not_started") counts.not_started++;
-    else if (o.action === "create") counts.added++;
-    else if (o.action === "update") counts.changed++;
-    else if (o.action === "replace") counts.replaced++;
-    else if (o.action === "delete" && modes.get(o.address) === "managed") counts.destroyed++;
-  }
+  const counts = countOutcomes(plan, result);
   const outputs = showsOutputs(ctx, result, destroying, plan)
     ? result.outputs ?? (records && await outputsAfter(plan, records))
     : undefined;
-  const diags = result.outcomes.flatMap((o) => o.diagnostics);
-  const doc = {
-    format_version: "1.0",
-    plan_id: plan.id,
-    ...(judged ? { policies: judged.policies } : {}),
-    summary: { ...counts, planned: summarize(plan.nodes) },
-    nodes: result.outcomes.map((o) => ({ address: o.address, action: o.action, status: o.status })),
-    ...(result.moved?.length ? { moved: result.moved } : {}),
-    serial: result.serial,
-    ok: result.ok,
-    ...(result.interrupted ? { interrupted: result.interrupted } : {}),
-    diagnostics: diagnosticsJson(diags),
-  };
-  emit(ctx, doc, () => {
-    const head = result.interrupted
-      ? ctx.style.bold(ctx.style.yellow(`Apply interrupted (${result.interrupted}).`))
-      : result.ok
-      ? ctx.style.bold(ctx.style.green(destroying ? "Destroy complete!" : "Apply complete!"))
-      : ctx.style.bold(ctx.style.red("Apply failed."));
-    let text = destroying && result.ok
-      ? `${head} Resources: ${counts.destroyed} destroyed.`
-      : `${head} Resources: ${counts.added} added, ${counts.changed} changed, ${counts.replaced} replaced, ${counts.destroyed} destroyed.`;
-    if (result.moved?.length) {
-      text = result.moved.map((m) => `${m.from}: moved to ${m.to}\n`).join("") + text;
-    }
-    if (result.interrupted) {
-      text += ` ${counts.failed} failed, ${counts.cancelled} cancelled, ` +
-        `${counts.not_started} not started.`;
-      const list = (status: string) =>
-        result.outcomes.filter((o) => o.status === status).map((o) => o.address).join(", ");
-      if (counts.cancelled) text += `\nCancelled: ${list("cancelled")}.`;
-      if (counts.not_started) text += `\nNot started: ${list("not_started")}.`;
-      text += result.nothingStarted
-        ? `\nNothing was applied, and the state lock was released.${
-          planPath
-            ? ` The plan is unchanged: apply it again with \`${
-              pravoCommand(ctx.place ?? [], "apply", planPath)
-            }\`.`
-            : ""
-        }`
-        : "\nWhat was applied is recorded in the state and the log, with what was not; the " +
-          `state lock was released. Run \`${
-            pravoCommand(ctx.place ?? [], "plan")
-          }\` to see what is left, then apply again.`;
-    } else if (!result.ok) {
-      text += ` ${counts.failed} failed, ${counts.skipped} not applied.`;
-    }
-    return text +
-      (outputs && Object.keys(outputs).length
-        ? `\n\nOutputs:\n\n${renderOutputLines(outputs, ctx.style)}`
-        : "");
-  });
+  const doc = appliedDocument(plan, result, counts, judged);
+
+  emit(ctx, doc, () =>
+    renderApplied(doc, ctx.style, {
+      destroying,
+      nothingStarted: result.nothingStarted === true,
+      planPath,
+      place: ctx.place ?? [],
+      outputs: outputs && Object.keys(outputs).length
+        ? renderOutputLines(outputs, ctx.style)
+        : undefined,
+    }));
   // Nodes not started are listed above; their diagnostics only say so.
   const shown = result.outcomes.filter((o) => o.status !== "not_started").flatMap((o) =>
     o.diagnostics

@@ -14,6 +14,7 @@ import { renderDrift, renderDue } from "./drift.ts";
 import { renderPlan } from "./plan.ts";
 import { renderDependents, renderLocks, renderLog, renderRecord } from "./state.ts";
 import { progressLine } from "./apply_progress.ts";
+import { renderApplied } from "./apply.ts";
 import { renderDiagnostics } from "./diagnostics.ts";
 import { renderDot } from "./graph.ts";
 import { renderInit } from "./init.ts";
@@ -24,6 +25,8 @@ import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
 const UPDATE = Deno.env.get("PRAVO_UPDATE_GOLDEN") === "1";
+// The commands that messages name are named "pravo" here, however this test was started.
+Deno.env.delete("PRAVO_PROGRAM");
 
 // deno-lint-ignore no-explicit-any
 type View = (doc: any, style: Style) => string;
@@ -39,6 +42,11 @@ const VIEWS: [name: string, view: View][] = [
   ["state_dependents", renderDependents],
   ["drift", renderDrift],
   ["drift_due", renderDue],
+  [
+    "apply_summary",
+    (cases: { doc: never; view: never }[], style) =>
+      cases.map((c) => renderApplied(c.doc, style, c.view)).join("\n---\n"),
+  ],
   ["diagnostics", renderDiagnostics],
   ["graph", (doc) => renderDot(doc)],
   ["init", renderInit],
