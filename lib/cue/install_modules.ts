@@ -37,6 +37,23 @@ export interface ModuleDoc {
   path?: string;
 }
 
+/** The text of the root's cue.mod/module.cue; undefined when there is none or it cannot be read (validate says why). */
+function moduleFileText(root: string): string | undefined {
+  try {
+    lstatSync(join(root, MODULE_FILE));
+  } catch {
+    return undefined; // not a CUE module
+  }
+  try {
+    return new TextDecoder().decode(
+      readRegular(realInsideRoot(root, MODULE_FILE), { maxBytes: 1 << 20 }),
+    );
+  } catch (e) {
+    if (e instanceof ConfinementError || e instanceof FileRefusal) return undefined;
+    throw e;
+  }
+}
+
 /** The modules of the root's deps, fetched or found; the lock's entries for them. */
 export async function installModules(options: {
   root: string;
@@ -48,21 +65,8 @@ export async function installModules(options: {
   fetchImpl?: typeof fetch;
 }): Promise<{ locked: Record<string, LockedModule>; modules: ModuleDoc[] } | undefined> {
   const { root, previous, upgrade, env } = options;
-  try {
-    lstatSync(join(root, MODULE_FILE));
-  } catch {
-    return undefined; // not a CUE module
-  }
-  let src: string;
-  try {
-    src = new TextDecoder().decode(
-      readRegular(realInsideRoot(root, MODULE_FILE), { maxBytes: 1 << 20 }),
-    );
-  } catch (e) {
-    // validate says why it cannot be read
-    if (e instanceof ConfinementError || e instanceof FileRefusal) return undefined;
-    throw e;
-  }
+  const src = moduleFileText(root);
+  if (src === undefined) return undefined;
   const deps = dependencies(src);
   if (deps.length === 0) return undefined;
   const at = (d: { line: number; column: number }) => ({

@@ -188,6 +188,34 @@ function where(req: Requirement): { range?: SourcePos } {
   return req.range ? { range: req.range } : {};
 }
 
+/**
+ * The version to install: the locked one (refused when it no longer meets
+ * the constraint), else, or with -upgrade, the newest the constraint allows.
+ */
+async function versionFor(
+  req: Requirement,
+  sources: Source,
+  options: InstallOptions,
+  warnings: Diagnostic[],
+): Promise<Version> {
+  const locked = options.locked[addressString(req.address)];
+  if (!locked || options.upgrade) {
+    return await chooseVersion(req, sources, options.platform, warnings);
+  }
+  const v = parseVersion(locked.version)!;
+  if (!acceptable(v, req.constraints)) {
+    const name = displayAddress(req.address);
+    throw new InstallError(
+      "lock",
+      `The locked version of ${name} does not meet its constraint`,
+      `pravo.lock.json pins ${name} ${locked.version}, but pravo.jsonc asks for "${
+        constraintsString(req.constraints)
+      }". Run \`pravo init -upgrade\` to choose a new version.`,
+    );
+  }
+  return v;
+}
+
 async function installOne(
   req: Requirement,
   sources: Source,
@@ -199,21 +227,7 @@ async function installOne(
   const name = displayAddress(req.address);
   const locked = options.locked[key];
   const constraints = constraintsString(req.constraints);
-  let version: Version;
-  if (locked && !options.upgrade) {
-    const v = parseVersion(locked.version)!;
-    if (!acceptable(v, req.constraints)) {
-      throw new InstallError(
-        "lock",
-        `The locked version of ${name} does not meet its constraint`,
-        `pravo.lock.json pins ${name} ${locked.version}, but pravo.jsonc asks for "${constraints}". ` +
-          "Run `pravo init -upgrade` to choose a new version.",
-      );
-    }
-    version = v;
-  } else {
-    version = await chooseVersion(req, sources, platform, warnings);
-  }
+  const version = await versionFor(req, sources, options, warnings);
   const v = versionString(version);
   const lockedHashes = locked && locked.version === v ? locked.hashes : [];
   const cacheEntry = packageDirIn(options.cacheDir, req.address, version, platform);
