@@ -10,8 +10,7 @@
  * @module
  */
 
-import { realpathSync } from "node:fs";
-import { relative as relativePath, resolve, sep } from "node:path";
+import { relative as relativePath, resolve } from "node:path";
 import type { CommandRun } from "../cli/command.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
@@ -39,6 +38,7 @@ import {
   type ApproverPublicKey,
   loadApproverPublicKey,
 } from "../keys/approver.ts";
+import { liesInside, realOrResolved as realOf } from "../files/real.ts";
 
 export const DEFAULT_MAX_RESULT_BYTES = 40 * 1024;
 /** Tool calls that run at once by default: two, for a 2-core machine. */
@@ -56,29 +56,6 @@ function wholeNumber(opts: Record<string, unknown>, flag: string, def: number, m
     );
   }
   return n;
-}
-
-/** The real path of `p`, or `p` made absolute when it does not exist. */
-function realOf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
-
-/** True when `file` (absolute) lies inside `root`, links followed where they exist. */
-export function liesInside(root: string, file: string): boolean {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return resolve(p);
-    }
-  };
-  const r = real(root);
-  const f = real(file);
-  return f === r || f.startsWith(r + sep);
 }
 
 export const run: CommandRun = async (ctx, opts) => {

@@ -13,7 +13,6 @@
  * @module
  */
 
-import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -35,6 +34,7 @@ import { renderPlan } from "../render/plan.ts";
 import type { Plan } from "../plan/types.ts";
 import { openStore } from "../state/open.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
+import { realOrResolved as realOrSelf } from "../files/real.ts";
 
 /** Whether the plan can still be applied, and whether it is approved. */
 export interface PlanStatus {
@@ -54,14 +54,6 @@ export interface PlanStatus {
     /** Why it is not approved, when it is not. */
     because?: string;
   } | null;
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
 }
 
 /** The approvers' keys to judge by: `--approver` on the command line, else the server's. */

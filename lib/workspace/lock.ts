@@ -37,9 +37,11 @@ export function rootLockFile(root: string): LockFileContent | undefined {
  * the signal that aborts at the first interrupt.
  */
 export function pluginInputs(root: string, signal: AbortSignal = interrupts.signal): PluginInputs {
+  const pinned = pinnedFor(root);
   return {
     lock: () => rootLockFile(root),
-    pinned: pinnedFor(root)?.plugins,
+    // A child of pravo mcp runs only what the server verified: none, when it verified none.
+    pinned: pinned ? pinned.plugins ?? [] : undefined,
     mirrors: async () => {
       // Read only when a provider starts: what starts none needs no config parser.
       const { rootConfig } = await import("./config.ts");
