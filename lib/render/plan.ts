@@ -226,6 +226,81 @@ function heading(n: NodeDoc): string {
   }
 }
 
+/** A row of the diff of one attribute's change, or none when it does not change. */
+type Row = { indent: string; mark: string; name: string; text: string; more?: string[] };
+
+function changeRow(
+  n: NodeDoc,
+  k: string,
+  b: unknown,
+  a: unknown,
+  unknown: boolean,
+  forces: string,
+  style: Style,
+): Row | undefined {
+  // Strings that hold JSON objects (a policy), parsed once.
+  const jb = jsonObject(b), ja = unknown ? undefined : jsonObject(a);
+  if (!unknown && JSON.stringify(a) === JSON.stringify(b)) {
+    // A sensitive value that changes looks the same redacted: say that it changes.
+    if (n.changed.includes(k) && a === "(sensitive)") {
+      return {
+        indent: "      ",
+        mark: style.yellow("~") + " ",
+        name: k,
+        text: `(sensitive value)${forces}`,
+      };
+    }
+    return undefined;
+  }
+  if (b === undefined) {
+    return {
+      indent: "      ",
+      mark: style.green("+") + " ",
+      name: k,
+      text: `${unknown ? "(known after apply)" : value(a)}${forces}`,
+    };
+  } else if (!unknown && a === undefined) {
+    return {
+      indent: "      ",
+      mark: style.red("-") + " ",
+      name: k,
+      text: `${value(b)}${forces}`,
+    };
+  } else if (!unknown && isMap(b) && isMap(a)) {
+    // A map or an object: the keys that change.
+    return {
+      indent: "      ",
+      mark: style.yellow("~") + " ",
+      name: k,
+      text: `{${forces}`,
+      more: [...keyRows(b, a, "          ", style, true), "        }"],
+    };
+  } else if (jb && ja && isDeepStrictEqual(jb, ja)) {
+    // The same JSON with other whitespace or key order: no change to show.
+    return undefined;
+  } else if (jb && ja) {
+    // A JSON document (a policy): the keys that change, as JSON.
+    return {
+      indent: "      ",
+      mark: style.yellow("~") + " ",
+      name: k,
+      text: `jsonencode(${forces}`,
+      more: [
+        ...keyRows(jb, ja, "          ", style, false),
+        "        )",
+      ],
+    };
+  } else {
+    return {
+      indent: "      ",
+      mark: style.yellow("~") + " ",
+      name: k,
+      text: `${value(b)} -> ${unknown ? "(known after apply)" : value(a)}${forces}`,
+    };
+  }
+  return undefined;
+}
+
 function nodeBlock(n: NodeDoc, style: Style): string[] {
   const sym = SYMBOL[n.action] ?? " ";
   const c = colorFor(style, n.action);
@@ -260,7 +335,7 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
     n.action !== "create" || after[k] !== null || n.after_unknown.includes(k)
   );
   // The rows first, then aligned on the names shown.
-  const rows: { indent: string; mark: string; name: string; text: string; more?: string[] }[] = [];
+  const rows: Row[] = [];
   for (const k of names) {
     const unknown = n.after_unknown.includes(k);
     const forces = n.replace_because?.includes(k) ? style.red(" # forces replacement") : "";
@@ -304,68 +379,16 @@ function nodeBlock(n: NodeDoc, style: Style): string[] {
           : undefined,
       });
     } else {
-      const b = before[k];
-      const a = unknown ? undefined : after[k];
-      // Strings that hold JSON objects (a policy), parsed once.
-      const jb = jsonObject(b), ja = unknown ? undefined : jsonObject(a);
-      if (!unknown && JSON.stringify(a) === JSON.stringify(b)) {
-        // A sensitive value that changes looks the same redacted: say that it changes.
-        if (n.changed.includes(k) && a === "(sensitive)") {
-          rows.push({
-            indent: "      ",
-            mark: style.yellow("~") + " ",
-            name: k,
-            text: `(sensitive value)${forces}`,
-          });
-        }
-        continue;
-      }
-      if (b === undefined) {
-        rows.push({
-          indent: "      ",
-          mark: style.green("+") + " ",
-          name: k,
-          text: `${unknown ? "(known after apply)" : value(a)}${forces}`,
-        });
-      } else if (!unknown && a === undefined) {
-        rows.push({
-          indent: "      ",
-          mark: style.red("-") + " ",
-          name: k,
-          text: `${value(b)}${forces}`,
-        });
-      } else if (!unknown && isMap(b) && isMap(a)) {
-        // A map or an object: the keys that change.
-        rows.push({
-          indent: "      ",
-          mark: style.yellow("~") + " ",
-          name: k,
-          text: `{${forces}`,
-          more: [...keyRows(b, a, "          ", style, true), "        }"],
-        });
-      } else if (jb && ja && isDeepStrictEqual(jb, ja)) {
-        // The same JSON with other whitespace or key order: no change to show.
-        continue;
-      } else if (jb && ja) {
-        // A JSON document (a policy): the keys that change, as JSON.
-        rows.push({
-          indent: "      ",
-          mark: style.yellow("~") + " ",
-          name: k,
-          text: `jsonencode(${forces}`,
-          more: [
-            ...keyRows(jb, ja, "          ", style, false),
-            "        )",
-          ],
-        });
-      } else {
-        rows.push({
-          indent: "      ",
-          mark: style.yellow("~") + " ",
-          name: k,
-          text: `${value(b)} -> ${unknown ? "(known after apply)" : value(a)}${forces}`,
-        });
-      }
+      const row = changeRow(
+        n,
+        k,
+        before[k],
+        unknown ? undefined : after[k],
+        unknown,
+        forces,
+        style,
+      );
+      if (row) rows.push(row);
     }
   }
   const width = Math.max(0, ...rows.map((r) => r.name.length));
