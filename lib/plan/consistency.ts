@@ -167,29 +167,7 @@ function checkNode(plan: Plan, n: PlannedNode, bad: (what: string) => void): voi
     return;
   }
   if (type.plugin) {
-    // A plugin provider planned it: what it planned cannot be recomputed
-    // without it, and apply asks it again. The parts must still agree.
-    if (n.after === null) bad("It is kept or created, yet the plan shows no values after apply");
-    if (n.action === "create" && n.before !== null) {
-      bad("It is created, yet the plan shows values before");
-    }
-    if (n.action !== "create" && n.before === null) {
-      bad(`Its action is ${n.action}, yet the plan shows no values before`);
-    }
-    if (n.action === "replace" && n.replaceBecause.length === 0) {
-      bad("It is replaced, yet the plan gives no reason to replace it");
-    }
-    if (n.action !== "replace" && n.replaceBecause.some((r) => r !== "gone")) {
-      bad(`The plan gives reasons to replace it, and its action is ${n.action}`);
-    }
-    if (n.action === "no-op" && !same(n.after, n.before)) {
-      bad("It is left as it is, yet the plan shows other values after apply");
-    }
-    for (const k of unknownIn) {
-      if (!n.afterUnknown.some((u) => u === k || u.startsWith(`${k}.`) || u.startsWith(`${k}[`))) {
-        bad(`"${k}" is known only at apply, yet the plan does not show it as unknown`);
-      }
-    }
+    checkPluginPlanned(n, unknownIn, bad);
     return;
   }
 
@@ -214,7 +192,50 @@ function checkNode(plan: Plan, n: PlannedNode, bad: (what: string) => void): voi
     }
   }
 
-  // The action, from the inputs and the prior state.
+  checkAction(n, type, config, unknownIn, ignore, bad);
+}
+
+/**
+ * A node a plugin provider planned: what it planned cannot be recomputed
+ * without it, and apply asks it again. The parts must still agree.
+ */
+function checkPluginPlanned(
+  n: PlannedNode,
+  unknownIn: ReadonlySet<string>,
+  bad: (what: string) => void,
+): void {
+  if (n.after === null) bad("It is kept or created, yet the plan shows no values after apply");
+  if (n.action === "create" && n.before !== null) {
+    bad("It is created, yet the plan shows values before");
+  }
+  if (n.action !== "create" && n.before === null) {
+    bad(`Its action is ${n.action}, yet the plan shows no values before`);
+  }
+  if (n.action === "replace" && n.replaceBecause.length === 0) {
+    bad("It is replaced, yet the plan gives no reason to replace it");
+  }
+  if (n.action !== "replace" && n.replaceBecause.some((r) => r !== "gone")) {
+    bad(`The plan gives reasons to replace it, and its action is ${n.action}`);
+  }
+  if (n.action === "no-op" && !same(n.after, n.before)) {
+    bad("It is left as it is, yet the plan shows other values after apply");
+  }
+  for (const k of unknownIn) {
+    if (!n.afterUnknown.some((u) => u === k || u.startsWith(`${k}.`) || u.startsWith(`${k}[`))) {
+      bad(`"${k}" is known only at apply, yet the plan does not show it as unknown`);
+    }
+  }
+}
+
+/** A node of a built-in provider: its action, recomputed from its inputs and its prior state. */
+function checkAction(
+  n: PlannedNode,
+  type: TypeSchema,
+  config: Record<string, unknown>,
+  unknownIn: ReadonlySet<string>,
+  ignore: ReadonlySet<string>,
+  bad: (what: string) => void,
+): void {
   if (n.action === "create") {
     if (n.before !== null) bad("It is created, yet the plan shows values before");
     const want = sorted([...Object.keys(config), ...unknownIn]);
