@@ -355,3 +355,10 @@ Deno.test("validate reports one of two errors in two files, at its own position"
     ),
   );
 });
+
+Deno.test("validate checks a range computed from a value known only after apply at apply, not on a stand-in number", async () => {
+  const diags = invalidJson(await validate("computed_range", "--json"));
+  assert.deepEqual(diags.map((d) => [d.address, d.summary]), [
+    ["bad", "Invalid range: min 30 is greater than max 20"],
+  ]);
+});

@@ -63,7 +63,10 @@ function plural(n: number, one: string, many = one + "s"): string {
 }
 
 export const run: CommandRun = async (ctx) => {
-  const res = await loadRoot(ctx.root, { tags: ctx.tags, trace: false });
+  // Traced, so that a value computed from one known only after apply
+  // (`min: base.result + 10`) is unknown to the providers' checks, as it is
+  // to plan's, and not the stand-in number the evaluation put in its place.
+  const res = await loadRoot(ctx.root, { tags: ctx.tags });
   // The providers' checks of the values belong to the specification too.
   const checked = res.ok ? validateNodes(res.value, ctx.root) : [];
   const diagnostics = res.ok ? checked : res.diagnostics;
