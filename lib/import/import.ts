@@ -31,6 +31,7 @@ import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { isInput, mustEvaluateWithState } from "../plan/known.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import type { StoredObject } from "../providers/resource_provider.ts";
 
 type Attrs = Record<string, unknown>;
 
@@ -103,6 +104,57 @@ function notDeclared(address: string, nodes: readonly Node[]): DiagnosticsError 
       { address },
     ),
   ], "error");
+}
+
+/** Records the imported object at its node, with its log entry, in one transaction. */
+async function recordImported(
+  store: StateStore,
+  node: Node,
+  object: StoredObject,
+  how: { inputs: Record<string, Value>; sensitive: string[]; plugin: boolean },
+  opts: ImportOptions,
+): Promise<void> {
+  const { inputs, sensitive, plugin } = how;
+  const address = node.address;
+  await store.transaction(
+    { actor: opts.actor, reason: opts.reason, command: "import" },
+    async (tx) => {
+      const now = await tx.getRecord(address);
+      if (now) throw alreadyManaged(address, now.type);
+      const sensitivePaths = sensitive.map((k) => [k]);
+      await tx.putRecord({
+        address,
+        mode: node.mode,
+        type: node.type,
+        provider: node.provider,
+        attributes: object.attributes,
+        sensitivePaths,
+        dependencies: node.dependencies,
+        // The digest of the inputs as imported: equal to the configuration's
+        // when the two agree (the next plan skips the node), different when
+        // they do not (the next plan asks the provider what that changes).
+        configDigest: plugin ? "" : nodeDigest(
+          Object.fromEntries(
+            Object.entries(inputs).map((
+              [k, v],
+            ) => [k, object.attributes[k] === undefined ? v : object.attributes[k]]),
+          ),
+          node.lifecycle,
+          sensitive,
+        ),
+        refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
+        ...(object.schemaVersion !== undefined ? { schemaVersion: object.schemaVersion } : {}),
+        ...(object.private ? { private: object.private } : {}),
+      });
+      await tx.logChange({
+        address,
+        action: "import",
+        before: null,
+        after: object.attributes,
+        sensitivePaths,
+      });
+    },
+  );
 }
 
 /**
@@ -204,45 +256,7 @@ export async function importNode(
       ], "error");
     }
     const object = res.value;
-    await store.transaction(
-      { actor: opts.actor, reason: opts.reason, command: "import" },
-      async (tx) => {
-        const now = await tx.getRecord(address);
-        if (now) throw alreadyManaged(address, now.type);
-        const sensitivePaths = sensitive.map((k) => [k]);
-        await tx.putRecord({
-          address,
-          mode: node.mode,
-          type: node.type,
-          provider: node.provider,
-          attributes: object.attributes,
-          sensitivePaths,
-          dependencies: node.dependencies,
-          // The digest of the inputs as imported: equal to the configuration's
-          // when the two agree (the next plan skips the node), different when
-          // they do not (the next plan asks the provider what that changes).
-          configDigest: plugin ? "" : nodeDigest(
-            Object.fromEntries(
-              Object.entries(inputs).map((
-                [k, v],
-              ) => [k, object.attributes[k] === undefined ? v : object.attributes[k]]),
-            ),
-            node.lifecycle,
-            sensitive,
-          ),
-          refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
-          ...(object.schemaVersion !== undefined ? { schemaVersion: object.schemaVersion } : {}),
-          ...(object.private ? { private: object.private } : {}),
-        });
-        await tx.logChange({
-          address,
-          action: "import",
-          before: null,
-          after: object.attributes,
-          sensitivePaths,
-        });
-      },
-    );
+    await recordImported(store, node, object, { inputs, sensitive, plugin }, opts);
     return {
       address,
       mode: node.mode,
