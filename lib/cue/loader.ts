@@ -922,9 +922,8 @@ export interface EvaluateOptions {
    */
   knownKinds?: Map<string, { provider: string; mode: Mode; type: string }>;
   /**
-   * Trace values known only after apply (a second evaluation): for plans,
-   * and for the providers' checks of `validate`, which must not take a value
-   * computed from an unknown one for known. Default true.
+   * Trace values known only after apply (a second evaluation), for plans and
+   * for validate's provider checks (no stand-in taken for known). Default true.
    */
   trace?: boolean;
   /**
