@@ -282,6 +282,84 @@ function readableStderr(stderr: string): string {
   return stderr;
 }
 
+/**
+ * The digest of the plan file at `path` when an operator approved it (with
+ * `--require-approval`): its bytes read once and hashed, the approval of that
+ * digest signed by a key on the server's command line, made in this root,
+ * and not applied already in this session; else an ArgumentRefusal that
+ * says what to do. The apply then checks that the bytes it parses have the
+ * same digest.
+ */
+async function approvedPlan(
+  opts: ServerOptions,
+  run: Runtime,
+  path: string,
+  planfile: unknown,
+): Promise<string> {
+  let digest: string | undefined;
+  let bytes: Uint8Array | undefined;
+  let approvedDigest: string | undefined;
+  try {
+    // Read without blocking and bounded: a FIFO, a device or a huge
+    // file in its place must not stall the server for every client.
+    ({ bytes, digest } = readPlanFileBytes(path));
+  } catch (e) {
+    if (!(e instanceof DiagnosticsError)) throw e;
+    const detail = e.diagnostics[0]?.detail ?? "";
+    if (!/^There is no such file/.test(detail)) {
+      throw new ArgumentRefusal(
+        `planfile ${shown(planfile)} cannot be read: ${
+          detail.replace(/\. Give the path.*$/, "").replace(/^./, (c) => c.toLowerCase())
+        }. Give a plan file that pravo_plan saved with out`,
+      );
+    }
+    digest = undefined; // no such file: not approved
+  }
+  try {
+    if (
+      digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])
+    ) {
+      approvedDigest = digest;
+    }
+  } catch (e) {
+    if (e instanceof ApprovalsUnreadable) throw new ArgumentRefusal(e.message);
+    throw e;
+  }
+  if (approvedDigest && bytes && opts.key !== undefined) {
+    // An approval is for the root its plan was made in: a plan and its
+    // approval copied from a twin root (a copy of this one, with the
+    // same state lineage) are not approved here.
+    let made: string | undefined;
+    try {
+      made = openPlanBytes(path, bytes, keyFromEncoded(opts.key)).root;
+    } catch {
+      made = undefined; // apply says what is wrong with the file
+    }
+    if (made !== undefined && realOrSelf(made) !== realOrSelf(opts.root)) {
+      throw new ArgumentRefusal(
+        `planfile ${
+          shown(planfile)
+        } was made in another root (${made}): an approval holds for the root its plan was made in. Make the plan here with pravo_plan and ask the operator to approve it`,
+      );
+    }
+  }
+  if (approvedDigest && run.applied.has(approvedDigest)) {
+    throw new ArgumentRefusal(
+      `planfile ${
+        shown(planfile)
+      } was applied already: an approval is for one apply, and this server applied that plan in this session. Make a new plan and ask the operator to approve it`,
+    );
+  }
+  if (!approvedDigest) {
+    throw new ArgumentRefusal(
+      `planfile ${
+        JSON.stringify(planfile)
+      } is not approved: this server applies only plans an operator approved after review, with \`pravo approve ${planfile} --key FILE\`. Show it to the operator with pravo_show_plan and wait for the approval`,
+    );
+  }
+  return approvedDigest;
+}
+
 /** Handles one tools/call; never throws for a bad argument. */
 export async function callTool(
   opts: ServerOptions,
@@ -300,69 +378,7 @@ export async function callTool(
     if (typeof args.planfile === "string") {
       const path = insideRoot(opts.root, "planfile", args.planfile);
       if (opts.requireApproval && tool.name === "pravo_apply_plan") {
-        // The file's bytes are read once and hashed; the approval must be of
-        // that digest, signed by a key on the server's command line, and the
-        // apply checks that the bytes it parses have the same digest.
-        let digest: string | undefined;
-        let bytes: Uint8Array | undefined;
-        try {
-          // Read without blocking and bounded: a FIFO, a device or a huge
-          // file in its place must not stall the server for every client.
-          ({ bytes, digest } = readPlanFileBytes(path));
-        } catch (e) {
-          if (!(e instanceof DiagnosticsError)) throw e;
-          const detail = e.diagnostics[0]?.detail ?? "";
-          if (!/^There is no such file/.test(detail)) {
-            throw new ArgumentRefusal(
-              `planfile ${shown(args.planfile)} cannot be read: ${
-                detail.replace(/\. Give the path.*$/, "").replace(/^./, (c) => c.toLowerCase())
-              }. Give a plan file that pravo_plan saved with out`,
-            );
-          }
-          digest = undefined; // no such file: not approved
-        }
-        try {
-          if (
-            digest !== undefined && await findApproval(opts.root, digest, opts.approvers ?? [])
-          ) {
-            approvedDigest = digest;
-          }
-        } catch (e) {
-          if (e instanceof ApprovalsUnreadable) throw new ArgumentRefusal(e.message);
-          throw e;
-        }
-        if (approvedDigest && bytes && opts.key !== undefined) {
-          // An approval is for the root its plan was made in: a plan and its
-          // approval copied from a twin root (a copy of this one, with the
-          // same state lineage) are not approved here.
-          let made: string | undefined;
-          try {
-            made = openPlanBytes(path, bytes, keyFromEncoded(opts.key)).root;
-          } catch {
-            made = undefined; // apply says what is wrong with the file
-          }
-          if (made !== undefined && realOrSelf(made) !== realOrSelf(opts.root)) {
-            throw new ArgumentRefusal(
-              `planfile ${
-                shown(args.planfile)
-              } was made in another root (${made}): an approval holds for the root its plan was made in. Make the plan here with pravo_plan and ask the operator to approve it`,
-            );
-          }
-        }
-        if (approvedDigest && run.applied.has(approvedDigest)) {
-          throw new ArgumentRefusal(
-            `planfile ${
-              shown(args.planfile)
-            } was applied already: an approval is for one apply, and this server applied that plan in this session. Make a new plan and ask the operator to approve it`,
-          );
-        }
-        if (!approvedDigest) {
-          throw new ArgumentRefusal(
-            `planfile ${
-              JSON.stringify(args.planfile)
-            } is not approved: this server applies only plans an operator approved after review, with \`pravo approve ${args.planfile} --key FILE\`. Show it to the operator with pravo_show_plan and wait for the approval`,
-          );
-        }
+        approvedDigest = await approvedPlan(opts, run, path, args.planfile);
       }
     }
     argv = tool.argv(args);
