@@ -11,7 +11,7 @@
  */
 
 import { relative as relativePath, resolve } from "node:path";
-import type { CommandRun } from "../cli/command.ts";
+import type { CommandRun, Context, OptionValues } from "../cli/command.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { parseDuration } from "../plan/duration.ts";
@@ -21,7 +21,8 @@ import type { Pinned, PinnedPlugin } from "../workspace/pinned.ts";
 import { LOCK_FILE } from "../providers/install/lock.ts";
 import { toBase64 } from "../bytes.ts";
 import { digestOf, readLockFileText } from "../workspace/pinned_files.ts";
-import type { PravoConfig } from "../config/config.ts";
+import type { LoadedConfig, PravoConfig } from "../config/config.ts";
+import type { StateLocation } from "../config/location.ts";
 import { parseLockFile } from "../providers/install/lock.ts";
 import { hashCachePath, pravoCacheHome } from "../providers/install/cache_dir.ts";
 import { FileHashCache } from "../providers/install/hash_cache.ts";
@@ -58,12 +59,11 @@ function wholeNumber(opts: Record<string, unknown>, flag: string, def: number, m
   return n;
 }
 
-export const run: CommandRun = async (ctx, opts) => {
-  const paths = policyPaths(opts.policy);
-  const relative = paths.map(checkAbsolutePolicyPath).filter((d) => d !== undefined);
-  if (relative.length) throw new DiagnosticsError(relative, "policy");
-  // Each policy is read once, compiled from those bytes, and pinned: the
-  // children judge with this content whatever happens to the file.
+/**
+ * Each policy read once, compiled from those bytes, and pinned: the
+ * children judge with this content whatever happens to the file.
+ */
+async function pinPolicies(ctx: Context, paths: string[]) {
   const policies: Pinned["policies"] = [];
   const watched: { file: string; what: string; digest: string }[] = [];
   for (const path of paths) {
@@ -80,16 +80,11 @@ export const run: CommandRun = async (ctx, opts) => {
       );
     }
   }
-  const max = wholeNumber(opts, "max-result-bytes", DEFAULT_MAX_RESULT_BYTES, 1024);
-  const maxCalls = wholeNumber(opts, "max-calls", DEFAULT_MAX_CALLS, 1);
-  const callMemoryMiB = wholeNumber(opts, "call-memory", DEFAULT_CALL_MEMORY_MIB, 256);
-  const timeoutText = (opts.timeout as string | undefined) ?? "10m";
-  const timeoutMs = parseDuration(timeoutText);
-  if (timeoutMs === undefined || timeoutMs <= 0) {
-    throw new UsageError(`--timeout "${timeoutText}" is not a duration such as 90s or 10m`, "mcp");
-  }
-  // The approvers the server trusts: only keys named on its own command
-  // line, read now, never a file in the root.
+  return { policies, watched };
+}
+
+/** The approvers the server trusts: only keys named on its own command line, read now, never a file in the root. */
+async function trustedApprovers(ctx: Context, opts: OptionValues) {
   const approverPaths = (opts.approver as string[] | undefined) ?? [];
   const requireApproval = Boolean(opts["require-approval"]) || approverPaths.length > 0;
   if (requireApproval && approverPaths.length === 0) {
@@ -108,9 +103,15 @@ export const run: CommandRun = async (ctx, opts) => {
       throw e;
     }
   }
-  // pravo.jsonc is read once: the state location and every other setting
-  // are fixed now, not by what an agent writes into the file later.
-  const config = readConfig(ctx.root);
+  return { requireApproval, approvers };
+}
+
+/** Where the children keep the state: fixed now, a SQLite file's links resolved. */
+function pinnedState(
+  ctx: Context,
+  config: LoadedConfig,
+  requireApproval: boolean,
+): StateLocation {
   let state = locationFrom(ctx, config);
   if (state.backend === "sqlite") {
     // The file the children open, links resolved now. Only the operator
@@ -138,6 +139,27 @@ export const run: CommandRun = async (ctx, opts) => {
       );
     }
   }
+  return state;
+}
+
+export const run: CommandRun = async (ctx, opts) => {
+  const paths = policyPaths(opts.policy);
+  const relative = paths.map(checkAbsolutePolicyPath).filter((d) => d !== undefined);
+  if (relative.length) throw new DiagnosticsError(relative, "policy");
+  const { policies, watched } = await pinPolicies(ctx, paths);
+  const max = wholeNumber(opts, "max-result-bytes", DEFAULT_MAX_RESULT_BYTES, 1024);
+  const maxCalls = wholeNumber(opts, "max-calls", DEFAULT_MAX_CALLS, 1);
+  const callMemoryMiB = wholeNumber(opts, "call-memory", DEFAULT_CALL_MEMORY_MIB, 256);
+  const timeoutText = (opts.timeout as string | undefined) ?? "10m";
+  const timeoutMs = parseDuration(timeoutText);
+  if (timeoutMs === undefined || timeoutMs <= 0) {
+    throw new UsageError(`--timeout "${timeoutText}" is not a duration such as 90s or 10m`, "mcp");
+  }
+  const { requireApproval, approvers } = await trustedApprovers(ctx, opts);
+  // pravo.jsonc is read once: the state location and every other setting
+  // are fixed now, not by what an agent writes into the file later.
+  const config = readConfig(ctx.root);
+  const state = pinnedState(ctx, config, requireApproval);
   const lockFile = readLockFile(ctx.root);
   for (const [file, text] of [[config.path, undefined], [`${ctx.root}/${LOCK_FILE}`, lockFile]]) {
     if (file === undefined) continue;
