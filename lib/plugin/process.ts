@@ -267,6 +267,141 @@ function output(tail: OutputTail): string {
     : " It printed nothing.";
 }
 
+/** Where the provider's socket goes, and what to remove after: a private directory, or the path asked for. */
+async function socketPlace(
+  opts: StartOptions,
+): Promise<{ socketDir: string; leftovers: string[] } | { problem: string }> {
+  try {
+    if (opts.socketPath) {
+      const socketDir = dirname(opts.socketPath);
+      await Deno.mkdir(socketDir, { recursive: true, mode: 0o700 });
+      removeSync([opts.socketPath]);
+      return { socketDir, leftovers: [opts.socketPath] };
+    }
+    const socketDir = await Deno.makeTempDir({ prefix: "pravo-plugin-" });
+    return { socketDir, leftovers: [socketDir] };
+  } catch (e) {
+    return {
+      problem:
+        `pravo could not make a private directory for its socket: ${(e as Error).message}. ` +
+        "Check that the temporary directory ($TMPDIR) is writable.",
+    };
+  }
+}
+
+/** The provider's process, started; or why it could not be. */
+function spawnProvider(
+  opts: StartOptions,
+  env: Record<string, string>,
+  clearEnv: boolean,
+): { child: Deno.ChildProcess } | { problem: string } {
+  try {
+    const child = new Deno.Command(opts.command, {
+      args: opts.args ?? [],
+      env,
+      clearEnv,
+      cwd: opts.cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    return { child };
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (e instanceof Deno.errors.NotFound) {
+      return { problem: `"${opts.command}" does not exist. Run \`pravo init\` to install it.` };
+    }
+    if (e instanceof Deno.errors.PermissionDenied) {
+      return {
+        problem:
+          `"${opts.command}" cannot be run (${msg}). Check that it is an executable file, or run \`pravo init\` to install it again.`,
+      };
+    }
+    if (e instanceof Deno.errors.NotCapable) {
+      return {
+        problem: `pravo's permissions do not allow running "${opts.command}" (${msg}). ` +
+          "Pin the provider in pravo.lock.json with `pravo init`, then start pravo again.",
+      };
+    }
+    return {
+      problem: `Running "${opts.command}" failed: ${msg}. Check the provider's installation.`,
+    };
+  }
+}
+
+/**
+ * The provider's handshake line, read from its stdout within the timeout;
+ * or why there is none (it timed out, closed its output, wrote no line, or
+ * exited first).
+ */
+async function handshakeLine(
+  opts: StartOptions,
+  child: Deno.ChildProcess,
+  exited: Promise<ExitInfo>,
+  killed: Killed,
+  tail: OutputTail,
+  sink: (b: Uint8Array) => void,
+): Promise<{ line: string } | { problem: string }> {
+  // Until the handshake is read, an early exit of pravo must still kill it.
+  const early = { killNow: () => killSync(killed) };
+  track(early);
+
+  const timeoutMs = opts.handshakeTimeoutMs ?? 60_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const first = await Promise.race([
+    firstLine(child.stdout, sink).then((r) => ({ kind: "line" as const, ...r })),
+    exited.then((e) => ({ kind: "exit" as const, exit: e })),
+    new Promise<{ kind: "timeout" }>((r) => {
+      timer = setTimeout(() => r({ kind: "timeout" }), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  untrack(early);
+
+  if (first.kind === "timeout") {
+    return {
+      problem:
+        `It printed no handshake line within ${seconds(timeoutMs)} and was stopped.${
+          output(tail)
+        }` +
+        ` Check that "${opts.command}" is a Terraform or OpenTofu provider; if the machine is busy, try again.`,
+    };
+  }
+  let exit = first.kind === "exit" ? first.exit : undefined;
+  const said = first.kind === "line" && !first.line && first.overflow
+    ? ` It printed ${quoteLine(first.overflow)}.`
+    : "";
+  if (first.kind === "line" && !first.line) {
+    // Its stdout ended, or it wrote kilobytes without a newline. Ended: it
+    // is probably exiting; let the exit be seen. Still running: stop it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    exit = await Promise.race([
+      exited,
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 500))),
+    ]);
+    clearTimeout(timer);
+    if (!exit) {
+      await kill(killed);
+      return {
+        problem: `Its handshake failed: ${
+          first.overflow
+            ? `it printed ${quoteLine(first.overflow)} instead of its handshake line`
+            : "it closed its standard output before it printed its handshake line"
+        }.${output(tail)} Check that "${opts.command}" is a Terraform or OpenTofu provider.`,
+      };
+    }
+  }
+  const line = first.kind === "line" ? first.line : undefined;
+  if (exit || !line) {
+    const e = exit ?? await exited;
+    return {
+      problem: `It ${describeExit(e)} before it printed its handshake line.${said}${output(tail)}` +
+        ` Check that "${opts.command}" is a Terraform or OpenTofu provider built for this machine.`,
+    };
+  }
+  return { line };
+}
+
 /** Starts a provider and connects to it; diagnostics say why not. */
 export async function startPlugin(opts: StartOptions): Promise<Result<PluginProcess>> {
   const protocols = opts.protocols ?? [5, 6];
@@ -275,24 +410,9 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
     diagnostics: [error(`Cannot start ${who}`, detail)],
   });
 
-  let socketDir: string;
-  let leftovers: string[];
-  try {
-    if (opts.socketPath) {
-      socketDir = dirname(opts.socketPath);
-      await Deno.mkdir(socketDir, { recursive: true, mode: 0o700 });
-      removeSync([opts.socketPath]);
-      leftovers = [opts.socketPath];
-    } else {
-      socketDir = await Deno.makeTempDir({ prefix: "pravo-plugin-" });
-      leftovers = [socketDir];
-    }
-  } catch (e) {
-    return cantStart(
-      `pravo could not make a private directory for its socket: ${(e as Error).message}. ` +
-        "Check that the temporary directory ($TMPDIR) is writable.",
-    );
-  }
+  const place = await socketPlace(opts);
+  if ("problem" in place) return cantStart(place.problem);
+  const { socketDir, leftovers } = place;
   const cleanDir = () => Promise.resolve(removeSync(leftovers));
 
   const cert = opts.autoMTLS === false ? undefined : await makeClientCertificate();
@@ -305,38 +425,12 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
     source: opts.environment,
   });
 
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(opts.command, {
-      args: opts.args ?? [],
-      env,
-      clearEnv,
-      cwd: opts.cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (e) {
+  const spawned = spawnProvider(opts, env, clearEnv);
+  if ("problem" in spawned) {
     await cleanDir();
-    const msg = (e as Error).message;
-    if (e instanceof Deno.errors.NotFound) {
-      return cantStart(`"${opts.command}" does not exist. Run \`pravo init\` to install it.`);
-    }
-    if (e instanceof Deno.errors.PermissionDenied) {
-      return cantStart(
-        `"${opts.command}" cannot be run (${msg}). Check that it is an executable file, or run \`pravo init\` to install it again.`,
-      );
-    }
-    if (e instanceof Deno.errors.NotCapable) {
-      return cantStart(
-        `pravo's permissions do not allow running "${opts.command}" (${msg}). ` +
-          "Pin the provider in pravo.lock.json with `pravo init`, then start pravo again.",
-      );
-    }
-    return cantStart(
-      `Running "${opts.command}" failed: ${msg}. Check the provider's installation.`,
-    );
+    return cantStart(spawned.problem);
   }
+  const child = spawned.child;
 
   const tail = new OutputTail();
   const sink = (b: Uint8Array) => {
@@ -366,63 +460,9 @@ export async function startPlugin(opts: StartOptions): Promise<Result<PluginProc
     await cleanDir();
     return { diagnostics: [error(summary, detail)] };
   };
-  // Until the handshake is read, an early exit of pravo must still kill it.
-  const early = { killNow: () => killSync(killed) };
-  track(early);
-
-  const timeoutMs = opts.handshakeTimeoutMs ?? 60_000;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const first = await Promise.race([
-    firstLine(child.stdout, sink).then((r) => ({ kind: "line" as const, ...r })),
-    exited.then((e) => ({ kind: "exit" as const, exit: e })),
-    new Promise<{ kind: "timeout" }>((r) => {
-      timer = setTimeout(() => r({ kind: "timeout" }), timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  untrack(early);
-
-  if (first.kind === "timeout") {
-    return abandon(
-      `${cap(who)} did not start`,
-      `It printed no handshake line within ${seconds(timeoutMs)} and was stopped.${output(tail)}` +
-        ` Check that "${opts.command}" is a Terraform or OpenTofu provider; if the machine is busy, try again.`,
-    );
-  }
-  let exit = first.kind === "exit" ? first.exit : undefined;
-  const said = first.kind === "line" && !first.line && first.overflow
-    ? ` It printed ${quoteLine(first.overflow)}.`
-    : "";
-  if (first.kind === "line" && !first.line) {
-    // Its stdout ended, or it wrote kilobytes without a newline. Ended: it
-    // is probably exiting; let the exit be seen. Still running: stop it.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    exit = await Promise.race([
-      exited,
-      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 500))),
-    ]);
-    clearTimeout(timer);
-    if (!exit) {
-      await kill(killed);
-      return abandon(
-        `${cap(who)} did not start`,
-        `Its handshake failed: ${
-          first.overflow
-            ? `it printed ${quoteLine(first.overflow)} instead of its handshake line`
-            : "it closed its standard output before it printed its handshake line"
-        }.${output(tail)} Check that "${opts.command}" is a Terraform or OpenTofu provider.`,
-      );
-    }
-  }
-  const line = first.kind === "line" ? first.line : undefined;
-  if (exit || !line) {
-    const e = exit ?? await exited;
-    return abandon(
-      `${cap(who)} did not start`,
-      `It ${describeExit(e)} before it printed its handshake line.${said}${output(tail)}` +
-        ` Check that "${opts.command}" is a Terraform or OpenTofu provider built for this machine.`,
-    );
-  }
+  const read = await handshakeLine(opts, child, exited, killed, tail, sink);
+  if ("problem" in read) return abandon(`${cap(who)} did not start`, read.problem);
+  const line = read.line;
   const hs = parseHandshake(line, protocols);
   if (!hs.ok) {
     return abandon(
