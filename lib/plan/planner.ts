@@ -45,6 +45,7 @@ import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { bounded } from "../graph/walk.ts";
+import { planNode } from "./plan_node.ts";
 
 export type RefreshMode = "age" | "expired" | "false" | "all";
 
@@ -66,11 +67,11 @@ export interface PlanOptions {
   session?: ProviderSession;
 }
 
-function isInput(a: TypeSchema["attributes"][string]): boolean {
+export function isInput(a: TypeSchema["attributes"][string]): boolean {
   return Boolean(a.required || a.optional);
 }
 
-function hasUnknown(v: Value | undefined): boolean {
+export function hasUnknown(v: Value | undefined): boolean {
   if (v === UNKNOWN) return true;
   if (Array.isArray(v)) return v.some(hasUnknown);
   if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
@@ -188,7 +189,7 @@ function digestKey(): Uint8Array {
 
 let digestKeyFor: { fingerprint: string; bytes: Uint8Array } | undefined;
 
-function sensitiveOf(type: TypeSchema): string[] {
+export function sensitiveOf(type: TypeSchema): string[] {
   return Object.entries(type.attributes).filter(([, a]) => a.sensitive).map(([k]) => k).sort();
 }
 
@@ -197,7 +198,7 @@ function sensitiveOf(type: TypeSchema): string[] {
  * those whose inputs are computed from a secret; when an input is, every
  * attribute is (what is read depends on the secret).
  */
-function dataSensitive(n: Node, read: Attrs): string[] {
+export function dataSensitive(n: Node, read: Attrs): string[] {
   const out = new Set([...sensitiveOf(n.schema), ...n.sensitiveInputs]);
   if (n.sensitiveInputs.length) {
     for (const k of [...Object.keys(n.schema.attributes), ...Object.keys(read)]) out.add(k);
@@ -799,7 +800,7 @@ export function propagateSensitivity(planned: PlannedNode[], sentinels: Sentinel
   }
 }
 
-function inputsOf(n: Node): Record<string, Value> {
+export function inputsOf(n: Node): Record<string, Value> {
   const out: Record<string, Value> = {};
   for (const [k, a] of Object.entries(n.schema.attributes)) {
     if (isInput(a) && n.config[k] !== undefined) out[k] = n.config[k];
@@ -807,13 +808,13 @@ function inputsOf(n: Node): Record<string, Value> {
   return out;
 }
 
-function withoutUnknown(v: Record<string, Value>): Attrs {
+export function withoutUnknown(v: Record<string, Value>): Attrs {
   const out: Attrs = {};
   for (const [k, x] of Object.entries(v)) if (!hasUnknown(x)) out[k] = x;
   return out;
 }
 
-function providerConfigOf(spec: Spec, n: Node): Attrs {
+export function providerConfigOf(spec: Spec, n: Node): Attrs {
   const inst = spec.providers.find((p) => p.address === n.providerInstance);
   return inst ? withoutUnknown(inst.config) : {};
 }
@@ -849,233 +850,7 @@ function deleteNode(
   };
 }
 
-/** What planning one node needs besides the node. */
-interface NodeContext {
-  session: ProviderSession;
-  /** The node was read from the real world in this plan. */
-  refreshed: boolean;
-  /** The schema version and private data of its object in the state (as refreshed). */
-  stored?: Pick<StoredObject, "schemaVersion" | "private">;
-  /** A provider's diagnostic, pointed at the node's declaration (and the attribute it names). */
-  located: (d: Diagnostic) => Diagnostic;
-  /** The secrets of the nodes a node depends on, as they are now ({@linkcode secretSources}). */
-  secretSources: (dependencies: readonly string[]) => unknown[];
-}
-
-async function planNode(
-  n: Node,
-  spec: Spec,
-  rec: StateRecord | undefined,
-  prior: Attrs | null,
-  dataRead: Map<string, Attrs>,
-  opts: PlanOptions,
-  diags: Diagnostic[],
-  ctx: NodeContext,
-): Promise<PlannedNode> {
-  const type = n.schema;
-  // lifecycle.ignore_changes: an object in the state keeps the values it has
-  // for those inputs, whatever the configuration says now (as Terraform).
-  const inputs = n.mode === "managed" && rec && prior
-    ? keepIgnored(inputsOf(n), n.lifecycle.ignore_changes ?? [], prior)
-    : inputsOf(n);
-  const secretInputs = [...new Set([...sensitiveOf(type), ...n.sensitiveInputs])];
-  const configDigest = nodeDigest(
-    digestInputs(inputs, n.secretForms, () => ctx.secretSources(n.dependencies)),
-    n.lifecycle,
-    n.mode === "data" ? [] : secretInputs,
-  );
-  // Inputs computed from a secret are unknown at plan time. When the node is
-  // as it was applied (the same configuration, computed of the same secrets:
-  // the digest says it without their values), they are what it was applied
-  // with; otherwise they are known after apply, whatever the secret holds.
-  if (
-    n.mode === "managed" && rec && prior && rec.configDigest === configDigest
-  ) {
-    for (const k of Object.keys(n.secretForms)) {
-      if (k in inputs && prior[k] !== undefined) inputs[k] = prior[k] as Value;
-    }
-  }
-  const config = withoutUnknown(inputs);
-  const unknownInputs = Object.keys(inputs).filter((k) => hasUnknown(inputs[k])).sort();
-  const base: PlannedNode = {
-    address: n.address,
-    mode: n.mode,
-    type: n.type,
-    name: n.name,
-    provider: n.provider,
-    action: "no-op",
-    before: rec ? prior : null,
-    after: null,
-    afterUnknown: [],
-    changed: [],
-    replaceBecause: [],
-    dependencies: n.dependencies,
-    sensitive: n.mode === "data"
-      ? dataSensitive(n, dataRead.get(n.address) ?? {})
-      : [...new Set([...sensitiveOf(type), ...n.sensitiveInputs])].sort(),
-    config,
-    templates: Object.fromEntries(
-      Object.entries(n.templates).filter(([k]) => unknownInputs.includes(k)),
-    ),
-    needsEvaluation: n.needsEvaluation.filter((k) => unknownInputs.includes(k)),
-    configDigest,
-    ...(Object.keys(n.secretForms).length ? { secretForms: n.secretForms } : {}),
-    refreshAge: n.lifecycle.refresh_age ?? type.refreshAge ?? null,
-    lifecycle: n.lifecycle,
-    providerConfig: providerConfigOf(spec, n),
-  };
-  if (n.providerInstance) base.providerInstance = n.providerInstance;
-  if (n.origin) base.origin = n.origin;
-  const ignore = new Set(n.lifecycle.ignore_changes ?? []);
-  const requested = (opts.replace ?? []).includes(n.address);
-  // Unchanged since it was applied, and not read again: left as it is,
-  // without asking its provider (which, for a plugin, need not start).
-  if (
-    n.mode === "managed" && rec && prior !== null && !opts.full && !opts.destroy && !requested &&
-    !ctx.refreshed && rec.configDigest === base.configDigest
-  ) {
-    return {
-      ...base,
-      action: "no-op",
-      after: prior,
-      config: { ...config, ...pick(prior, ignore) },
-    };
-  }
-  // A plan to destroy everything plans nothing else (its nodes become deletes).
-  if (opts.destroy) return base;
-  const computed = Object.entries(type.attributes).filter(([, a]) => !isInput(a)).map(([k]) => k);
-  if (n.mode === "ephemeral") {
-    return { ...base, action: "open", before: null, afterUnknown: computed };
-  }
-  if (n.mode === "call") return { ...base, action: "create", before: null, afterUnknown: computed };
-
-  const provider = await ctx.session.providerFor(n);
-  const request = {
-    type,
-    address: n.address,
-    root: opts.root,
-    providerConfig: base.providerConfig,
-    ranges: n.attributeRanges,
-    inputs: inputs as Record<string, unknown>,
-    config,
-    unknown: unknownInputs,
-  };
-  if (type.plugin) {
-    // A plugin provider's checks (the built-in ones are validateNodes'). Inputs
-    // computed from a secret go as unknown, as validateNodes has them: whether
-    // a check fails would tell of the secret on every plan.
-    const hidden = new Set(n.sensitiveInputs);
-    const validated = await provider.validateResource({
-      ...request,
-      inputs: Object.fromEntries(
-        Object.entries(request.inputs).map(([k, v]) => [k, hidden.has(k) ? UNKNOWN : v]),
-      ),
-      config: Object.fromEntries(Object.entries(config).filter(([k]) => !hidden.has(k))),
-      unknown: [...new Set([...unknownInputs, ...hidden])].sort(),
-    });
-    diags.push(
-      ...scrubDiagnostics(validated, base.sensitive.map((k) => config[k])).map(ctx.located),
-    );
-  }
-  if (n.mode === "data") {
-    const read = dataRead.get(n.address);
-    const after = read ? { ...config, ...read } : config;
-    return {
-      ...base,
-      action: "read",
-      after,
-      afterUnknown: read ? [] : computed,
-      changed: rec && read ? changedKeys(prior ?? {}, after) : [],
-    };
-  }
-
-  // Managed: the provider plans.
-  const plan = async (from: StoredObject | null) => {
-    const r = await provider.planResource({ ...request, prior: from, ignoreChanges: [...ignore] });
-    diags.push(
-      ...scrubDiagnostics(r.diagnostics, base.sensitive.map((k) => config[k])).map(ctx.located),
-    );
-    return r.value;
-  };
-  if (!rec || prior === null) {
-    const p = await plan(null);
-    return {
-      ...base,
-      action: "create",
-      before: null,
-      after: p?.after ?? config,
-      afterUnknown: p?.afterUnknown ?? [],
-      changed: p?.changed ?? Object.keys(inputs).sort(),
-      replaceBecause: rec ? ["gone"] : [],
-    };
-  }
-  const storedPrior: StoredObject = { attributes: prior, ...ctx.stored };
-  const planned = await plan(storedPrior);
-  if (!planned) return { ...base, action: "no-op", after: prior };
-  const update = planned;
-  const before = update.prior?.attributes ?? prior;
-  const upgraded = update.prior
-    ? { stored: { schemaVersion: update.prior.schemaVersion, private: update.prior.private } }
-    : ctx.stored
-    ? { stored: ctx.stored }
-    : {};
-  if (update.requiresReplace.length || requested) {
-    // A replacement is planned as a create.
-    const create = await plan(null);
-    return {
-      ...base,
-      ...upgraded,
-      action: "replace",
-      before,
-      after: create?.after ?? config,
-      afterUnknown: create?.afterUnknown ?? [],
-      changed: update.changed,
-      replaceBecause: [...update.requiresReplace, ...(requested ? ["requested"] : [])],
-    };
-  }
-  if (
-    update.changed.length || update.afterUnknown.length || !isDeepStrictEqual(update.after, before)
-  ) {
-    return {
-      ...base,
-      ...upgraded,
-      action: "update",
-      before,
-      after: update.after,
-      afterUnknown: update.afterUnknown,
-      changed: update.changed,
-    };
-  }
-  return {
-    ...base,
-    ...upgraded,
-    action: "no-op",
-    before,
-    after: before,
-    config: { ...config, ...pick(before, ignore) },
-  };
-}
-
-/** The inputs, with those that ignore_changes names as the prior state has them. */
-function keepIgnored(
-  inputs: Record<string, Value>,
-  ignore: readonly string[],
-  prior: Attrs,
-): Record<string, Value> {
-  const out = { ...inputs };
-  for (const k of ignore) {
-    if (!(k in out)) continue;
-    if (prior[k] === undefined || prior[k] === null) delete out[k];
-    else out[k] = prior[k] as Value;
-  }
-  return out;
-}
-
-function pick(o: Attrs, keys: Set<string>): Attrs {
-  return Object.fromEntries(Object.entries(o).filter(([k]) => keys.has(k)));
-}
-
-function changedKeys(a: Attrs, b: Attrs): string[] {
+export function changedKeys(a: Attrs, b: Attrs): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => !isDeepStrictEqual(a[k] ?? null, b[k] ?? null)).sort();
 }
