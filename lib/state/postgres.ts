@@ -77,7 +77,7 @@ import {
   recordOfRow,
   reservationOfRow,
 } from "./rows.ts";
-import { type Attempt, lockWithRetry, newLock } from "./lock_loop.ts";
+import { type Attempt, newLock } from "./lock_loop.ts";
 import { REDACTION_KEY, StoreBase, TxBase } from "./store_base.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -521,40 +521,33 @@ export class PostgresStore extends StoreBase implements StateStore {
     this.refuseSecondLock();
     const ttl = req.ttlMs ?? DEFAULT_LOCK_TTL_MS;
     const beacon = await this.#guard(() => this.#newBeacon(), "lock");
-    let acquired: AcquiredLock;
-    try {
-      acquired = await lockWithRetry(
-        req,
-        this.location,
-        () =>
-          this.exclusive(() =>
-            this.#guard(() =>
-              this.#sql.begin(async (q): Promise<Attempt> => {
-                const row = await this.#lockRootReadingLock(q);
-                const current = row?.id == null ? undefined : this.#lockInfo(row);
-                // A live lock here is one whose holder's session is alive.
-                if (current !== undefined && current.stale === undefined) {
-                  return { held: current, liveness: "session alive" };
-                }
-                const lock = newLock(req, crypto.randomUUID(), this.now(), ttl, current);
-                await q`
-                INSERT INTO locks (root_id, id, actor, reason, command, pid, hostname, beacon,
-                                   since, expires)
-                VALUES (${this.#rootId}, ${lock.id}, ${lock.actor}, ${lock.reason},
-                        ${lock.command}, ${lock.pid}, ${lock.hostname}, ${beacon.number},
-                        ${lock.since}, ${lock.expires})
-                ON CONFLICT (root_id) DO UPDATE SET id = excluded.id, actor = excluded.actor,
-                  reason = excluded.reason, command = excluded.command, pid = excluded.pid,
-                  hostname = excluded.hostname, beacon = excluded.beacon,
-                  since = excluded.since, expires = excluded.expires`;
-                return { acquired: lock };
-              }), "lock")
-          ),
-      );
-    } catch (e) {
-      await dropBeacon(beacon);
-      throw e;
-    }
+    const acquired = await this.lockBy(
+      req,
+      this.location,
+      () =>
+        this.#guard(() =>
+          this.#sql.begin(async (q): Promise<Attempt> => {
+            const row = await this.#lockRootReadingLock(q);
+            const current = row?.id == null ? undefined : this.#lockInfo(row);
+            // A live lock here is one whose holder's session is alive.
+            if (current !== undefined && current.stale === undefined) {
+              return { held: current, liveness: "session alive" };
+            }
+            const lock = newLock(req, crypto.randomUUID(), this.now(), ttl, current);
+            await q`
+            INSERT INTO locks (root_id, id, actor, reason, command, pid, hostname, beacon,
+                               since, expires)
+            VALUES (${this.#rootId}, ${lock.id}, ${lock.actor}, ${lock.reason},
+                    ${lock.command}, ${lock.pid}, ${lock.hostname}, ${beacon.number},
+                    ${lock.since}, ${lock.expires})
+            ON CONFLICT (root_id) DO UPDATE SET id = excluded.id, actor = excluded.actor,
+              reason = excluded.reason, command = excluded.command, pid = excluded.pid,
+              hostname = excluded.hostname, beacon = excluded.beacon,
+              since = excluded.since, expires = excluded.expires`;
+            return { acquired: lock };
+          }), "lock"),
+      () => dropBeacon(beacon),
+    );
     this.heldLock = acquired;
     this.#beacon = beacon;
     this.#unhold = interrupts.hold(`the state lock ${acquired.id}`);

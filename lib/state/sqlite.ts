@@ -78,7 +78,7 @@ import {
   recordOfRow,
   reservationOfRow,
 } from "./rows.ts";
-import { type Attempt, lockWithRetry, newLock } from "./lock_loop.ts";
+import { type Attempt, newLock } from "./lock_loop.ts";
 import { REDACTION_KEY, StoreBase, TxBase } from "./store_base.ts";
 
 /** A schema migration: from `version - 1` to `version`. */
@@ -522,44 +522,37 @@ export class SqliteStore extends StoreBase implements StateStore {
     // sees the row without it and takes the lock for a dead holder's.
     const id = crypto.randomUUID();
     const beacon = takeBeacon(this.location.path, id);
-    let acquired: AcquiredLock;
-    try {
-      acquired = await lockWithRetry(
-        req,
-        this.location,
-        () =>
-          this.exclusive(() =>
-            Promise.resolve(immediate(this.#write, this.location.path, (): Attempt => {
-              const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
-              const current = row ? this.#lockInfo(row) : undefined;
-              if (current !== undefined && current.stale === undefined) {
-                return { held: current, liveness: this.#liveness(row!) };
-              }
-              const lock = newLock(req, id, this.now(), ttl, current);
-              this.#write.prepare(
-                `INSERT OR REPLACE INTO locks
-                 (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-              ).run(
-                STATE_LOCK,
-                lock.id,
-                lock.actor,
-                lock.reason,
-                lock.command,
-                lock.pid,
-                lock.hostname,
-                currentHolder().startTime,
-                lock.since,
-                lock.expires,
-              );
-              return { acquired: lock };
-            }))
-          ),
-      );
-    } catch (e) {
-      beacon?.release();
-      throw e;
-    }
+    const acquired = await this.lockBy(
+      req,
+      this.location,
+      () =>
+        immediate(this.#write, this.location.path, (): Attempt => {
+          const row = this.#write.prepare("SELECT * FROM locks WHERE name = ?").get(STATE_LOCK);
+          const current = row ? this.#lockInfo(row) : undefined;
+          if (current !== undefined && current.stale === undefined) {
+            return { held: current, liveness: this.#liveness(row!) };
+          }
+          const lock = newLock(req, id, this.now(), ttl, current);
+          this.#write.prepare(
+            `INSERT OR REPLACE INTO locks
+             (name, id, actor, reason, command, pid, hostname, pid_start, since, expires)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(
+            STATE_LOCK,
+            lock.id,
+            lock.actor,
+            lock.reason,
+            lock.command,
+            lock.pid,
+            lock.hostname,
+            currentHolder().startTime,
+            lock.since,
+            lock.expires,
+          );
+          return { acquired: lock };
+        }),
+      () => beacon?.release(),
+    );
     this.heldLock = acquired;
     this.#beacon = beacon;
     this.#unhold = interrupts.hold(`the state lock ${id}`);

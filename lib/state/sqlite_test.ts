@@ -7,6 +7,7 @@ import { sensitiveMarker } from "../secrets/redact.ts";
 import { SCHEMA_VERSION } from "./store.ts";
 import { storeSuite, testKey } from "./store_testing.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";
+import { concat } from "../bytes.ts";
 
 const WRITER = new URL("./testdata/writer.ts", import.meta.url).pathname;
 
@@ -24,13 +25,7 @@ storeSuite("SqliteStore", async () => {
           if (!(e instanceof Deno.errors.NotFound)) throw e;
         }
       }
-      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let off = 0;
-      for (const p of parts) {
-        all.set(p, off);
-        off += p.length;
-      }
-      return all;
+      return concat(parts);
     },
     cleanup: () => Deno.remove(dir, { recursive: true }),
   };

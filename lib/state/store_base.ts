@@ -11,7 +11,15 @@
 import type { Sealer } from "../secrets/seal.ts";
 import { unsealRecord } from "../secrets/seal.ts";
 import type { AttrPath } from "../secrets/paths.ts";
-import type { ChangeInput, LockInfo, StateRecord } from "./store.ts";
+import type {
+  AcquiredLock,
+  ChangeInput,
+  LockInfo,
+  LockRequest,
+  StateRecord,
+  StoreLocation,
+} from "./store.ts";
+import { type Attempt, lockWithRetry } from "./lock_loop.ts";
 
 /** The name of the log's redaction key, as it is sealed. */
 export const REDACTION_KEY = "redaction key";
@@ -59,6 +67,26 @@ export abstract class StoreBase {
   /** Resolves once every write queued so far has ended. */
   protected async settled(): Promise<void> {
     await this.#queue.catch(() => {});
+  }
+
+  /**
+   * Takes the state lock by this store's single `attempt`, each run alone
+   * (after the writes queued before it), retried by the one lock loop;
+   * `giveUp` lets go of what the attempts needed (the beacon) when it fails.
+   */
+  protected async lockBy(
+    req: LockRequest,
+    where: StoreLocation,
+    attempt: () => Attempt | Promise<Attempt>,
+    giveUp: () => void | Promise<void>,
+  ): Promise<AcquiredLock> {
+    this.refuseSecondLock();
+    try {
+      return await lockWithRetry(req, where, () => this.exclusive(attempt));
+    } catch (e) {
+      await giveUp();
+      throw e;
+    }
   }
 
   /** A store takes the state lock once: a second take is a bug in the caller. */

@@ -25,6 +25,7 @@
  * @module
  */
 
+import { concat } from "../../lib/bytes.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -648,13 +649,7 @@ function storedZip(name: string, text: string): Uint8Array<ArrayBuffer> {
   const parts = [local, file, data, central, file, end].map((p) =>
     p instanceof DataView ? new Uint8Array(p.buffer) : p
   );
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(parts);
 }
 
 function crc32(bytes: Uint8Array): number {

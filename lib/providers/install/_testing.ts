@@ -129,14 +129,7 @@ export function zipBytes(
   ev.setUint32(12, options.zip64 ? 0xffffffff : cdSize, true);
   ev.setUint32(16, options.zip64 ? 0xffffffff : offset, true);
   tail.push(end);
-  const parts = [...locals, ...centrals, ...tail];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat([...locals, ...centrals, ...tail]);
 }
 
 /** A fake provider's files: one executable shell script that exits at once. */
@@ -169,6 +162,7 @@ export async function writeTree(dir: string, files: readonly TestZipEntry[]): Pr
 // ---------------------------------------------------------------- OpenPGP signing
 
 import { createHash, generateKeyPairSync, type KeyObject, sign as cryptoSign } from "node:crypto";
+import { concat } from "../../bytes.ts";
 
 /** A throwaway OpenPGP key that signs, as a registry's provider author has. */
 export interface TestSigningKey {
