@@ -254,7 +254,17 @@ export function cueErrorDiagnostic(message: string, index: SourceIndex): Diagnos
   };
 }
 
-function cueErrorAt(message: string, index: SourceIndex): Diagnostic {
+/** Where a CUE error is, as readMessage reads it. */
+type At = {
+  path: string[];
+  where: string;
+  range: SourcePos | undefined;
+  address: string | undefined;
+  more: string;
+};
+
+/** What a CUE error message says: the message, its path (as the user writes it), and where that is. */
+function readMessage(message: string, index: SourceIndex) {
   let msg = message.replace(/^cue: marshal error: /, "");
   let more = "";
   const m = /^(.*) \(and (\d+) more errors?\)$/s.exec(msg);
@@ -284,6 +294,76 @@ function cueErrorAt(message: string, index: SourceIndex): Diagnostic {
   const loc = path.length ? locate(index, path) : undefined;
   const range = loc?.pos;
   const address = where || undefined;
+  return { msg, more, path, where, range, address };
+}
+
+/** The diagnostic of a field a closed struct does not allow: an attribute a type lacks, or a field of a definition. */
+function fieldNotAllowed(index: SourceIndex, field: string, at: At): Diagnostic {
+  const { path, where, range, address, more } = at;
+  const attrs = index.attributesOf?.(path);
+  const fieldLoc = locate(index, [...path, field]);
+  if (field === NODE_MARKER) {
+    // The provider's type is fine; a closed definition of the user's own
+    // unified with it allows only the fields it declares.
+    return error(
+      "Closed definition unified with a node",
+      `${where || "This node"} is a ${
+        attrs?.type ?? "provider type"
+      } unified with a definition of your own, and a definition is closed: it allows only the fields it declares, while a node also holds pravo's fields and every attribute of its type.${more} Leave the definition open by ending it with \`...\` (\`#Short: {prefix: string, ...}\`), or write its fields as constraints on the node itself.`,
+      { address, range },
+    );
+  }
+  if (attrs) {
+    const names = attrs.names.filter((n) => n !== NODE_MARKER);
+    const hint = nearest(field, names);
+    return error(
+      `Unsupported attribute "${field}"`,
+      `${attrs.type} has no attribute "${field}"${
+        hint ? `; did you mean "${hint}"?` : "."
+      }${more} Remove it or correct its name; run \`pravo schema ${attrs.type}\` for the attributes of the type.`,
+      { address: formatPath([...path, field]), range: fieldLoc?.pos ?? range },
+    );
+  }
+  return error(
+    `Field "${field}" not allowed`,
+    `${
+      where || "This struct"
+    } is closed (a definition) and does not declare "${field}".${more} Remove the field or declare it in the definition.`,
+    { address, range: fieldLoc?.pos ?? range },
+  );
+}
+
+/** The diagnostic of a reference to a name this package does not declare. */
+function undeclaredName(
+  index: SourceIndex,
+  name: string,
+  at: Pick<At, "address" | "range" | "more">,
+): Diagnostic {
+  const { address, range, more } = at;
+  const pos = index.refs.get(name)?.[0];
+  const candidates = [...index.sites.keys()].filter((k) => !k.includes("\u0000"));
+  if (candidates.includes(name)) {
+    // Declared, but in another package of the root (the root's own fields
+    // are not visible from a package it imports): "did you mean" the same
+    // name would not help.
+    return error(
+      "Reference to an undeclared name",
+      `"${name}" is not declared in this package; another package of the root declares it, and a package sees only its own declarations and what it imports.${more} Give the value to the definition as an input (a field such as #var), or declare it in this package.`,
+      { address, range: pos ?? range },
+    );
+  }
+  const hint = nearest(name, candidates);
+  return error(
+    "Reference to an undeclared name",
+    `"${name}" is not declared in this package${
+      hint ? `; did you mean "${hint}"?` : "."
+    }${more} Declare it, import it, or correct the name.`,
+    { address, range: pos ?? range },
+  );
+}
+
+function cueErrorAt(message: string, index: SourceIndex): Diagnostic {
+  const { msg, more, path, where, range, address } = readMessage(message, index);
 
   let r: RegExpExecArray | null;
   if (
@@ -310,38 +390,13 @@ function cueErrorAt(message: string, index: SourceIndex): Diagnostic {
     );
   }
   if ((r = /^field not allowed: (\S+)$/.exec(msg)) || (r = /^field (\S+) not allowed/.exec(msg))) {
-    const field = r[1].replace(/^"|"$/g, "");
-    const attrs = index.attributesOf?.(path);
-    const fieldLoc = locate(index, [...path, field]);
-    if (field === NODE_MARKER) {
-      // The provider's type is fine; a closed definition of the user's own
-      // unified with it allows only the fields it declares.
-      return error(
-        "Closed definition unified with a node",
-        `${where || "This node"} is a ${
-          attrs?.type ?? "provider type"
-        } unified with a definition of your own, and a definition is closed: it allows only the fields it declares, while a node also holds pravo's fields and every attribute of its type.${more} Leave the definition open by ending it with \`...\` (\`#Short: {prefix: string, ...}\`), or write its fields as constraints on the node itself.`,
-        { address, range },
-      );
-    }
-    if (attrs) {
-      const names = attrs.names.filter((n) => n !== NODE_MARKER);
-      const hint = nearest(field, names);
-      return error(
-        `Unsupported attribute "${field}"`,
-        `${attrs.type} has no attribute "${field}"${
-          hint ? `; did you mean "${hint}"?` : "."
-        }${more} Remove it or correct its name; run \`pravo schema ${attrs.type}\` for the attributes of the type.`,
-        { address: formatPath([...path, field]), range: fieldLoc?.pos ?? range },
-      );
-    }
-    return error(
-      `Field "${field}" not allowed`,
-      `${
-        where || "This struct"
-      } is closed (a definition) and does not declare "${field}".${more} Remove the field or declare it in the definition.`,
-      { address, range: fieldLoc?.pos ?? range },
-    );
+    return fieldNotAllowed(index, r[1].replace(/^"|"$/g, ""), {
+      path,
+      where,
+      range,
+      address,
+      more,
+    });
   }
   if (/^\d+ errors? in empty disjunction:?$/.test(msg)) {
     // An attribute with a default (`*true | bool`) given a literal of another type.
@@ -377,27 +432,7 @@ function cueErrorAt(message: string, index: SourceIndex): Diagnostic {
     (r = /^reference "([^"]+)" not found$/.exec(msg)) ||
     (r = /^reference "([^"]+)" not found/.exec(msg))
   ) {
-    const name = r[1];
-    const pos = index.refs.get(name)?.[0];
-    const candidates = [...index.sites.keys()].filter((k) => !k.includes("\u0000"));
-    if (candidates.includes(name)) {
-      // Declared, but in another package of the root (the root's own fields
-      // are not visible from a package it imports): "did you mean" the same
-      // name would not help.
-      return error(
-        "Reference to an undeclared name",
-        `"${name}" is not declared in this package; another package of the root declares it, and a package sees only its own declarations and what it imports.${more} Give the value to the definition as an input (a field such as #var), or declare it in this package.`,
-        { address, range: pos ?? range },
-      );
-    }
-    const hint = nearest(name, candidates);
-    return error(
-      "Reference to an undeclared name",
-      `"${name}" is not declared in this package${
-        hint ? `; did you mean "${hint}"?` : "."
-      }${more} Declare it, import it, or correct the name.`,
-      { address, range: pos ?? range },
-    );
+    return undeclaredName(index, r[1], { address, range, more });
   }
   if ((r = /^undefined field:? (\S+)$/.exec(msg))) {
     const known = undefinedField(index, path, r[1].replace(/^"|"$/g, ""), range, more);
