@@ -7,35 +7,26 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
+import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import type { AcquiredLock, LockInfo, StateRecord, StateStore, TxMeta } from "../state/store.ts";
 import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import type { Attrs as ProviderAttrs } from "../providers/runtime.ts";
-import type { StoredObject } from "../providers/resource_provider.ts";
 import { ProviderSession } from "../providers/session.ts";
 import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
-import { scrubDiagnostics } from "../plan/document.ts";
-import {
-  digestInputs,
-  instancesOf,
-  nodeDigest,
-  reservationError,
-  secretSources,
-} from "../plan/planner.ts";
+import { instancesOf, reservationError } from "../plan/planner.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
 import { applyMoves } from "./moved.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
-import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { walk as walkGraph } from "../graph/walk.ts";
 import { type Kind, knownBefore, waitsOf } from "./before.ts";
+import { applyNode } from "./node.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -113,7 +104,7 @@ export interface ApplyResult {
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
 
-function typeOf(n: Kind): TypeSchema {
+export function typeOf(n: Kind): TypeSchema {
   const t = findType(n.provider, n.mode, n.type);
   if (!t) throw new Error(`bug: no schema for ${n.provider} ${n.mode} ${n.type}`);
   return t;
@@ -278,17 +269,18 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     // are cancelled by the provider, which has the signal.
     run: async (addr) => {
       const n = byAddr.get(addr)!;
-      let o = await applyNode(
+      let o = await applyNode({
         n,
         plan,
         store,
         values,
         opts,
+        meta: planMeta(plan, opts),
         evaluateAgain,
         session,
-        n.stored ?? storedMeta.get(n.address),
+        storedPrior: n.stored ?? storedMeta.get(n.address),
         secretNames,
-      );
+      });
       if (o.status === "failed" && signal?.aborted) {
         // Cut short by the interrupt: recorded with the nodes not started.
         o = { ...o, status: "cancelled" };
@@ -315,7 +307,7 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
 }
 
 /** The inputs of a node evaluated again, those computed from a secret, and what they are made of. */
-interface Evaluated {
+export interface Evaluated {
   config: Record<string, unknown>;
   sensitive: string[];
   forms: Record<string, [unknown, unknown]>;
@@ -379,7 +371,7 @@ function containsUnknown(v: unknown): boolean {
   return false;
 }
 
-async function resolveConfig(
+export async function resolveConfig(
   n: PlannedNode,
   plan: Plan,
   values: Map<string, Attrs>,
@@ -434,244 +426,6 @@ async function resolveConfig(
     }
   }
   return { config, sensitive, ...(forms ? { forms } : {}), diagnostics: [] };
-}
-
-async function applyNode(
-  n: PlannedNode,
-  plan: Plan,
-  store: StateStore,
-  values: Map<string, Attrs>,
-  opts: ApplyOptions,
-  evaluateAgain: (n: PlannedNode) => Promise<Evaluated | undefined>,
-  session: ProviderSession,
-  storedPrior: Pick<StoredObject, "schemaVersion" | "private"> | undefined,
-  secretNames: Map<string, string[]>,
-): Promise<NodeOutcome> {
-  /** The secrets of a node as they are now: for the digest of those computed from them. */
-  const secretsOf = (a: string) => {
-    const attributes = values.get(a);
-    const sensitive = secretNames.get(a);
-    return attributes && sensitive ? { attributes, sensitive } : undefined;
-  };
-  let started = Date.now();
-  let attempted = false;
-  /** The sensitive values a provider's message might quote: none of them is shown. */
-  const secrets: unknown[] = n.sensitive.flatMap((k) => [n.config[k], n.before?.[k], n.after?.[k]]);
-  /** The id of an object for the progress lines: redacted when it is, or holds, a secret. */
-  const idOf = (attrs: Attrs | null | undefined): string | undefined => {
-    const id = attrs?.id;
-    if (typeof id !== "string" && typeof id !== "number") return undefined;
-    const text = String(id);
-    if (text === "" || text === REDACTED) return text === REDACTED ? SENSITIVE_TEXT : undefined;
-    if (sensitivePaths.some((p) => p.length === 1 && p[0] === "id")) return SENSITIVE_TEXT;
-    const leaks = secrets.some((v) =>
-      (typeof v === "string" || typeof v === "number") && String(v).length >= 4 &&
-      text.includes(String(v))
-    );
-    return leaks ? SENSITIVE_TEXT : text;
-  };
-  /** The provider starts acting: the node's progress starts here (Terraform's `Creating...`). */
-  const starting = () => {
-    started = Date.now();
-    opts.progress?.({
-      address: n.address,
-      action: n.action,
-      mode: n.mode,
-      phase: "start",
-      id: n.action === "create" ? undefined : idOf(n.before),
-    });
-  };
-  let finalId: string | undefined;
-  const outcome = (status: NodeStatus, found: Diagnostic[]): NodeOutcome => {
-    const diagnostics = scrubDiagnostics(found, secrets);
-    const failure = diagnostics.find((d) => d.severity === "error");
-    opts.progress?.({
-      address: n.address,
-      action: n.action,
-      mode: n.mode,
-      phase: status === "applied" ? "done" : opts.signal?.aborted ? "cancelled" : "failed",
-      ms: Date.now() - started,
-      ...(status === "applied" && finalId !== undefined ? { id: finalId } : {}),
-      ...(status !== "applied" && failure ? { summary: failure.summary } : {}),
-    });
-    return {
-      address: n.address,
-      action: n.action,
-      status,
-      diagnostics: diagnostics.map((d) => ({ ...d, address: d.address ?? n.address })),
-      attempted,
-    };
-  };
-  const type = typeOf(n);
-  const provider = await session.providerFor(n);
-  const base = {
-    type,
-    address: n.address,
-    root: plan.root,
-    providerConfig: n.providerConfig,
-    signal: opts.signal,
-  };
-  const meta = planMeta(plan, opts);
-  // An input evaluated again and found computed from a secret is recorded
-  // sensitive too (the plan marked those it could tell then).
-  let sensitivePaths = n.sensitive.map((k) => [k]);
-  let forms = n.secretForms;
-  const record = (obj: StoredObject, config: Attrs) => ({
-    address: n.address,
-    mode: n.mode,
-    type: n.type,
-    provider: n.provider,
-    attributes: obj.attributes,
-    sensitivePaths,
-    dependencies: n.dependencies,
-    // As the next plan computes it: inputs computed from a secret by what
-    // they are made of and the secrets they read, not by their values.
-    configDigest: nodeDigest(
-      digestInputs(config, forms, () => secretSources(n.dependencies, secretsOf)),
-      n.lifecycle,
-      n.mode === "data" ? [] : sensitivePaths.map((p) => String(p[0])),
-    ),
-    refreshAge: n.refreshAge,
-    ...(obj.schemaVersion !== undefined ? { schemaVersion: obj.schemaVersion } : {}),
-    ...(obj.private ? { private: obj.private } : {}),
-  });
-  /** Records the node as it now is, with its change, in one transaction. */
-  const save = async (
-    action: "create" | "update" | "replace" | "read",
-    obj: StoredObject,
-    config: Attrs,
-  ) => {
-    await store.transaction(meta, async (tx) => {
-      await tx.putRecord(record(obj, config));
-      await tx.logChange({
-        address: n.address,
-        action,
-        before: action === "create" ? null : n.before,
-        after: obj.attributes,
-        sensitivePaths,
-      });
-    });
-    values.set(n.address, obj.attributes);
-    secretNames.set(n.address, sensitivePaths.map((p) => String(p[0])));
-    finalId = idOf(obj.attributes);
-  };
-  /** Records that the node no longer exists. */
-  const forget = async () => {
-    await store.transaction(meta, async (tx) => {
-      await tx.deleteRecord(n.address);
-      await tx.logChange({
-        address: n.address,
-        action: "delete",
-        before: n.before,
-        after: null,
-        sensitivePaths,
-      });
-    });
-    values.delete(n.address);
-  };
-  const prior: StoredObject | null = n.before === null
-    ? null
-    : { attributes: n.before, ...(storedPrior ?? {}) };
-  const destroy = async () => {
-    attempted = true;
-    const r = await provider.applyResource({ ...base, config: null, prior });
-    return r.diagnostics;
-  };
-  /** Creates the object (or updates it); an object made despite errors is recorded. */
-  const make = async (
-    action: "create" | "update" | "replace",
-    config: Attrs,
-    from: StoredObject | null,
-  ): Promise<NodeOutcome> => {
-    const r = await provider.applyResource({
-      ...base,
-      config,
-      prior: from,
-      planned: { after: n.after, afterUnknown: n.afterUnknown },
-    });
-    if (r.value) await save(action, r.value, config);
-    if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
-    return outcome("applied", r.diagnostics);
-  };
-  try {
-    if (n.action === "delete") {
-      starting();
-      if (n.mode === "managed") {
-        const d = await destroy();
-        if (hasErrors(d)) return outcome("failed", d);
-      }
-      await forget();
-      return outcome("applied", []);
-    }
-    let resolved;
-    try {
-      resolved = await resolveConfig(n, plan, values, evaluateAgain);
-    } catch (e) {
-      if (!(e instanceof DiagnosticsError)) throw e;
-      return { ...outcome("failed", e.diagnostics), evaluationFailed: true };
-    }
-    if (!resolved.config) return outcome("failed", resolved.diagnostics);
-    const more = (resolved.sensitive ?? []).filter((k) => !n.sensitive.includes(k));
-    if (more.length) sensitivePaths = [...n.sensitive, ...more].sort().map((k) => [k]);
-    if (resolved.forms) forms = resolved.forms;
-    for (const [k] of sensitivePaths) secrets.push(resolved.config[k as string]);
-    const config = resolved.config as ProviderAttrs;
-    // From here on the provider acts: a failure may have changed the real world.
-    attempted = true;
-    starting();
-
-    if (n.action === "open") {
-      const r = await provider.openEphemeral({ ...base, config });
-      return outcome(hasErrors(r.diagnostics) ? "failed" : "applied", r.diagnostics);
-    }
-    if (n.action === "read") {
-      let attrs = n.after ?? {};
-      if (n.afterUnknown.length) {
-        const r = await provider.readData({ ...base, config });
-        if (hasErrors(r.diagnostics) || !r.value) return outcome("failed", r.diagnostics);
-        attrs = { ...config, ...r.value };
-      }
-      await save("read", { attributes: attrs }, config);
-      return outcome("applied", []);
-    }
-    if (n.action === "create" || n.action === "update") {
-      return await make(n.action, config, n.action === "create" ? null : prior);
-    }
-    // Replace: destroy then create, or the other way round when asked.
-    const first = !n.lifecycle.create_before_destroy;
-    if (first) {
-      const d = await destroy();
-      if (hasErrors(d)) return outcome("failed", d);
-      // Destroyed first, the old object is gone: the state must say so
-      // whatever the create does.
-      const r = await provider.applyResource({
-        ...base,
-        config,
-        prior: null,
-        planned: { after: n.after, afterUnknown: n.afterUnknown },
-      });
-      if (r.value) await save("replace", r.value, config);
-      else await forget();
-      return outcome(hasErrors(r.diagnostics) || !r.value ? "failed" : "applied", r.diagnostics);
-    }
-    const r = await provider.applyResource({
-      ...base,
-      config,
-      prior: null,
-      planned: { after: n.after, afterUnknown: n.afterUnknown },
-    });
-    if (hasErrors(r.diagnostics) || !r.value) {
-      if (r.value) await save("replace", r.value, config);
-      return outcome("failed", r.diagnostics);
-    }
-    // The new object exists: it is recorded even when destroying the old one fails.
-    const d = await destroy();
-    await save("replace", r.value, config);
-    return outcome(hasErrors(d) ? "failed" : "applied", [...r.diagnostics, ...d]);
-  } catch (e) {
-    if (e instanceof DiagnosticsError) return outcome("failed", e.diagnostics);
-    throw e;
-  }
 }
 
 /**
