@@ -29,85 +29,31 @@ import { METHODS } from "./proto/tfplugin.ts";
 import type { PluginProcess } from "./process.ts";
 import {
   type CallOptions,
-  type ClientCapabilities,
-  type DeferredReason,
   type Diagnosed,
   type GetMetadataResponse,
   type GetProviderSchemaResponse,
   type PluginProvider,
   type ProviderSchema,
-  type ServerCapabilities,
   TERRAFORM_COMPATIBLE_VERSION,
 } from "./provider.ts";
 import type * as P from "./provider.ts";
-import { blockType, blockValue, type Schema, schemaFrom, toNumber } from "./schema.ts";
+import { blockType, blockValue, type Schema, schemaFrom } from "./schema.ts";
 import { type Value, ValueError } from "./value.ts";
+import {
+  bytes,
+  capabilities,
+  clientCaps,
+  deferred,
+  EMPTY,
+  lazySchemas,
+  timestamp,
+} from "./grpc_messages.ts";
 
 type Kind = "resource" | "data source" | "ephemeral resource";
 
 /** Thrown inside a method to end it with diagnostics; caught at its edge. */
 class Stop {
   constructor(readonly diagnostics: Diagnostic[]) {}
-}
-
-const EMPTY = new Uint8Array(0);
-
-function bytes(b: unknown): Uint8Array {
-  return b instanceof Uint8Array ? new Uint8Array(b) : EMPTY;
-}
-
-function capabilities(m: Message): ServerCapabilities {
-  return {
-    planDestroy: !!m?.plan_destroy,
-    getProviderSchemaOptional: !!m?.get_provider_schema_optional,
-    moveResourceState: !!m?.move_resource_state,
-  };
-}
-
-function clientCaps(c?: ClientCapabilities): Message {
-  return {
-    deferral_allowed: c?.deferralAllowed ?? false,
-    write_only_attributes_allowed: c?.writeOnlyAttributesAllowed ?? true,
-  };
-}
-
-const DEFERRED: Record<number, DeferredReason> = {
-  0: "unknown",
-  1: "resource_config_unknown",
-  2: "provider_config_unknown",
-  3: "absent_prereq",
-};
-
-function deferred(m: Message): DeferredReason | undefined {
-  return m ? DEFERRED[Number(m.reason)] ?? "unknown" : undefined;
-}
-
-function timestamp(m: Message): Date | undefined {
-  if (!m) return undefined;
-  return new Date(toNumber(m.seconds) * 1000 + Math.floor(Number(m.nanos ?? 0) / 1e6));
-}
-
-/**
- * The schemas of a provider's types, each converted from its message the
- * first time it is read: the whole AWS schema (2,100 types) takes ~200 ms to
- * convert, one type well under a millisecond. Enumerating or serializing the
- * record converts them all. A malformed schema throws a ValueError when read.
- */
-function lazySchemas(messages: Record<string, Message> | undefined): Record<string, Schema> {
-  const out: Record<string, Schema> = {};
-  for (const [name, msg] of Object.entries(messages ?? {})) {
-    let done: Schema | undefined;
-    Object.defineProperty(out, name, {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        done ??= schemaFrom(msg);
-        Object.defineProperty(out, name, { value: done, enumerable: true, writable: false });
-        return done;
-      },
-    });
-  }
-  return out;
 }
 
 /** Options of {@link GrpcProvider}. */
