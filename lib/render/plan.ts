@@ -298,7 +298,6 @@ function changeRow(
       text: `${value(b)} -> ${unknown ? "(known after apply)" : value(a)}${forces}`,
     };
   }
-  return undefined;
 }
 
 function nodeBlock(n: NodeDoc, style: Style): string[] {
