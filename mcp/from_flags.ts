@@ -64,7 +64,6 @@ export interface GeneratedArgs {
   /** The argument that reaches the command line as a word of its own, if any. */
   positional?: string;
   argv(args: Record<string, unknown>): string[];
-  /** Turns the tags argument into `-t key=value` words (checked by the caller's rules). */
 }
 
 function commandOf(name: string): CommandSpec {

@@ -179,17 +179,7 @@ function mpi(bytes: Uint8Array): Uint8Array {
   while (i < bytes.length - 1 && bytes[i] === 0) i++;
   const b = bytes.subarray(i);
   const bits = b.length === 0 ? 0 : (b.length - 1) * 8 + (32 - Math.clz32(b[0]));
-  return cat([new Uint8Array([bits >> 8, bits & 0xff]), b]);
-}
-
-function cat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat([new Uint8Array([bits >> 8, bits & 0xff]), b]);
 }
 
 function fromB64url(s: string): Uint8Array {
@@ -204,11 +194,11 @@ function packet(tag: number, body: Uint8Array): Uint8Array {
     : n < 8384
     ? [((n - 192) >> 8) + 192, (n - 192) & 0xff]
     : [255, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-  return cat([new Uint8Array([0xc0 | tag, ...len]), body]);
+  return concat([new Uint8Array([0xc0 | tag, ...len]), body]);
 }
 
 function subpacket(type: number, data: Uint8Array): Uint8Array {
-  return cat([new Uint8Array([data.length + 1, type]), data]);
+  return concat([new Uint8Array([data.length + 1, type]), data]);
 }
 
 function armor(kind: string, data: Uint8Array): string {
@@ -241,18 +231,22 @@ export function makeSigningKey(
   if (kind === "rsa") {
     const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const jwk = pair.publicKey.export({ format: "jwk" });
-    material = cat([mpi(fromB64url(jwk.n!)), mpi(fromB64url(jwk.e!))]);
+    material = concat([mpi(fromB64url(jwk.n!)), mpi(fromB64url(jwk.e!))]);
     algorithm = 1;
     privateKey = pair.privateKey;
   } else {
     const pair = generateKeyPairSync("ed25519");
     const x = fromB64url(pair.publicKey.export({ format: "jwk" }).x!);
     const oid = new Uint8Array([0x2b, 0x06, 0x01, 0x04, 0x01, 0xda, 0x47, 0x0f, 0x01]);
-    material = cat([new Uint8Array([oid.length]), oid, mpi(cat([new Uint8Array([0x40]), x]))]);
+    material = concat([
+      new Uint8Array([oid.length]),
+      oid,
+      mpi(concat([new Uint8Array([0x40]), x])),
+    ]);
     algorithm = 22;
     privateKey = pair.privateKey;
   }
-  const body = cat([
+  const body = concat([
     new Uint8Array([
       4,
       created >>> 24,
@@ -263,21 +257,21 @@ export function makeSigningKey(
     new Uint8Array([algorithm]),
     material,
   ]);
-  const keyPrefix = cat([new Uint8Array([0x99, body.length >> 8, body.length & 0xff]), body]);
+  const keyPrefix = concat([new Uint8Array([0x99, body.length >> 8, body.length & 0xff]), body]);
   const fingerprint = new Uint8Array(createHash("sha1").update(keyPrefix).digest());
   const keyId = fingerprint.subarray(12);
 
   const signature = (type: number, prefix: Uint8Array, extra: Uint8Array[] = []) => {
     const now = Math.floor(Date.now() / 1000);
-    const hashedSub = cat([
+    const hashedSub = concat([
       subpacket(
         2,
         new Uint8Array([now >>> 24, (now >>> 16) & 0xff, (now >>> 8) & 0xff, now & 0xff]),
       ),
-      subpacket(33, cat([new Uint8Array([4]), fingerprint])),
+      subpacket(33, concat([new Uint8Array([4]), fingerprint])),
       ...extra,
     ]);
-    const hashedPart = cat([
+    const hashedPart = concat([
       new Uint8Array([4, type, algorithm, 8, hashedSub.length >> 8, hashedSub.length & 0xff]),
       hashedSub,
     ]);
@@ -290,19 +284,19 @@ export function makeSigningKey(
       (n >>> 8) & 0xff,
       n & 0xff,
     ]);
-    const data = cat([prefix, hashedPart, trailer]);
+    const data = concat([prefix, hashedPart, trailer]);
     const digest = new Uint8Array(createHash("sha256").update(data).digest());
     let values: Uint8Array;
     if (kind === "rsa") {
       values = mpi(new Uint8Array(cryptoSign("sha256", data, privateKey)));
     } else {
       const raw = new Uint8Array(cryptoSign(null, digest, privateKey));
-      values = cat([mpi(raw.subarray(0, 32)), mpi(raw.subarray(32))]);
+      values = concat([mpi(raw.subarray(0, 32)), mpi(raw.subarray(32))]);
     }
     const unhashed = subpacket(16, keyId);
     return packet(
       2,
-      cat([
+      concat([
         hashedPart,
         new Uint8Array([unhashed.length >> 8, unhashed.length & 0xff]),
         unhashed,
@@ -313,7 +307,7 @@ export function makeSigningKey(
   };
 
   const uid = new TextEncoder().encode(userId);
-  const uidPrefix = cat([
+  const uidPrefix = concat([
     new Uint8Array([
       0xb4,
       uid.length >>> 24,
@@ -323,10 +317,10 @@ export function makeSigningKey(
     ]),
     uid,
   ]);
-  const selfSig = signature(0x13, cat([keyPrefix, uidPrefix]), [
+  const selfSig = signature(0x13, concat([keyPrefix, uidPrefix]), [
     subpacket(27, new Uint8Array([0x03])),
   ]);
-  const armored = armor("PUBLIC KEY BLOCK", cat([packet(6, body), packet(13, uid), selfSig]));
+  const armored = armor("PUBLIC KEY BLOCK", concat([packet(6, body), packet(13, uid), selfSig]));
   return {
     armored,
     keyId: Array.from(keyId, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase(),
