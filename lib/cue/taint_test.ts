@@ -290,26 +290,24 @@ mods: {
 	b: {id: "b", key: "plain"}
 }
 `;
-  const plain = await evaluateWith(
-    mods + `outputs: {
-	for k, m in {"a": mods.a, "b": mods.b} {"\\(k)_id": m.id}
+  /** The root whose outputs' comprehension makes `<k>_<field>` of each module's `field`. */
+  const selecting = async (field: string) => {
+    const res = await evaluateWith(
+      mods + `outputs: {
+	for k, m in {"a": mods.a, "b": mods.b} {"\\(k)_${field}": m.${field}}
 	named: "x"
 }`,
-    "abcdefghijklmnop",
-  );
-  assert.ok(plain.ok, JSON.stringify(!plain.ok && plain.diagnostics));
-  assert.deepEqual(plain.value.outputs, { a_id: "a", b_id: "b", named: "x" });
-  assert.deepEqual(marked(plain.value).outputs, []);
+      "abcdefghijklmnop",
+    );
+    assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+    return res.value;
+  };
+  const plain = await selecting("id");
+  assert.deepEqual(plain.outputs, { a_id: "a", b_id: "b", named: "x" });
+  assert.deepEqual(marked(plain).outputs, []);
   // What it selects of a secret is marked, and so is every output the
   // comprehension may make (its labels are not in the sources).
-  const secret = await evaluateWith(
-    mods + `outputs: {
-	for k, m in {"a": mods.a, "b": mods.b} {"\\(k)_key": m.key}
-	named: "x"
-}`,
-    "abcdefghijklmnop",
-  );
-  assert.ok(secret.ok, JSON.stringify(!secret.ok && secret.diagnostics));
-  assert.ok(marked(secret.value).outputs.includes("a_key"));
-  assert.ok(marked(secret.value).outputs.includes("b_key"));
+  const secret = await selecting("key");
+  assert.ok(marked(secret).outputs.includes("a_key"));
+  assert.ok(marked(secret).outputs.includes("b_key"));
 });
