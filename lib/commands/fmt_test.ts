@@ -13,7 +13,7 @@ Deno.test("the fmt command loads no CUE evaluation: only the scanner and the for
     if (!s.startsWith("node:")) assert.ok(s.startsWith(lib), `fmt.ts loads ${s}`);
     if (s.startsWith(lib + "cue/")) {
       assert.ok(
-        s === lib + "cue/scanner.ts" || s.startsWith(lib + "cue/format/"),
+        s === lib + "cue/syntax/scanner.ts" || s.startsWith(lib + "cue/format/"),
         `fmt.ts loads ${s}`,
       );
     }

@@ -27,7 +27,7 @@ import { DEPENDS_ON } from "./provider_cue.ts";
 import { type Diagnostic, error } from "../diag/diag.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { formatPath, pathKey } from "./errors.ts";
-import { type Generator, type ParsedFile, type Ref, resolve, type Site } from "./parser.ts";
+import { type Generator, type ParsedFile, type Ref, resolve, type Site } from "./syntax/mod.ts";
 
 /** A node as the taint pass needs it. */
 export interface TaintNode {

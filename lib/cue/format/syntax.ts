@@ -3,15 +3,15 @@
  * where it stood relative to the one before (same line, next line, after a
  * blank line), and the declarations and expressions built from them.
  *
- * It reads tokens from `lib/cue/scanner.ts` and finds the comments in the
+ * It reads tokens from `lib/cue/syntax/scanner.ts` and finds the comments in the
  * gaps between them (the scanner skips them). The structural parser in
- * `lib/cue/parser.ts` keeps no tree, so this one builds its own; it
+ * `lib/cue/syntax/parser.ts` keeps no tree, so this one builds its own; it
  * evaluates nothing.
  *
  * @module
  */
 
-import { scan, ScanError, type Token } from "../scanner.ts";
+import { scan, ScanError, type Token } from "../syntax/scanner.ts";
 
 /**
  * Where a token stood relative to what came before it, as CUE's `token.RelPos`:
