@@ -8,17 +8,17 @@
  */
 
 export { MAX_NESTING, scan, ScanError, type Token, type TokenKind } from "./scanner.ts";
+export { MAX_OPERATORS } from "./expressions.ts";
+export { parseFile } from "./parser.ts";
+export { SyntaxError } from "./reader.ts";
 export {
   type Generator,
   type ImportSpec,
-  MAX_OPERATORS,
   newTopScope,
   type ParsedFile,
-  parseFile,
   type Ref,
   resolve,
   type Scope,
   type Site,
   type SiteKind,
-  SyntaxError,
-} from "./parser.ts";
+} from "./sites.ts";
