@@ -8,9 +8,9 @@
  */
 
 import { parseSource } from "./syntax.ts";
-import { printFile } from "./printer.ts";
+import { printFile } from "./declarations.ts";
 
-export { FormatSyntaxError } from "./syntax.ts";
+export { FormatSyntaxError } from "./tokens.ts";
 
 /** Formats the text of one `.cue` file. */
 export function formatSource(src: string): string {
