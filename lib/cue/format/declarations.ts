@@ -103,15 +103,7 @@ class Formatter extends ExprFormatter {
         return;
       case "let":
         if (isNewline(n.kw.rel)) this.ws(FORMFEED);
-        this.pos(n.kw);
-        this.token("let");
-        this.ws(BLANK, NOOVERRIDE);
-        this.identTok(n.ident);
-        this.ws(BLANK, NOOVERRIDE);
-        this.pos(n.equal);
-        this.token("=");
-        this.ws(BLANK);
-        this.expr(n.x);
+        this.letBinding(n);
         this.ws(DECLCOMMA);
         return;
       case "embed":

@@ -106,18 +106,23 @@ export abstract class ExprFormatter extends Printer {
         this.markUnindentLine();
         return;
       case "let":
-        this.pos(n.kw);
-        this.token("let");
-        this.ws(BLANK, NOOVERRIDE, INDENT);
-        this.identTok(n.ident);
-        this.ws(BLANK, NOOVERRIDE);
-        this.pos(n.equal);
-        this.token("=");
-        this.ws(BLANK);
-        this.expr(n.x);
+        this.letBinding(n, INDENT);
         this.markUnindentLine();
         return;
     }
+  }
+
+  /** `let name = x`, a declaration or a clause; `ws` is requested after the keyword too. */
+  protected letBinding(n: { kw: Tok; ident: Tok; equal: Tok; x: Expr }, ws = 0): void {
+    this.pos(n.kw);
+    this.token("let");
+    this.ws(BLANK, NOOVERRIDE, ws);
+    this.identTok(n.ident);
+    this.ws(BLANK, NOOVERRIDE);
+    this.pos(n.equal);
+    this.token("=");
+    this.ws(BLANK);
+    this.expr(n.x);
   }
 
   protected identTok(t: Tok): void {
@@ -144,30 +149,23 @@ export abstract class ExprFormatter extends Printer {
     switch (x.type) {
       case "bottom":
         this.pos(x.tok);
-        this.token("_|_");
-        return;
+        return this.token("_|_");
       case "alias":
         this.identTok(x.ident);
         this.pos(x.equal);
         this.token("=");
-        this.expr(x.x);
-        return;
+        return this.expr(x.x);
       case "ident":
-        this.identTok(x.tok);
-        return;
-      case "binary":
-        this.#binaryExpr(x, prec1, cutoff(x, depth), depth);
-        return;
-      case "unary":
-        this.#unaryExpr(x, prec1, depth);
-        return;
+        return this.identTok(x.tok);
       case "lit":
         this.pos(x.tok);
-        this.#basicLit(x.tok);
-        return;
+        return this.#basicLit(x.tok);
+      case "binary":
+        return this.#binaryExpr(x, prec1, depth);
+      case "unary":
+        return this.#unaryExpr(x, prec1, depth);
       case "paren":
-        this.#parenExpr(x, depth);
-        return;
+        return this.#parenExpr(x, depth);
       case "selector":
         this.#selectorExpr(x, depth);
         return;
@@ -177,38 +175,34 @@ export abstract class ExprFormatter extends Printer {
         this.token("[");
         this.expr(x.index, LOWEST_PREC, depth + 1);
         this.pos(x.rbrack);
-        this.token("]");
-        return;
+        return this.token("]");
       case "slice":
-        this.#sliceExpr(x, depth);
-        return;
+        return this.#sliceExpr(x, depth);
       case "call":
-        this.#callExpr(x, depth);
-        return;
+        return this.#callExpr(x, depth);
       case "struct":
-        this.#struct(x);
-        return;
+        return this.#struct(x);
       case "list":
-        this.#list(x);
-        return;
+        return this.#list(x);
       case "ellipsis":
-        this.ellipsis(x);
-        return;
+        return this.ellipsis(x);
     }
   }
 
+  /** `(x)`: what binds more loosely than its place wants. */
+  #parenthesized(x: Expr, depth = 1): void {
+    this.token("(");
+    this.ws(NOOVERRIDE);
+    this.expr(x, LOWEST_PREC, depth);
+    this.token(")");
+  }
+
   #unaryExpr(x: Expr & { type: "unary" }, prec1: number, depth: number): void {
-    if (UNARY_PREC < prec1) {
-      this.token("(");
-      this.ws(NOOVERRIDE);
-      this.expr(x);
-      this.token(")");
-    } else {
-      this.pos(x.op);
-      this.token(x.op.text);
-      this.ws(NOOVERRIDE);
-      this.expr(x.x, UNARY_PREC, depth);
-    }
+    if (UNARY_PREC < prec1) return this.#parenthesized(x);
+    this.pos(x.op);
+    this.token(x.op.text);
+    this.ws(NOOVERRIDE);
+    this.expr(x.x, UNARY_PREC, depth);
   }
 
   #parenExpr(x: Expr & { type: "paren" }, depth: number): void {
@@ -321,20 +315,11 @@ export abstract class ExprFormatter extends Printer {
     this.literal(n.text, n.kind, true);
   }
 
-  #binaryExpr(
-    x: Expr & { type: "binary" },
-    prec1: number,
-    cut: number,
-    depth: number,
-  ): void {
+  /** `x op y`, with blanks around `op` where it binds more loosely than the cutoff. */
+  #binaryExpr(x: Expr & { type: "binary" }, prec1: number, depth: number): void {
+    const cut = cutoff(x, depth);
     const prec = precedence(x.op.text);
-    if (prec < prec1) {
-      this.token("(");
-      this.ws(NOOVERRIDE);
-      this.expr(x, LOWEST_PREC, reduceDepth(depth));
-      this.token(")");
-      return;
-    }
+    if (prec < prec1) return this.#parenthesized(x, reduceDepth(depth));
     let printBlank = prec < cut;
     this.expr(x.x, prec, depth + diffPrec(x.x, prec));
     this.ws(NOOVERRIDE);

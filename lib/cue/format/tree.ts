@@ -86,24 +86,14 @@ export interface File {
 export function firstTok(n: Expr | Decl | Clause): Tok {
   if ("tok" in n) return n.tok; // identifiers, literals, _|_, ..., attributes
   if ("kw" in n) return n.kw; // package, import, let, for, if
-  switch (n.type) {
-    case "struct":
-      return n.lbrace ?? firstTok(n.elts[0]);
-    case "list":
-      return n.lbrack;
-    case "paren":
-      return n.lparen;
-    case "unary":
-      return n.op;
-    case "call":
-      return firstTok(n.fun);
-    case "alias":
-      return n.ident;
-    case "field":
-      return n.label.alias?.ident ?? firstTok(n.label.expr);
-    case "comprehension":
-      return firstTok(n.clauses[0]);
-  }
+  if (n.type === "struct") return n.lbrace ?? firstTok(n.elts[0]);
+  if (n.type === "field") return n.label.alias?.ident ?? firstTok(n.label.expr);
+  if (n.type === "comprehension") return firstTok(n.clauses[0]);
+  if (n.type === "call") return firstTok(n.fun);
+  if (n.type === "list") return n.lbrack;
+  if (n.type === "paren") return n.lparen;
+  if (n.type === "unary") return n.op;
+  if (n.type === "alias") return n.ident;
   return firstTok(n.x); // binary, selector, index, slice, embed
 }
 
