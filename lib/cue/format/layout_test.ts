@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import * as layout from "./layout.ts";
-import { parseSource } from "./syntax.ts";
+import { parseSource } from "./parser.ts";
 import type { Decl, Expr, Field } from "./tree.ts";
 
 function decls(src: string): Decl[] {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { parseSource } from "./syntax.ts";
+import { parseSource } from "./parser.ts";
 import { printFile } from "./declarations.ts";
 
 export { FormatSyntaxError } from "./tokens.ts";

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { parseSource } from "./syntax.ts";
+import { parseSource } from "./parser.ts";
 import { type Decl, type Expr, firstTok, lastTok } from "./tree.ts";
 
 /** The first and last token of a node, as `text@column text@column`. */

@@ -2,7 +2,7 @@
  * Reading a list of tokens one at a time: the moves and the tests that both
  * of pravo's CUE parsers make, the structural one (`parser.ts`, for
  * positions, declarations and references) and the formatter's
- * (`../format/syntax.ts`, which builds a tree to print).
+ * (`../format/parser.ts`, which builds a tree to print).
  *
  * The two read the same grammar but are not one parser: they refuse
  * different inputs with different messages (the structural parser bounds

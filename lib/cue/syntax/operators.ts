@@ -1,6 +1,6 @@
 /**
  * CUE's operators, for both of pravo's parsers (the structural one in
- * `parser.ts`, the formatter's in `../format/syntax.ts`) and the printer:
+ * `parser.ts`, the formatter's in `../format/parser.ts`) and the printer:
  * the binary operators with their precedence, and the unary ones.
  *
  * @module

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { FormatSyntaxError, parseSource } from "./syntax.ts";
+import { FormatSyntaxError, parseSource } from "./parser.ts";
 
 Deno.test("parseSource() reads a comprehension's clauses with every token, and a label chain as nested fields", () => {
   const [c, f] = parseSource("for k, v in x if v {}\na: b: 1\n").decls;
