@@ -10,8 +10,8 @@
 import { FileRefusal, readRegular } from "../lib/files/regular.ts";
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, resolve } from "node:path";
-import { newTopScope, type ParsedFile, parseFile, SyntaxError } from "../lib/cue/parser.ts";
-import type { Token } from "../lib/cue/scanner.ts";
+import { newTopScope, type ParsedFile, parseFile, SyntaxError } from "../lib/cue/syntax/mod.ts";
+import type { Token } from "../lib/cue/syntax/scanner.ts";
 import { evaluate } from "../lib/cue/engine.ts";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../lib/diag/diag.ts";
 import { planDocument } from "../lib/plan/document.ts";

@@ -11,7 +11,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatSource, FormatSyntaxError } from "../lib/cue/format/mod.ts";
 import { parseSources } from "../lib/cue/loader.ts";
-import { newTopScope, parseFile, SyntaxError } from "../lib/cue/parser.ts";
+import { newTopScope, parseFile, SyntaxError } from "../lib/cue/syntax/mod.ts";
 import { buildProgram } from "../lib/cue/program.ts";
 import { providerPackage } from "../lib/cue/provider_cue.ts";
 import { evaluate } from "../lib/cue/engine.ts";

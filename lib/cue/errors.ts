@@ -9,7 +9,7 @@
  */
 
 import { type Diagnostic, error, nearest, type SourcePos } from "../diag/diag.ts";
-import { resolve, type Site } from "./parser.ts";
+import { resolve, type Site } from "./syntax/mod.ts";
 import { type Attribute, typeString } from "../providers/schema.ts";
 import { WRAP } from "./program.ts";
 import { NODE_MARKER } from "./provider_cue.ts";

@@ -41,7 +41,7 @@ import {
   resolve,
   type Site,
   SyntaxError,
-} from "./parser.ts";
+} from "./syntax/mod.ts";
 import {
   buildProgram,
   HIDDEN_WRAP,
@@ -92,7 +92,7 @@ import type { LockedModule } from "../providers/install/lock.ts";
 import { lockedModuleFiles, ModuleReadError } from "./module_cache.ts";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { ConfinementError, realInsideRoot } from "../providers/confine.ts";
-import type { Token } from "./scanner.ts";
+import type { Token } from "./syntax/scanner.ts";
 import {
   explains,
   hasUnknownDefault,

@@ -29,7 +29,7 @@
  */
 
 import { type Diagnostic, error } from "../diag/diag.ts";
-import { newTopScope, type ParsedFile, parseFile, type Scope, type Site } from "./parser.ts";
+import { newTopScope, type ParsedFile, parseFile, type Scope, type Site } from "./syntax/mod.ts";
 
 /** Where a root that is a CUE module names itself. */
 export const MODULE_FILE = "cue.mod/module.cue";

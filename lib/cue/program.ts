@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { ParsedFile } from "./parser.ts";
+import type { ParsedFile } from "./syntax/mod.ts";
 import { packageDirectory, packageField } from "./modules.ts";
-import type { Token } from "./scanner.ts";
+import type { Token } from "./syntax/scanner.ts";
 
 /** The field that holds the user's package; what is exported as JSON. */
 export const WRAP = "pravo_package";

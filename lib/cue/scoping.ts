@@ -10,7 +10,7 @@
  */
 
 import { type Diagnostic, error } from "../diag/diag.ts";
-import { type ParsedFile, type Ref, resolve, type Scope, type Site } from "./parser.ts";
+import { type ParsedFile, type Ref, resolve, type Scope, type Site } from "./syntax/mod.ts";
 
 /** The declarations of `name` outside `scope`, nearest first. */
 function outer(scope: Scope, name: string): Site[] {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { newTopScope, parseFile, resolve } from "./parser.ts";
+import { newTopScope, parseFile, resolve } from "./syntax/mod.ts";
 import { selfReferences } from "./scoping.ts";
 
 function traps(src: string) {

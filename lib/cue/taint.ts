@@ -26,7 +26,7 @@
  */
 
 import type { Diagnostic } from "../diag/diag.ts";
-import type { ParsedFile } from "./parser.ts";
+import type { ParsedFile } from "./syntax/mod.ts";
 import { TaintIndex, type TaintNode } from "./taint_index.ts";
 import { TaintTracer } from "./taint_trace.ts";
 import { existenceDiagnostics } from "./taint_existence.ts";

@@ -12,7 +12,7 @@
 
 import { type Diagnostic, error } from "../diag/diag.ts";
 import { formatPath, pathKey } from "./errors.ts";
-import { type Generator, type Ref, resolve, type Site } from "./parser.ts";
+import { type Generator, type Ref, resolve, type Site } from "./syntax/mod.ts";
 import type { TaintTracer } from "./taint_trace.ts";
 
 const SUMMARY = "Which fields exist depends on a sensitive value";

@@ -11,7 +11,7 @@
  */
 
 import { pathKey } from "./errors.ts";
-import { type Generator, type ParsedFile, type Ref, resolve, type Site } from "./parser.ts";
+import { type Generator, type ParsedFile, type Ref, resolve, type Site } from "./syntax/mod.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 
 /** A node as the taint pass needs it. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { newTopScope, type ParsedFile, parseFile, type Ref, type Site } from "./parser.ts";
+import { newTopScope, type ParsedFile, parseFile, type Ref, type Site } from "./syntax/mod.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { TaintIndex, type TaintNode } from "./taint_index.ts";
 import { TaintTracer, type TracerOptions } from "./taint_trace.ts";

@@ -16,7 +16,7 @@
 
 import { DEPENDS_ON } from "./provider_cue.ts";
 import { pathKey } from "./errors.ts";
-import { type Ref, resolve, type Site } from "./parser.ts";
+import { type Ref, resolve, type Site } from "./syntax/mod.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import type { TaintIndex, TaintNode } from "./taint_index.ts";
 

@@ -22,7 +22,7 @@
  * result: _pravo_query._pravo_answer
  * ```
  *
- * Before that, the expression is scanned (lib/cue/scanner.ts) and refused
+ * Before that, the expression is scanned (lib/cue/syntax/scanner.ts) and refused
  * unless it is one expression: its brackets balance, and nothing at its top
  * level starts another field, element or declaration (a comma, a line break
  * after a complete operand, `:`, `=`, an attribute). So it cannot close the
@@ -32,7 +32,7 @@
  */
 
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
-import { scan, ScanError, type Token } from "../cue/scanner.ts";
+import { scan, ScanError, type Token } from "../cue/syntax/scanner.ts";
 
 /** The builtin packages an expression may use, by the name it uses. */
 const PACKAGES: Record<string, { path: string; member: string }> = {

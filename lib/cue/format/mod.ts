@@ -7,10 +7,10 @@
  * @module
  */
 
-import { parseSource } from "./syntax.ts";
-import { printFile } from "./printer.ts";
+import { parseSource } from "./parser.ts";
+import { printFile } from "./declarations.ts";
 
-export { FormatSyntaxError } from "./syntax.ts";
+export { FormatSyntaxError } from "./tokens.ts";
 
 /** Formats the text of one `.cue` file. */
 export function formatSource(src: string): string {

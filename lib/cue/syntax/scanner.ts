@@ -41,50 +41,27 @@ export interface Token {
  */
 export const MAX_NESTING = 100;
 
-/** A syntax error found while scanning, with its position. */
-export class ScanError extends Error {
+/** An error at a line and column of a CUE source: the base of the syntax errors. */
+export class SourceError extends Error {
   readonly line: number;
   readonly column: number;
-  constructor(message: string, line: number, column: number) {
+  constructor(name: string, message: string, at: { line: number; column: number }) {
     super(message);
-    this.name = "ScanError";
-    this.line = line;
-    this.column = column;
+    this.name = name;
+    this.line = at.line;
+    this.column = at.column;
   }
 }
 
-const PUNCT = [
-  "...",
-  "_|_",
-  "==",
-  "!=",
-  "<=",
-  ">=",
-  "=~",
-  "!~",
-  "&&",
-  "||",
-  "{",
-  "}",
-  "[",
-  "]",
-  "(",
-  ")",
-  ",",
-  ":",
-  "?",
-  "!",
-  ".",
-  "&",
-  "|",
-  "+",
-  "-",
-  "*",
-  "/",
-  "<",
-  ">",
-  "=",
-];
+/** A syntax error found while scanning, with its position. */
+export class ScanError extends SourceError {
+  constructor(message: string, line: number, column: number) {
+    super("ScanError", message, { line, column });
+  }
+}
+
+/** Punctuation, longest first where one begins another. */
+const PUNCT = "... _|_ == != <= >= =~ !~ && || { } [ ] ( ) , : ? ! . & | + - * / < > =".split(" ");
 
 const isIdentStart = (c: string) => /[A-Za-z_$#]/.test(c);
 const isIdentPart = (c: string) => /[A-Za-z0-9_$#]/.test(c);

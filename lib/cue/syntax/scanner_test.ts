@@ -6,6 +6,11 @@ function brief(tokens: Token[]): string[] {
   return tokens.map((t) => `${t.kind}:${t.text === "\n" ? "NL" : t.text}@${t.line}:${t.column}`);
 }
 
+/** Checks the tokens, written one string a line: `kind:text@line:column` separated by blanks. */
+function assertTokens(tokens: Token[], want: string[]): void {
+  assert.equal(brief(tokens).join(" "), want.join(" "));
+}
+
 function scanError(src: string): ScanError {
   try {
     scan(src);
@@ -16,83 +21,63 @@ function scanError(src: string): ScanError {
   assert.fail(`scan(${JSON.stringify(src)}) did not throw`);
 }
 
-Deno.test("scan() gives identifiers, punctuation and numbers with line and column", () => {
-  assert.deepEqual(brief(scan("a: b.c & >=1\n#D: 0x1F + 2Ki")), [
-    "ident:a@1:1",
-    "punct::@1:2",
-    "ident:b@1:4",
-    "punct:.@1:5",
-    "ident:c@1:6",
-    "punct:&@1:8",
-    "punct:>=@1:10",
-    "number:1@1:12",
-    "comma:NL@1:13",
-    "ident:#D@2:1",
-    "punct::@2:3",
-    "number:0x1F@2:5",
-    "punct:+@2:10",
-    "number:2Ki@2:12",
-    "comma:NL@2:15",
-    "eof:@2:15",
-  ]);
-});
+/** The tokens of whole sources: [what scan() does, source, tokens a line of the source]. */
+const TOKENS: [string, string, string[]][] = [
+  [
+    "gives identifiers, punctuation and numbers with line and column",
+    "a: b.c & >=1\n#D: 0x1F + 2Ki",
+    [
+      "ident:a@1:1 punct::@1:2 ident:b@1:4 punct:.@1:5 ident:c@1:6 punct:&@1:8 punct:>=@1:10",
+      "number:1@1:12 comma:NL@1:13",
+      "ident:#D@2:1 punct::@2:3 number:0x1F@2:5 punct:+@2:10 number:2Ki@2:12 comma:NL@2:15",
+      "eof:@2:15",
+    ],
+  ],
+  [
+    "inserts a comma at a new line only after a token that can end a value",
+    "a: 1\nb: {\n\tc: [\n\t\t2,\n\t]\n}\nd: x &\n\ty\ne: _|_\nf: ...\n",
+    [
+      "ident:a@1:1 punct::@1:2 number:1@1:4 comma:NL@1:5", // after a number
+      "ident:b@2:1 punct::@2:2 punct:{@2:4", // no comma after {
+      "ident:c@3:2 punct::@3:3 punct:[@3:5", // nor after [
+      "number:2@4:3 comma:,@4:4", // a written comma; none added after it
+      "punct:]@5:2 comma:NL@5:3", // after ]
+      "punct:}@6:1 comma:NL@6:2", // after }
+      "ident:d@7:1 punct::@7:2 ident:x@7:4 punct:&@7:6", // none after an operator: the value goes on
+      "ident:y@8:2 comma:NL@8:3",
+      "ident:e@9:1 punct::@9:2 punct:_|_@9:4 comma:NL@9:7", // after _|_
+      "ident:f@10:1 punct::@10:2 punct:...@10:4 comma:NL@10:7", // after ...
+      "eof:@11:1",
+    ],
+  ],
+  [
+    "skips comments, and a comment before a new line keeps the comma",
+    '// head\na: 1 // one\n// "not a string\nb: "x // not a comment"\n',
+    [
+      "ident:a@2:1 punct::@2:2 number:1@2:4 comma:NL@2:12", // at the new line after the comment
+      'ident:b@4:1 punct::@4:2 string:"x // not a comment"@4:4 comma:NL@4:24',
+      "eof:@5:1",
+    ],
+  ],
+  [
+    "keeps attributes whole, with nested parentheses and quoted text",
+    'a: int @tag(n,type=int) @go(f(x), "a)b")\n',
+    [
+      'ident:a@1:1 punct::@1:2 ident:int@1:4 attr:@tag(n,type=int)@1:8 attr:@go(f(x), "a)b")@1:25',
+      "comma:NL@1:41",
+      "eof:@2:1",
+    ],
+  ],
+];
 
-Deno.test("scan() inserts a comma at a new line only after a token that can end a value", () => {
-  const src = "a: 1\nb: {\n\tc: [\n\t\t2,\n\t]\n}\nd: x &\n\ty\ne: _|_\nf: ...\n";
-  assert.deepEqual(brief(scan(src)), [
-    "ident:a@1:1",
-    "punct::@1:2",
-    "number:1@1:4",
-    "comma:NL@1:5", // after a number
-    "ident:b@2:1",
-    "punct::@2:2",
-    "punct:{@2:4", // no comma after {
-    "ident:c@3:2",
-    "punct::@3:3",
-    "punct:[@3:5", // nor after [
-    "number:2@4:3",
-    "comma:,@4:4", // a written comma; none added after it
-    "punct:]@5:2",
-    "comma:NL@5:3", // after ]
-    "punct:}@6:1",
-    "comma:NL@6:2", // after }
-    "ident:d@7:1",
-    "punct::@7:2",
-    "ident:x@7:4",
-    "punct:&@7:6", // no comma after a binary operator: the value goes on
-    "ident:y@8:2",
-    "comma:NL@8:3",
-    "ident:e@9:1",
-    "punct::@9:2",
-    "punct:_|_@9:4",
-    "comma:NL@9:7", // after _|_
-    "ident:f@10:1",
-    "punct::@10:2",
-    "punct:...@10:4",
-    "comma:NL@10:7", // after ...
-    "eof:@11:1",
-  ]);
-});
+for (const [what, src, want] of TOKENS) {
+  Deno.test(`scan() ${what}`, () => assertTokens(scan(src), want));
+}
 
 Deno.test("scan() inserts a comma after a string and an attribute, and at the end of input", () => {
   assert.deepEqual(brief(scan('a: "x"\nb: int @tag(b)')).filter((t) => t.startsWith("comma")), [
     "comma:NL@1:7",
     "comma:NL@2:15",
-  ]);
-});
-
-Deno.test("scan() skips comments, and a comment before a new line keeps the comma", () => {
-  const src = '// head\na: 1 // one\n// "not a string\nb: "x // not a comment"\n';
-  assert.deepEqual(brief(scan(src)), [
-    "ident:a@2:1",
-    "punct::@2:2",
-    "number:1@2:4",
-    "comma:NL@2:12", // at the new line after the comment
-    "ident:b@4:1",
-    "punct::@4:2",
-    'string:"x // not a comment"@4:4',
-    "comma:NL@4:24",
-    "eof:@5:1",
   ]);
 });
 
@@ -113,21 +98,14 @@ Deno.test("scan() gives the tokens of each interpolation, with their positions",
   assert.equal(s.text, '"x\\(b.c + 1)-\\(d)y"');
   assert.equal(s.value, undefined, "a string with interpolations has no value");
   assert.equal(s.interpolations?.length, 2);
-  assert.deepEqual(brief(s.interpolations![0]), [
-    "ident:b@1:8",
-    "punct:.@1:9",
-    "ident:c@1:10",
-    "punct:+@1:12",
-    "number:1@1:14",
+  assertTokens(s.interpolations![0], [
+    "ident:b@1:8 punct:.@1:9 ident:c@1:10 punct:+@1:12 number:1@1:14",
   ]);
   assert.deepEqual(brief(s.interpolations![1]), ["ident:d@1:19"]);
   // Scanning goes on after the string at the right place.
-  assert.deepEqual(brief(tokens.slice(3)), [
+  assertTokens(tokens.slice(3), [
     "comma:NL@1:23",
-    "ident:z@2:1",
-    "punct::@2:2",
-    "number:2@2:4",
-    "comma:NL@2:5",
+    "ident:z@2:1 punct::@2:2 number:2@2:4 comma:NL@2:5",
     "eof:@2:5",
   ]);
 });
@@ -167,26 +145,10 @@ Deno.test('scan() reads """ multi-line strings: dedented value, positions after 
   assert.equal(s.line, 1);
   assert.equal(s.column, 4);
   assert.equal(s.value, 'line one\n  two "quoted"');
-  assert.deepEqual(brief(tokens.slice(3)), [
+  assertTokens(tokens.slice(3), [
     "comma:NL@4:5",
-    "ident:b@5:1",
-    "punct::@5:2",
-    "number:1@5:4",
-    "comma:NL@5:5",
+    "ident:b@5:1 punct::@5:2 number:1@5:4 comma:NL@5:5",
     "eof:@5:5",
-  ]);
-});
-
-Deno.test("scan() keeps attributes whole, with nested parentheses and quoted text", () => {
-  const tokens = scan('a: int @tag(n,type=int) @go(f(x), "a)b")\n');
-  assert.deepEqual(brief(tokens), [
-    "ident:a@1:1",
-    "punct::@1:2",
-    "ident:int@1:4",
-    "attr:@tag(n,type=int)@1:8",
-    'attr:@go(f(x), "a)b")@1:25',
-    "comma:NL@1:41",
-    "eof:@2:1",
   ]);
 });
 

@@ -1,15 +1,9 @@
 import { strict as assert } from "node:assert";
-import {
-  MAX_NESTING,
-  MAX_OPERATORS,
-  newTopScope,
-  type ParsedFile,
-  parseFile,
-  type Ref,
-  resolve,
-  type Site,
-  SyntaxError,
-} from "./parser.ts";
+import { parseFile } from "./parser.ts";
+import { SyntaxError } from "./reader.ts";
+import { MAX_NESTING } from "./scanner.ts";
+import { MAX_OPERATORS } from "./expressions.ts";
+import { newTopScope, type ParsedFile, type Ref, resolve, type Site } from "./sites.ts";
 
 function parse(src: string, file = "f.cue"): ParsedFile {
   return parseFile(file, src, newTopScope());
