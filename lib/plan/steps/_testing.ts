@@ -11,7 +11,7 @@ import type { StateRecord } from "../../state/store.ts";
 import type { ResourceProvider } from "../../providers/resource_provider.ts";
 import type { PlannedNode } from "../types.ts";
 
-/** The head of a root with the random, local and time providers. */
+/** The head of a root with the random and local providers. */
 export const HEAD = `package t
 
 import rnd "pravo.dev/providers/hashicorp/random"
