@@ -15,7 +15,7 @@ import type { Token } from "../lib/cue/syntax/scanner.ts";
 import { evaluate } from "../lib/cue/engine.ts";
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../lib/diag/diag.ts";
 import { planDocument } from "../lib/plan/document.ts";
-import { type Plan, PLAN_FORMAT_VERSION } from "../lib/plan/types.ts";
+import { emptyPlan } from "../lib/plan/types.ts";
 import { cleanMessage, program, RULES } from "./_program.ts";
 import { pinned, pinnedPolicyBytes } from "../lib/workspace/pinned.ts";
 
@@ -81,28 +81,7 @@ export function checkAbsolutePolicyPath(path: string): Diagnostic | undefined {
 
 /** A plan with nothing in it, for checking that a policy compiles. */
 export function emptyPlanDocument(): Record<string, unknown> {
-  const plan: Plan = {
-    formatVersion: PLAN_FORMAT_VERSION,
-    id: "",
-    createdAt: "",
-    root: "",
-    tags: {},
-    actor: "",
-    reason: "",
-    lineage: "",
-    serial: 0,
-    configDigest: "",
-    destroy: false,
-    nodes: [],
-    skipped: [],
-    full: false,
-    outputs: {},
-    outputsUnknown: [],
-    sentinels: [],
-    sources: [],
-    providers: [],
-  };
-  return planDocument(plan);
+  return planDocument(emptyPlan());
 }
 
 /** The `--policy` values of a command's options, as a list. */

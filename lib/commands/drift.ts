@@ -21,7 +21,7 @@ import { renderDrift, renderDue } from "../render/drift.ts";
 import { dueRecords } from "../drift/due.ts";
 import { readDrift, recordRefresh } from "../drift/read.ts";
 import { openStore } from "../state/open.ts";
-import { rootSession } from "../plan/planner.ts";
+import { rootSession } from "../plan/session.ts";
 import { interrupts } from "../workspace/interrupts.ts";
 
 /** How many due records `--due` lists without `--limit`. */

@@ -16,6 +16,7 @@ import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { loadRoot, type Spec } from "../cue/loader.ts";
 import { loadKey } from "../keys/key.ts";
+import { nodeHead } from "../plan/document.ts";
 import { readPlanFile } from "../plan/planfile.ts";
 import type { Plan } from "../plan/types.ts";
 import { type GraphDoc, type GraphNode, renderDot } from "../render/graph.ts";
@@ -61,14 +62,7 @@ export function graphDocument(spec: Spec, plan?: Plan): GraphDoc {
   // A plan's nodes that are no longer configured: what it deletes.
   for (const n of plan?.nodes ?? []) {
     if (seen.has(n.address)) continue;
-    nodes.push({
-      address: n.address,
-      mode: n.mode,
-      type: n.type,
-      name: n.name,
-      provider: n.provider,
-      action: n.action,
-    });
+    nodes.push(nodeHead(n));
     for (const d of n.dependencies) edges.push({ from: n.address, to: d, kind: "dependency" });
   }
   nodes.sort(byAddress);

@@ -24,10 +24,10 @@ import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, error } from "../diag/diag.ts";
 import { sourcesDigest, specDigest } from "../cue/loader.ts";
 import { sentinelRefs } from "../cue/unknowns.ts";
-import { UNKNOWN } from "../cue/program.ts";
 import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import type { Attrs, Plan, PlannedNode } from "./types.ts";
+import { withoutUnknown } from "./node_values.ts";
+import type { Plan, PlannedNode } from "./types.ts";
 
 /** The actions each mode can have. */
 const ACTIONS: Record<string, readonly string[]> = {
@@ -36,19 +36,6 @@ const ACTIONS: Record<string, readonly string[]> = {
   ephemeral: ["open"],
   call: ["create"],
 };
-
-function hasUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(hasUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
-  return false;
-}
-
-function withoutUnknown(v: Record<string, unknown>): Attrs {
-  const out: Attrs = {};
-  for (const [k, x] of Object.entries(v)) if (!hasUnknown(x)) out[k] = x;
-  return out;
-}
 
 const same = (a: unknown, b: unknown) => isDeepStrictEqual(a ?? null, b ?? null);
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();

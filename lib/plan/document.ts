@@ -25,7 +25,10 @@ function redact(attrs: Attrs | null, sensitive: readonly string[]): Attrs | null
   return out;
 }
 
-export function nodeDocument(n: PlannedNode) {
+/** What names a planned node, and its action: the head of its document (and of its node in `pravo graph --plan`). */
+export function nodeHead(
+  n: PlannedNode,
+): Pick<PlannedNode, "address" | "mode" | "type" | "name" | "provider" | "action"> {
   return {
     address: n.address,
     mode: n.mode,
@@ -33,6 +36,12 @@ export function nodeDocument(n: PlannedNode) {
     name: n.name,
     provider: n.provider,
     action: n.action,
+  };
+}
+
+export function nodeDocument(n: PlannedNode) {
+  return {
+    ...nodeHead(n),
     before: redact(n.before, n.sensitive),
     after: redact(n.after, n.sensitive),
     after_unknown: n.afterUnknown,

@@ -89,3 +89,11 @@ export function withMoves(
     });
   }
 }
+
+/** Marks each planned node that a move gives its record ({@linkcode plannedMoves}). */
+export function markMoved(
+  planned: readonly { address: string; movedFrom?: string }[],
+  moves: ReadonlyMap<string, string>,
+): void {
+  for (const p of planned) if (moves.has(p.address)) p.movedFrom = moves.get(p.address);
+}

@@ -20,19 +20,18 @@ import type {
 import type { ProviderSession } from "../providers/session.ts";
 import { scrubDiagnostics } from "./document.ts";
 import type { Attrs, PlannedNode } from "./types.ts";
+import { digestInputs, nodeDigest } from "./digest.ts";
+import { isInput } from "./known.ts";
 import {
   changedKeys,
   dataSensitive,
-  digestInputs,
   hasUnknown,
   inputsOf,
-  isInput,
-  nodeDigest,
-  type PlanOptions,
   providerConfigOf,
   sensitiveOf,
   withoutUnknown,
-} from "./planner.ts";
+} from "./node_values.ts";
+import type { PlanOptions } from "./options.ts";
 
 /** What planning one node needs besides the node. */
 export interface NodeContext {

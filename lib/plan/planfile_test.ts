@@ -13,32 +13,22 @@ import {
   sha256Hex,
   writePlanFile,
 } from "./planfile.ts";
-import type { Plan } from "./types.ts";
+import { emptyPlan, type Plan } from "./types.ts";
 
 const KEY = keyFromBytes(new TextEncoder().encode("a key of 32 bytes for this test!"), "test");
 const OTHER = keyFromBytes(new TextEncoder().encode("another key of 32 bytes, theirs!"), "test");
 
 function plan(extra: Partial<Plan> = {}): Plan {
   return {
-    formatVersion: "1.0",
+    ...emptyPlan(),
     id: "p-1",
     createdAt: "2030-01-01T00:00:00.000Z",
     root: "/made/here",
-    tags: {},
     actor: "alice",
     reason: "why",
     lineage: "l-1",
     serial: 3,
-    configDigest: "",
-    destroy: false,
-    nodes: [],
-    skipped: [],
-    full: false,
-    outputs: {},
-    outputsUnknown: [],
-    sentinels: [],
     sources: [{ name: "main.cue", src: 'package x\nsecret: "hunter2"\n' }],
-    providers: [],
     ...extra,
   };
 }

@@ -146,6 +146,31 @@ export interface Plan {
   providers: ProviderInstance[];
 }
 
+/** A plan with nothing in it: no root, no state, no nodes (a policy is compiled against one). */
+export function emptyPlan(): Plan {
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    id: "",
+    createdAt: "",
+    root: "",
+    tags: {},
+    actor: "",
+    reason: "",
+    lineage: "",
+    serial: 0,
+    configDigest: "",
+    destroy: false,
+    nodes: [],
+    skipped: [],
+    full: false,
+    outputs: {},
+    outputsUnknown: [],
+    sentinels: [],
+    sources: [],
+    providers: [],
+  };
+}
+
 export interface Summary {
   add: number;
   change: number;

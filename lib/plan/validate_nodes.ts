@@ -12,25 +12,9 @@
 
 import type { Diagnostic } from "../diag/diag.ts";
 import type { Node, Spec } from "../cue/loader.ts";
-import { UNKNOWN, type Value } from "../cue/program.ts";
 import { handlerFor } from "../providers/runtimes.ts";
 import { scrubDiagnostics } from "./document.ts";
-import { isInput } from "./known.ts";
-
-type Attrs = Record<string, unknown>;
-
-function hasUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(hasUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
-  return false;
-}
-
-function knownOnly(v: Record<string, Value>): Attrs {
-  const out: Attrs = {};
-  for (const [k, x] of Object.entries(v)) if (!hasUnknown(x)) out[k] = x;
-  return out;
-}
+import { hasUnknown, inputsOf, providerConfigOf, withoutUnknown } from "./node_values.ts";
 
 /** The attribute a diagnostic is about: the one it names, else the one its summary quotes. */
 function attributeOf(d: Diagnostic, n: Node): string | undefined {
@@ -47,17 +31,13 @@ export function validateNodes(spec: Spec, root: string): Diagnostic[] {
   for (const n of spec.nodes) {
     const handler = handlerFor(n.provider, n.mode, n.type);
     if (!handler?.validate) continue;
-    const inputs: Record<string, Value> = {};
-    for (const [k, a] of Object.entries(n.schema.attributes)) {
-      if (isInput(a) && n.config[k] !== undefined) inputs[k] = n.config[k];
-    }
-    const config = knownOnly(inputs);
-    const instance = spec.providers.find((p) => p.address === n.providerInstance);
+    const inputs = inputsOf(n);
+    const config = withoutUnknown(inputs);
     const found = handler.validate({
       type: n.schema,
       address: n.address,
       root,
-      providerConfig: instance ? knownOnly(instance.config) : {},
+      providerConfig: providerConfigOf(spec, n),
       config,
       // Inputs computed from a secret are checked at apply, as unknown ones
       // are: whether a check fails (min above max, a path out of the root)

@@ -1,0 +1,99 @@
+/**
+ * The providers of a run on a root: a {@linkcode ProviderSession} whose
+ * plugin providers are configured from an evaluation of the root, made only
+ * when a plugin provider is first needed. A plan's session takes the plan's
+ * own evaluation once there is one; before it (a refresh), and outside a
+ * plan (`drift`, `import`), one with the state's values.
+ *
+ * @module
+ */
+
+import { DiagnosticsError } from "../diag/diag.ts";
+import { evaluateRoot, readRoot, type Sources, type Spec } from "../cue/loader.ts";
+import type { StateRecord } from "../state/store.ts";
+import type { Mode } from "../providers/schema.ts";
+import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
+import { pluginInputs } from "../workspace/lock.ts";
+import { knownValuesOf } from "./known.ts";
+
+/** The kind of the node at an address: what an evaluation types a known value with. */
+export type KnownKind = { provider: string; mode: Mode; type: string };
+
+/** The provider configurations of an evaluated root, for the providers of a run. */
+export function instancesOf(spec: Pick<Spec, "providers">): InstanceConfig[] {
+  return spec.providers.map((p) => ({ address: p.address, source: p.source, config: p.config }));
+}
+
+/** Evaluates the root with the known values of the state's managed records, untraced. */
+async function _withState(
+  sources: Sources,
+  tags: Record<string, string>,
+  records: Iterable<StateRecord>,
+  knownKinds: Map<string, KnownKind>,
+) {
+  const known = new Map(
+    [...records].filter((r) => r.mode === "managed").map((r) => [r.address, knownValuesOf(r)]),
+  );
+  return await evaluateRoot(sources, { tags, known, knownKinds, trace: false });
+}
+
+/**
+ * The providers of a run outside a plan (`drift`, `import`): their
+ * configurations come from an evaluation of the root with the state's
+ * values, made only when a plugin provider is first needed.
+ */
+export function rootSession(
+  root: string,
+  tags: Record<string, string>,
+  records: readonly StateRecord[],
+): ProviderSession {
+  return new ProviderSession(root, async () => {
+    const sources = readRoot(root);
+    if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
+    const knownKinds = new Map(records.map((r) => [r.address, r]));
+    let res = await _withState(sources.value, tags, records, knownKinds);
+    if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
+    return instancesOf(res.value);
+  }, pluginInputs(root));
+}
+
+/** A plan's providers, and how the plan tells them of each evaluation it makes. */
+export interface PlanSession {
+  session: ProviderSession;
+  /**
+   * From now on the session's nodes are those of `spec`, and a plugin
+   * provider not configured yet is configured from `spec`'s instances.
+   */
+  use(spec: Spec): void;
+}
+
+/**
+ * The providers of a plan: `given` (the caller's), or a session of its own
+ * whose configurations come from the plan's latest evaluation, or, when a
+ * plugin provider is needed before the first (a refresh), from one with the
+ * state's values (`records`, typed by `knownKinds` as they are then).
+ */
+export function planSession(
+  sources: Sources,
+  opts: { root: string; tags: Record<string, string>; given?: ProviderSession },
+  state: {
+    records: ReadonlyMap<string, StateRecord>;
+    knownKinds: Map<string, KnownKind>;
+  },
+): PlanSession {
+  let current: Spec | undefined;
+  const session = opts.given ?? new ProviderSession(opts.root, async () => {
+    if (current) return instancesOf(current);
+    const res = await _withState(sources, opts.tags, state.records.values(), state.knownKinds);
+    if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
+    return instancesOf(res.value);
+  }, pluginInputs(opts.root));
+  return {
+    session,
+    use(spec) {
+      current = spec;
+      session.bind(spec.nodes);
+    },
+  };
+}
