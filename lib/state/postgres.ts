@@ -34,7 +34,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { endProcess } from "../diag/fatal.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
-import { lockedError, unlockChange } from "./lock_message.ts";
+import { lockedError, unlockChange } from "./lock/message.ts";
 import { interrupts } from "../workspace/interrupts.ts";
 import { withoutPassword } from "./open.ts";
 import { type PostgresLocation } from "../config/location.ts";
@@ -77,7 +77,7 @@ import {
   recordOfRow,
   reservationOfRow,
 } from "./rows.ts";
-import { type Attempt, newLock } from "./lock_loop.ts";
+import { type Attempt, newLock } from "./lock/loop.ts";
 import { REDACTION_KEY, StoreBase, TxBase } from "./store_base.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -27,10 +27,10 @@ import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { dirname } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
-import { currentHolder, holderIsGone, processStartTime } from "./holder.ts";
+import { currentHolder, holderIsGone, processStartTime } from "./lock/holder.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
-import { type Beacon, beaconState, removeBeacon, takeBeacon } from "./beacon.ts";
-import { type HolderLiveness, lockedError, unlockChange } from "./lock_message.ts";
+import { type Beacon, beaconState, removeBeacon, takeBeacon } from "./sqlite/beacon.ts";
+import { type HolderLiveness, lockedError, unlockChange } from "./lock/message.ts";
 import { interrupts } from "../workspace/interrupts.ts";
 import { loadCrypto } from "../keys/lazy.ts";
 import {
@@ -78,7 +78,7 @@ import {
   recordOfRow,
   reservationOfRow,
 } from "./rows.ts";
-import { type Attempt, newLock } from "./lock_loop.ts";
+import { type Attempt, newLock } from "./lock/loop.ts";
 import { REDACTION_KEY, StoreBase, TxBase } from "./store_base.ts";
 
 /** A schema migration: from `version - 1` to `version`. */

@@ -19,7 +19,7 @@ import type {
   StateRecord,
   StoreLocation,
 } from "./store.ts";
-import { type Attempt, lockWithRetry } from "./lock_loop.ts";
+import { type Attempt, lockWithRetry } from "./lock/loop.ts";
 
 /** The name of the log's redaction key, as it is sealed. */
 export const REDACTION_KEY = "redaction key";

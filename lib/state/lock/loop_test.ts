@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { lockWithRetry, newLock } from "./lock_loop.ts";
-import type { LockInfo, LockRequest } from "./store.ts";
+import { DiagnosticsError } from "../../diag/diag.ts";
+import { lockWithRetry, newLock } from "./loop.ts";
+import type { LockInfo, LockRequest } from "../store.ts";
 
 const REQ: LockRequest = { actor: "ana", reason: "why", command: "apply", timeoutMs: 200 };
 const WHERE = { backend: "sqlite" as const, path: "/tmp/state.db" };
