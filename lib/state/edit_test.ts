@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { SqliteStore } from "./sqlite.ts";
-import { PostgresStore } from "./postgres.ts";
+import { SqliteStore } from "./sqlite/store.ts";
+import { PostgresStore } from "./postgres/store.ts";
 import postgres from "postgres";
 import { postgresLocation } from "./open.ts";
 import type { RecordInput, StateStore, TxMeta } from "./store.ts";

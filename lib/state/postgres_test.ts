@@ -12,7 +12,9 @@ import postgres from "postgres";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { postgresLocation } from "./open.ts";
 import { type PostgresLocation } from "../config/location.ts";
-import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
+import { PostgresStore } from "./postgres/store.ts";
+import { advisoryClass } from "./postgres/locks.ts";
+import { PG_MIGRATIONS } from "./postgres/schema.ts";
 import { sensitiveMarker } from "../secrets/redact.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
 import { storeSuite, testKey } from "./store_testing.ts";
@@ -191,7 +193,7 @@ test("PostgresStore: the lock of a session that ended is stale at once and taken
   await (await PostgresStore.open(where(key), { create: true })).close();
   const code = `
     import { postgresLocation } from ${JSON.stringify(import.meta.resolve("./open.ts"))};
-    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./postgres.ts"))};
+    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./postgres/store.ts"))};
     const s = await PostgresStore.open(postgresLocation(Deno.args[0], { root: Deno.args[1], schema: Deno.args[2] }));
     await s.acquireLock({ actor: "doomed", reason: "crash test", command: "apply", timeoutMs: 0, ttlMs: 3_600_000 });
     console.log("locked");

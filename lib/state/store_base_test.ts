@@ -1,31 +1,143 @@
 import assert from "node:assert/strict";
-import { StoreBase, TxBase } from "./store_base.ts";
-import type { Sealer } from "../secrets/seal.ts";
+import { DiagnosticsError } from "../diag/diag.ts";
+import { Sealer } from "../secrets/seal.ts";
+import { sensitiveMarker } from "../secrets/redact.ts";
+import { type CurrentLock, type LogChangeRow, newReservation, StoreBase } from "./store_base.ts";
+import { TxBase } from "./tx_base.ts";
+import type { LockBeacon } from "./lock/held.ts";
+import type { AcquiredLock, LockInfo, Reservation, StateRecord, TxMeta } from "./store.ts";
 
-class Store extends StoreBase {
+const KEY = "ab".repeat(32);
+const SEALER = new Sealer(() => {
+  throw new Error("no key in these tests");
+}, "memory");
+
+/** A transaction of the memory store: it logs, and writes nothing else. */
+class MemoryTx extends TxBase {
   constructor() {
-    super(() => new Date(0), {} as Sealer, "lineage", "key");
+    super({ now: () => new Date(0), sealer: SEALER, lineage: "lineage" });
+  }
+  protected storedPaths() {
+    return undefined;
+  }
+  getRecord(): Promise<StateRecord | undefined> {
+    return Promise.resolve(undefined);
+  }
+  putRecord(): Promise<void> {
+    this.wrote = true;
+    return Promise.resolve();
+  }
+  deleteRecord(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+  markRefreshed(): Promise<void> {
+    return Promise.resolve();
+  }
+  setOutputs(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** What the memory store's steps did, in order. */
+type Step = string;
+
+/**
+ * A store whose single steps keep their rows in memory and say what they
+ * did: the shared protocols of StoreBase run over it as over SQLite's.
+ */
+class MemoryStore extends StoreBase<null, LockBeacon> {
+  readonly steps: Step[] = [];
+  readonly log: { meta: TxMeta; changes: LogChangeRow[] }[] = [];
+  lock: CurrentLock | undefined;
+  attemptsBeforeStale = 0;
+
+  constructor() {
+    super({
+      location: { backend: "sqlite", path: "/memory" },
+      now: () => new Date(0),
+      sealer: SEALER,
+      lineage: "lineage",
+      redactionKey: KEY,
+    });
   }
   run<T>(fn: () => T | Promise<T>) {
     return this.exclusive(fn);
   }
-  take() {
-    this.refuseSecondLock();
-    this.heldLock = { id: "l" } as never;
+  held() {
+    return this.heldLock;
+  }
+  protected async writeTx<T>(doing: string, fn: (h: null) => Promise<T>): Promise<T> {
+    this.steps.push(`begin ${doing}`);
+    try {
+      const v = await fn(null);
+      this.steps.push("commit");
+      return v;
+    } catch (e) {
+      this.steps.push("rollback");
+      throw e;
+    }
+  }
+  protected newTx(): TxBase {
+    return new MemoryTx();
+  }
+  protected appendLog(_h: null, meta: TxMeta, changes: LogChangeRow[]): void {
+    this.log.push({ meta, changes });
+  }
+  protected readLock(): Promise<CurrentLock | undefined> {
+    if (this.lock && this.attemptsBeforeStale-- === 0) {
+      this.lock = { ...this.lock, info: { ...this.lock.info, stale: "it expired" } };
+    }
+    return Promise.resolve(this.lock);
+  }
+  protected writeLock(_h: null, lock: AcquiredLock): void {
+    this.steps.push(`write lock ${lock.id === this.lock?.info.id ? "again" : "new"}`);
+    this.lock = { info: lock, liveness: () => "running here" };
+  }
+  protected deleteLock(_h: null, id: string): void {
+    this.steps.push("delete lock");
+    if (this.lock?.info.id === id) this.lock = undefined;
+  }
+  protected removeLock(id: string): Promise<void> {
+    this.steps.push("remove lock");
+    if (this.lock?.info.id === id) this.lock = undefined;
+    return Promise.resolve();
+  }
+  protected renewLock(): Promise<boolean> {
+    return Promise.resolve(this.lock !== undefined);
+  }
+  protected takeBeacon(): Promise<LockBeacon> {
+    this.steps.push("take beacon");
+    return Promise.resolve({ release: () => void this.steps.push("release beacon") });
+  }
+  protected forgetBeacon(): void {
+    this.steps.push("forget beacon");
+  }
+  protected insertReservation(_h: null, r: Reservation): void {
+    this.steps.push(`reserve ${r.addresses.join(",")}`);
+  }
+  protected deleteReservation(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  protected closeConnections(): void {
+    this.steps.push("close");
   }
 }
 
-class Tx extends TxBase {
-  constructor() {
-    super(() => new Date(0), {} as Sealer, "lineage");
-  }
-  use() {
-    this.live();
-  }
-}
+const META: TxMeta = { actor: "ana", reason: "why", command: "apply" };
+const REQ = { actor: "ana", reason: "", command: "apply", timeoutMs: 5_000 };
+const OTHERS: LockInfo = {
+  id: "other",
+  actor: "bo",
+  reason: "",
+  command: "apply",
+  pid: 1,
+  hostname: "h",
+  since: "1970-01-01T00:00:00.000Z",
+  expires: "1970-01-01T00:02:00.000Z",
+};
 
 Deno.test("StoreBase runs one write at a time, in order, and a failed one does not stop the next", async () => {
-  const s = new Store();
+  const s = new MemoryStore();
   const seen: string[] = [];
   const a = s.run(async () => {
     await new Promise((r) => setTimeout(r, 10));
@@ -42,13 +154,130 @@ Deno.test("StoreBase runs one write at a time, in order, and a failed one does n
   assert.deepEqual(seen, ["a", "b", "c"]);
 });
 
-Deno.test("StoreBase refuses a second lock, and TxBase a transaction used after it ended", () => {
-  const s = new Store();
-  s.take();
-  assert.throws(() => s.take(), /already holds the state lock/);
-  const tx = new Tx();
-  tx.use();
-  tx.finish();
-  assert.throws(() => tx.use(), /used after it ended/);
-  assert.deepEqual(tx.sensitivePathsOf("a"), []);
+Deno.test("StoreBase.transaction() logs the changes redacted when it wrote, and nothing when it did not", async () => {
+  const s = new MemoryStore();
+  assert.equal(await s.transaction(META, () => Promise.resolve(7)), 7);
+  assert.deepEqual(s.log, []);
+  await s.transaction(META, async (tx) => {
+    await tx.logChange({
+      address: "pw",
+      action: "create",
+      before: null,
+      after: { result: "s3cret", n: 1 },
+      sensitivePaths: [["result"]],
+    });
+  });
+  assert.deepEqual(s.log, [{
+    meta: META,
+    changes: [{
+      seq: 0,
+      address: "pw",
+      action: "create",
+      before: null,
+      after: JSON.stringify({ n: 1, result: sensitiveMarker("s3cret", KEY) }),
+    }],
+  }]);
+  assert.deepEqual(s.steps, ["begin write", "commit", "begin write", "commit"]);
+});
+
+Deno.test("StoreBase.transaction() rolls back what throws, refuses another holder's live lock, and a nested transaction", async () => {
+  const s = new MemoryStore();
+  await assert.rejects(s.transaction(META, () => Promise.reject(new Error("failed"))), /failed/);
+  assert.deepEqual(s.steps, ["begin write", "rollback"]);
+  s.lock = { info: OTHERS, liveness: () => "unknown" };
+  s.attemptsBeforeStale = -1;
+  const err = await s.transaction(META, () => Promise.resolve()).catch((e) => e);
+  assert.ok(err instanceof DiagnosticsError);
+  assert.equal(err.kind, "locked");
+  assert.equal(err.diagnostics[0].summary, "The state is locked by another writer");
+  s.lock = undefined;
+  await assert.rejects(
+    s.transaction(META, () => s.transaction(META, () => Promise.resolve())),
+    /started inside another one of the same store/,
+  );
+});
+
+Deno.test("StoreBase.acquireLock() takes the beacon first, retries until the holder's lock is stale, and takes it over", async () => {
+  const s = new MemoryStore();
+  s.lock = { info: OTHERS, liveness: () => "unknown" };
+  s.attemptsBeforeStale = 2;
+  const lock = await s.acquireLock(REQ);
+  assert.equal(lock.tookOver?.id, "other");
+  assert.equal(s.held(), lock);
+  assert.deepEqual(s.steps, [
+    "take beacon",
+    "begin lock",
+    "commit",
+    "begin lock",
+    "commit",
+    "begin lock",
+    "write lock new",
+    "commit",
+    "forget beacon",
+  ]);
+  await assert.rejects(s.acquireLock(REQ), /already holds the state lock/);
+  s.steps.length = 0;
+  await s.releaseLock(lock);
+  assert.deepEqual(s.steps, ["remove lock", "release beacon"], "the row goes first");
+  assert.equal(s.held(), undefined);
+});
+
+Deno.test("StoreBase.acquireLock() lets the beacon go when the wait runs out", async () => {
+  const s = new MemoryStore();
+  s.lock = { info: OTHERS, liveness: () => "unknown" };
+  s.attemptsBeforeStale = -1;
+  const err = await s.acquireLock({ ...REQ, timeoutMs: 0 }).catch((e) => e);
+  assert.ok(err instanceof DiagnosticsError);
+  assert.equal(err.kind, "locked");
+  assert.deepEqual(s.steps, ["take beacon", "begin lock", "commit", "release beacon"]);
+  assert.equal(s.held(), undefined);
+});
+
+Deno.test("StoreBase.unlock() removes a lock with a log entry, and lets go of its own or forgets another's beacon", async () => {
+  const s = new MemoryStore();
+  s.lock = { info: OTHERS, liveness: () => "unknown" };
+  s.attemptsBeforeStale = -1;
+  assert.equal(await s.unlock("nope", META), undefined);
+  assert.equal(s.log.length, 0);
+  assert.equal((await s.unlock("other", META))?.actor, "bo");
+  assert.deepEqual(s.log.map((e) => e.changes.map((c) => [c.address, c.action])), [
+    [["(state lock)", "unlock"]],
+  ]);
+  assert.ok(s.steps.includes("forget beacon"));
+  const mine = await s.acquireLock(REQ);
+  s.steps.length = 0;
+  assert.equal((await s.unlock(mine.id, META))?.id, mine.id);
+  assert.deepEqual(s.steps, ["begin write", "delete lock", "commit", "release beacon"]);
+  assert.equal(s.held(), undefined);
+});
+
+Deno.test("StoreBase.close() releases the held lock, then closes, once; a closed store refuses use", async () => {
+  const s = new MemoryStore();
+  await s.acquireLock(REQ);
+  s.steps.length = 0;
+  await s.close();
+  await s.close();
+  assert.deepEqual(s.steps, ["remove lock", "release beacon", "close"]);
+  await assert.rejects(s.transaction(META, () => Promise.resolve()), /used after close/);
+});
+
+Deno.test("StoreBase.createReservation() writes it in a write transaction; newReservation() sorts its addresses once each", async () => {
+  const s = new MemoryStore();
+  const r = await s.createReservation({
+    addresses: ["web", "db", "web"],
+    actor: "ana",
+    reason: "",
+    planId: "p",
+    ttlMs: 1000,
+  });
+  assert.deepEqual(s.steps, ["begin write", "reserve db,web", "commit"]);
+  assert.deepEqual(r.addresses, ["db", "web"]);
+  const n = newReservation(
+    { addresses: ["b", "B", "a"], actor: "x", reason: "y", planId: "z", ttlMs: 60_000 },
+    new Date(0),
+  );
+  assert.deepEqual(n.addresses, ["B", "a", "b"], "by code unit");
+  assert.equal(n.created, "1970-01-01T00:00:00.000Z");
+  assert.equal(n.expires, "1970-01-01T00:01:00.000Z");
+  assert.equal(await s.releaseReservation(r.id), true);
 });

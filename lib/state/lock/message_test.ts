@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { DiagnosticsError } from "../../diag/diag.ts";
 import { lockedError } from "./message.ts";
-import { SqliteStore } from "../sqlite.ts";
+import { SqliteStore } from "../sqlite/store.ts";
 import type { LockInfo } from "../store.ts";
 
 const LOCK: LockInfo = {

@@ -8,7 +8,7 @@
  *                          to be killed
  */
 
-import { SqliteStore } from "../sqlite.ts";
+import { SqliteStore } from "../sqlite/store.ts";
 
 /** The attributes record `i` must have: big enough to span database pages. */
 export function attrsFor(i: number): Record<string, unknown> {
