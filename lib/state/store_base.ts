@@ -84,7 +84,6 @@ export abstract class StoreBase<H, B extends LockBeacon> {
   protected readonly sealer: Sealer;
   protected readonly lineage: string;
   /** The lock this store holds, if any. */
-  protected heldLock: LockInfo | undefined;
   #held: HeldLock | undefined;
   readonly #storedRedactionKey: string;
   #redactionKeyOpen: string | undefined;
@@ -98,6 +97,11 @@ export abstract class StoreBase<H, B extends LockBeacon> {
     this.sealer = opened.sealer;
     this.lineage = opened.lineage;
     this.#storedRedactionKey = opened.redactionKey;
+  }
+
+  /** The lock this store holds, if any. */
+  protected get heldLock(): LockInfo | undefined {
+    return this.#held?.info;
   }
 
   // What each store gives: one step each, in its own SQL.
@@ -211,21 +215,26 @@ export abstract class StoreBase<H, B extends LockBeacon> {
         req,
         this.location,
         () =>
-          this.exclusive(() => this.writeTx("lock", (h) => this.#attempt(h, req, id, ttl, beacon))),
+          this.exclusive(() =>
+            this.writeTx("lock", (h) => this.#attempt(h, { req, id, ttl, beacon }))
+          ),
       );
     } catch (e) {
       await beacon.release();
       throw e;
     }
-    this.heldLock = acquired;
     this.#held = new HeldLock(acquired, beacon);
     this.#held.renewEvery(ttl, () => this.exclusive(() => this.#renew(acquired.id, ttl)));
     if (acquired.tookOver) this.forgetBeacon(acquired.tookOver.id);
     return acquired;
   }
 
-  /** One attempt: the lock is ours unless a live holder has it. */
-  async #attempt(h: H, req: LockRequest, id: string, ttl: number, beacon: B): Promise<Attempt> {
+  /** One attempt: the lock `id` is ours unless a live holder has the state lock. */
+  async #attempt(
+    h: H,
+    want: { req: LockRequest; id: string; ttl: number; beacon: B },
+  ): Promise<Attempt> {
+    const { req, id, ttl, beacon } = want;
     const current = await this.readLock(h);
     if (current !== undefined && current.info.stale === undefined) {
       return { held: current.info, liveness: current.liveness() };
@@ -246,7 +255,6 @@ export abstract class StoreBase<H, B extends LockBeacon> {
   protected letGo(): void | Promise<void> {
     const held = this.#held;
     this.#held = undefined;
-    this.heldLock = undefined;
     return held?.letGo();
   }
 
