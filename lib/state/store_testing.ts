@@ -1,6 +1,8 @@
 /**
  * The behaviour every state store must have, as tests: the SQLite store runs
- * them in `sqlite_test.ts`, and a PostgreSQL store is to run the same.
+ * them in `sqlite_test.ts`, the PostgreSQL store in `postgres_test.ts`, each
+ * over its harness (harness_testing.ts). Also the records and the writes the
+ * tests of the state and its commands make.
  *
  * @module
  */
@@ -22,13 +24,29 @@ import {
 export interface StoreHarness {
   /**
    * Opens a store on this harness's state: a new connection each call, as
-   * another process would have. The first call creates the state.
+   * another process would have. The first call creates the state, unless
+   * `create` is false.
    */
-  open(opts?: { now?: () => Date; key?: KeySource }): Promise<StateStore>;
+  open(opts?: { now?: () => Date; key?: KeySource; create?: boolean }): Promise<StateStore>;
   /** Every byte the backend keeps for this state (call after closing). */
   rawBytes(): Promise<Uint8Array>;
+  /** Runs a statement on the rows underneath the store, as one who can reach them could. */
+  exec(sql: string): Promise<void>;
+  /** The schema version the rows underneath say. */
+  schemaVersion(): Promise<string>;
+  /** Sets the schema version underneath the store, as a newer pravo would have. */
+  setSchemaVersion(version: number): Promise<void>;
+  /** Writes the state as a pravo of schema 1 left it, with one log entry of `entry`. */
+  writeSchema1(entry: { actor: string; reason: string; planId: string }): Promise<void>;
+  /** Statements that would change the log, each of which the backend refuses. */
+  logTampering: string[];
   /** Removes what the harness made. */
   cleanup(): Promise<void>;
+}
+
+/** What a harness is made for: `alone`, a test that changes the schema itself. */
+export interface HarnessNeeds {
+  alone?: boolean;
 }
 
 /** A clock that stands still until moved. */
@@ -53,7 +71,8 @@ const META: TxMeta = {
   run: "run-1",
 };
 
-function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
+/** A record of a `random_integer` at `address`, as `extra` changes it. */
+export function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
   return {
     address,
     mode: "managed",
@@ -68,7 +87,8 @@ function record(address: string, extra: Partial<RecordInput> = {}): RecordInput 
   };
 }
 
-async function put(tx: StateTx, r: RecordInput): Promise<void> {
+/** Writes a record and logs its change (create or update) in one transaction step. */
+export async function put(tx: StateTx, r: RecordInput): Promise<void> {
   const before = await tx.getRecord(r.address);
   await tx.putRecord(r);
   await tx.logChange({
@@ -86,10 +106,13 @@ export function testKey(name: string): PravoKey {
 }
 
 /** Registers the suite's tests under `name`, each with a fresh harness. */
-export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness>): void {
-  const test = (what: string, fn: (h: StoreHarness) => Promise<void>) =>
+export function storeSuite(
+  name: string,
+  makeHarness: (needs: HarnessNeeds) => Promise<StoreHarness>,
+): void {
+  const test = (what: string, fn: (h: StoreHarness) => Promise<void>, needs: HarnessNeeds = {}) =>
     Deno.test(`${name}: ${what}`, async () => {
-      const h = await makeHarness();
+      const h = await makeHarness(needs);
       try {
         await fn(h);
       } finally {
@@ -631,5 +654,64 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     assert.deepEqual(await s.findReservationConflicts(["web"], { actor: "bob" }), []);
     assert.equal((await s.identity()).serial, 0, "reservations do not move the serial");
     await s.close();
+  });
+
+  test("a state written by a newer pravo is refused, changing nothing", async (h) => {
+    await (await h.open()).close();
+    await h.setSchemaVersion(SCHEMA_VERSION + 41);
+    for (const create of [false, true]) {
+      await assert.rejects(h.open({ create }), (e: unknown) => {
+        assert.ok(e instanceof DiagnosticsError);
+        assert.equal(e.kind, "error");
+        const d = e.diagnostics[0];
+        assert.equal(d.summary, "The state store was written by a newer pravo");
+        assert.ok(d.detail.includes(`schema version ${SCHEMA_VERSION + 41}`), d.detail);
+        assert.ok(d.detail.includes(`up to ${SCHEMA_VERSION}`), d.detail);
+        assert.match(d.detail, /Upgrade pravo/);
+        return true;
+      });
+    }
+    assert.equal(await h.schemaVersion(), String(SCHEMA_VERSION + 41));
+  }, { alone: true });
+
+  test(
+    "a schema 1 state is migrated: its log is kept, without a plan's actor and reason",
+    async (h) => {
+      await h.writeSchema1({ actor: "old", reason: "why", planId: "p-0" });
+      const s = await h.open({ create: false });
+      try {
+        assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
+        await s.transaction(
+          {
+            actor: "t",
+            reason: "",
+            command: "apply",
+            planId: "p-1",
+            planActor: "carol",
+            planReason: "because",
+          },
+          (tx) => tx.logChange({ address: "x", action: "forget", before: null, after: null }),
+        );
+        const log = await s.readLog();
+        assert.deepEqual(
+          log.map((e) => [e.actor, e.planId, e.planActor, e.planReason]),
+          [["t", "p-1", "carol", "because"], ["old", "p-0", null, null]],
+        );
+      } finally {
+        await s.close();
+      }
+    },
+    { alone: true },
+  );
+
+  test("the log is append-only even against direct SQL", async (h) => {
+    const s = await h.open();
+    await s.transaction(META, async (tx) => {
+      await tx.logChange({ address: "a", action: "read", before: null, after: { x: 1 } });
+    });
+    await s.close();
+    for (const stmt of h.logTampering) {
+      await assert.rejects(h.exec(stmt), /append-only/, stmt);
+    }
   });
 }

@@ -1,61 +1,20 @@
 import assert from "node:assert/strict";
-import { Sealer } from "../secrets/seal.ts";
-import type { Row } from "./rows.ts";
-import type { RecordInput, StateRecord } from "./store.ts";
-import { pathsOfRow, TxBase } from "./tx_base.ts";
+import { pathsOfRow } from "./tx_base.ts";
+import { MemoryTx } from "./memory_testing.ts";
+import { record } from "./store_testing.ts";
 
-const SEALER = new Sealer(() => {
-  throw new Error("no key in these tests");
-}, "test");
-
-/** A transaction over one stored row: the password `pw`, its `result` sensitive. */
-class OneRowTx extends TxBase {
-  reads = 0;
-  constructor() {
-    super({ now: () => new Date(0), sealer: SEALER, lineage: "lineage" });
-  }
-  protected storedPaths(address: string): Row | undefined {
-    this.reads++;
-    if (address !== "pw") return undefined;
-    return {
-      sensitive_paths: '[["result"]]',
-      provider: "hashicorp/random",
-      type: "random_password",
-      mode: "managed",
-    };
-  }
-  getRecord(): Promise<StateRecord | undefined> {
-    return Promise.resolve(undefined);
-  }
-  putRecord(r: RecordInput): Promise<void> {
-    this.addPaths(r);
-    return Promise.resolve();
-  }
-  deleteRecord(): Promise<boolean> {
-    return Promise.resolve(false);
-  }
-  markRefreshed(): Promise<void> {
-    return Promise.resolve();
-  }
-  setOutputs(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-const RECORD: RecordInput = {
-  address: "n",
-  mode: "managed",
-  type: "random_integer",
-  provider: "hashicorp/random",
-  attributes: { result: 1 },
-  sensitivePaths: [["keepers", "k"]],
-  dependencies: [],
-  configDigest: "d",
-  refreshAge: null,
+/** The stored password `pw`, its `result` sensitive. */
+const STORED = {
+  pw: {
+    sensitive_paths: '[["result"]]',
+    provider: "hashicorp/random",
+    type: "random_password",
+    mode: "managed",
+  },
 };
 
 Deno.test("TxBase.logChange() keeps a copy of the change and the paths the record had before, read once", async () => {
-  const tx = new OneRowTx();
+  const tx = new MemoryTx(STORED);
   const change = { address: "pw", action: "update" as const, before: { a: 1 }, after: null };
   await tx.logChange(change);
   await tx.logChange({ ...change, action: "delete" });
@@ -76,8 +35,8 @@ Deno.test("TxBase.logChange() keeps a copy of the change and the paths the recor
 });
 
 Deno.test("TxBase.addPaths() adds the paths a written record names, pathsOfRow() those a row names, and an ended transaction refuses use", async () => {
-  const tx = new OneRowTx();
-  await tx.putRecord(RECORD);
+  const tx = new MemoryTx();
+  await tx.putRecord(record("n", { sensitivePaths: [["keepers", "k"]] }));
   assert.deepEqual(tx.sensitivePathsOf("n"), [["keepers", "k"]]);
   assert.deepEqual(
     pathsOfRow({ sensitive_paths: "[]", provider: "p", type: "t", mode: "data" }),
