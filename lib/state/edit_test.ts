@@ -13,7 +13,7 @@ import {
   sqliteHarness,
   testSchema,
 } from "./harness_testing.ts";
-import { record, type StoreHarness } from "./store_testing.ts";
+import { lockFor, record, type StoreHarness } from "./store_testing.ts";
 import type { RecordInput, StateStore, TxMeta } from "./store.ts";
 import { addressLabels, forgetRecords, formatAddress, moveRecords, planMoves } from "./edit.ts";
 
@@ -139,12 +139,7 @@ function editSuite(name: string, make: () => Promise<StoreHarness>) {
     const holder = await open();
     const s = await open();
     await seed(s, [rec("a"), rec("b")]);
-    const lock = await holder.acquireLock({
-      actor: "bob",
-      reason: "applying",
-      command: "apply",
-      timeoutMs: 0,
-    });
+    const lock = await holder.acquireLock(lockFor("bob", { reason: "applying" }));
     try {
       for (
         const attempt of [

@@ -15,7 +15,7 @@ import { advisoryClass } from "./postgres/locks.ts";
 import { PG_MIGRATIONS } from "./postgres/schema.ts";
 import { sensitiveMarker } from "../secrets/redact.ts";
 import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
-import { storeSuite, testKey } from "./store_testing.ts";
+import { loggedSecret, record, storeSuite, testKey } from "./store_testing.ts";
 import {
   dropSchemaTest,
   PG,
@@ -60,17 +60,7 @@ test("PostgresStore keeps many roots in one database apart", async () => {
   try {
     assert.notEqual((await a.identity()).lineage, (await b.identity()).lineage);
     await a.transaction(META, async (tx) => {
-      await tx.putRecord({
-        address: "web",
-        mode: "managed",
-        type: "random_integer",
-        provider: "hashicorp/random",
-        attributes: { result: 1 },
-        sensitivePaths: [],
-        dependencies: [],
-        configDigest: "x",
-        refreshAge: null,
-      });
+      await tx.putRecord(record("web", { attributes: { result: 1 }, configDigest: "x" }));
       await tx.logChange({ address: "web", action: "create", before: null, after: { r: 1 } });
     });
     await a.createReservation({
@@ -132,17 +122,14 @@ test("PostgresStore: stores racing for the lock hold it one at a time: no update
       const count = Number((await s.getRecord("counter"))?.attributes.n ?? 0);
       await new Promise((r) => setTimeout(r, 30));
       await s.transaction(META, async (tx) => {
-        await tx.putRecord({
-          address: "counter",
-          mode: "managed",
-          type: "t",
-          provider: "p",
-          attributes: { n: count + 1 },
-          sensitivePaths: [],
-          dependencies: [],
-          configDigest: "x",
-          refreshAge: null,
-        });
+        await tx.putRecord(
+          record("counter", {
+            type: "t",
+            provider: "p",
+            attributes: { n: count + 1 },
+            configDigest: "x",
+          }),
+        );
         await tx.logChange({ address: "counter", action: "update", before: null, after: {} });
       });
       inside--;
@@ -335,16 +322,9 @@ test("PostgresStore: a schema of version 1 is migrated, and each root's plain va
       assert.equal((await a.identity()).schemaVersion, SCHEMA_VERSION);
       assert.equal((await a.getRecord("pw"))?.attributes.result, secret);
       // The log's markers go on being comparable: the same key, sealed.
-      await a.transaction(META, (tx) =>
-        tx.logChange({
-          address: "pw",
-          action: "update",
-          before: null,
-          after: { result: secret },
-          sensitivePaths: [["result"]],
-        }));
-      const [entry] = await a.readLog({ limit: 1 });
-      assert.deepEqual(entry.changes[0].after, { result: sensitiveMarker(secret, hmacKey) });
+      assert.deepEqual(await loggedSecret(a, secret), {
+        result: sensitiveMarker(secret, hmacKey),
+      });
     } finally {
       await a.close();
     }

@@ -6,7 +6,7 @@ import { SqliteStore } from "./sqlite/store.ts";
 import { MIGRATIONS } from "./sqlite/schema.ts";
 import { sensitiveMarker } from "../secrets/redact.ts";
 import { SCHEMA_VERSION } from "./store.ts";
-import { storeSuite, testKey } from "./store_testing.ts";
+import { loggedSecret, storeSuite, testKey } from "./store_testing.ts";
 import { sqliteHarness } from "./harness_testing.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";
 
@@ -228,17 +228,7 @@ Deno.test("SqliteStore.open() migrates a state of version 1: plain values and th
   const rec = await s.getRecord("pw");
   assert.equal(rec?.attributes.result, secret);
   assert.equal(rec?.attributes.bcrypt_hash, `hash-${secret}`, "sealed by the schema's path too");
-  await s.transaction(META, (tx) =>
-    tx.logChange({
-      address: "pw",
-      action: "update",
-      before: null,
-      after: { result: secret },
-      sensitivePaths: [["result"]],
-    }));
-  assert.deepEqual((await s.readLog({ limit: 1 }))[0].changes[0].after, {
-    result: sensitiveMarker(secret, hmacKey),
-  });
+  assert.deepEqual(await loggedSecret(s, secret), { result: sensitiveMarker(secret, hmacKey) });
   await s.close();
   let bytes = "";
   for (const suffix of ["", "-wal", "-shm"]) {

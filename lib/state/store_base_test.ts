@@ -135,19 +135,11 @@ Deno.test("StoreBase.close() releases the held lock, then closes, once; a closed
 
 Deno.test("StoreBase.createReservation() writes it in a write transaction; newReservation() sorts its addresses once each", async () => {
   const s = new MemoryStore();
-  const r = await s.createReservation({
-    addresses: ["web", "db", "web"],
-    actor: "ana",
-    reason: "",
-    planId: "p",
-    ttlMs: 1000,
-  });
+  const ask = { addresses: ["web", "db", "web"], actor: "x", reason: "y", planId: "z", ttlMs: 1 };
+  const r = await s.createReservation(ask);
   assert.deepEqual(s.steps, ["begin write", "reserve db,web", "commit"]);
   assert.deepEqual(r.addresses, ["db", "web"]);
-  const n = newReservation(
-    { addresses: ["b", "B", "a"], actor: "x", reason: "y", planId: "z", ttlMs: 60_000 },
-    new Date(0),
-  );
+  const n = newReservation({ ...ask, addresses: ["b", "B", "a"], ttlMs: 60_000 }, new Date(0));
   assert.deepEqual(n.addresses, ["B", "a", "b"], "by code unit");
   assert.equal(n.created, "1970-01-01T00:00:00.000Z");
   assert.equal(n.expires, "1970-01-01T00:01:00.000Z");

@@ -13,6 +13,7 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { keyFromBytes, type PravoKey } from "../keys/key.ts";
 import type { KeySource } from "../secrets/seal.ts";
 import {
+  type LockRequest,
   type RecordInput,
   SCHEMA_VERSION,
   type StateStore,
@@ -98,6 +99,34 @@ export async function put(tx: StateTx, r: RecordInput): Promise<void> {
     after: r.attributes,
     sensitivePaths: r.sensitivePaths,
   });
+}
+
+/** Removes a record and logs its delete, naming no sensitive path. */
+async function remove(tx: StateTx, address: string): Promise<void> {
+  const before = await tx.getRecord(address);
+  await tx.deleteRecord(address);
+  await tx.logChange({ address, action: "delete", before: before!.attributes, after: null });
+}
+
+/** The request of `actor` for the state lock, by `apply`, waiting not at all unless `extra` says. */
+export function lockFor(actor: string, extra: Partial<LockRequest> = {}): LockRequest {
+  return { actor, reason: "", command: "apply", timeoutMs: 0, ...extra };
+}
+
+/**
+ * Logs an update of `pw` whose result is `secret` (a sensitive path), and
+ * gives back what the log holds of its `after`.
+ */
+export async function loggedSecret(s: StateStore, secret: string): Promise<unknown> {
+  await s.transaction({ actor: "t", reason: "", command: "apply" }, (tx) =>
+    tx.logChange({
+      address: "pw",
+      action: "update",
+      before: null,
+      after: { result: secret },
+      sensitivePaths: [["result"]],
+    }));
+  return (await s.readLog({ limit: 1 }))[0].changes[0].after;
 }
 
 /** A new random key, as pravo's key for a test. */
@@ -267,16 +296,7 @@ export function storeSuite(
       },
     );
     clock.advance(1000);
-    await s.transaction(META, async (tx) => {
-      const before = await tx.getRecord("b");
-      await tx.deleteRecord("b");
-      await tx.logChange({
-        address: "b",
-        action: "delete",
-        before: before!.attributes,
-        after: null,
-      });
-    });
+    await s.transaction(META, (tx) => remove(tx, "b"));
     const log = await s.readLog();
     assert.deepEqual(log.map((e) => e.serial), [3, 2, 1]);
     assert.deepEqual(log[1], {
@@ -324,17 +344,8 @@ export function storeSuite(
       );
     });
     assert.equal((await s.getRecord("pw"))?.attributes.result, secret, "the record keeps it");
-    await s.transaction(META, async (tx) => {
-      const before = await tx.getRecord("pw");
-      await tx.deleteRecord("pw");
-      // The caller forgets to say which paths are sensitive: the record said so.
-      await tx.logChange({
-        address: "pw",
-        action: "delete",
-        before: before!.attributes,
-        after: null,
-      });
-    });
+    // The caller forgets to say which paths are sensitive: the record said so.
+    await s.transaction(META, (tx) => remove(tx, "pw"));
     // A value that only passes through the log (a data source read).
     await s.transaction(META, async (tx) => {
       await tx.logChange({
@@ -489,17 +500,14 @@ export function storeSuite(
     const clock = fakeClock();
     const a = await h.open({ now: clock.now });
     const b = await h.open({ now: clock.now });
-    const lock = await a.acquireLock({
-      actor: "alice",
-      reason: "rotate keys",
-      command: "apply",
-      timeoutMs: 0,
-    });
+    const lock = await a.acquireLock(lockFor("alice", { reason: "rotate keys" }));
     assert.equal(lock.since, clock.iso());
     assert.equal(lock.tookOver, undefined);
     const started = performance.now();
-    const err = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 300 })
-      .then(() => undefined, (e) => e);
+    const err = await b.acquireLock(lockFor("bob", { timeoutMs: 300 })).then(
+      () => undefined,
+      (e) => e,
+    );
     const waited = performance.now() - started;
     assert.ok(err instanceof DiagnosticsError, `not a DiagnosticsError: ${err}`);
     assert.equal(err.kind, "locked");
@@ -528,7 +536,7 @@ export function storeSuite(
     assert.equal(locks[0].stale, undefined);
 
     // A waiter gets the lock once the holder lets go.
-    const waiting = b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 5000 });
+    const waiting = b.acquireLock(lockFor("bob", { timeoutMs: 5000 }));
     await new Promise((r) => setTimeout(r, 100));
     await a.releaseLock(lock);
     const got = await waiting;
@@ -545,16 +553,10 @@ export function storeSuite(
     const clock = fakeClock();
     const a = await h.open({ now: clock.now });
     const b = await h.open({ now: clock.now });
-    const old = await a.acquireLock({
-      actor: "alice",
-      reason: "",
-      command: "apply",
-      timeoutMs: 0,
-      ttlMs: 60_000,
-    });
+    const old = await a.acquireLock(lockFor("alice", { ttlMs: 60_000 }));
     clock.advance(61_000);
     assert.match((await b.listLocks())[0].stale ?? "", /expired/);
-    const lock = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    const lock = await b.acquireLock(lockFor("bob"));
     assert.equal(lock.tookOver?.id, old.id);
     assert.match(lock.tookOver?.stale ?? "", /expired at 2030-01-02T03:05:05.000Z/);
     await a.releaseLock(old);
@@ -567,12 +569,7 @@ export function storeSuite(
   test("unlock() removes another holder's lock and records who did it and why, in one transaction", async (h) => {
     const a = await h.open();
     const b = await h.open();
-    const held = await a.acquireLock({
-      actor: "alice",
-      reason: "long",
-      command: "apply",
-      timeoutMs: 0,
-    });
+    const held = await a.acquireLock(lockFor("alice", { reason: "long" }));
     const serial = (await b.identity()).serial;
     assert.equal(
       await b.unlock(crypto.randomUUID(), { actor: "ops", reason: "x", command: "state unlock" }),
@@ -597,7 +594,7 @@ export function storeSuite(
       ["(state lock)", "unlock", held.id, null],
     ]);
     // Free now: another writer takes it at once.
-    const next = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    const next = await b.acquireLock(lockFor("bob"));
     assert.equal(next.tookOver, undefined);
     await b.close();
     await a.close();
