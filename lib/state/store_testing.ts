@@ -1,8 +1,8 @@
 /**
- * The behaviour every state store must have, as tests: the SQLite store runs
- * them in `sqlite_test.ts`, the PostgreSQL store in `postgres_test.ts`, each
- * over its harness (harness_testing.ts). Also the records and the writes the
- * tests of the state and its commands make.
+ * The behaviour every state store must have, as tests: the SQLite store
+ * runs them in `sqlite/store_test.ts`, the PostgreSQL store in
+ * `postgres/store_test.ts`, each over its harness (harness_testing.ts). Also
+ * the records and the writes the tests of the state and its commands make.
  *
  * @module
  */

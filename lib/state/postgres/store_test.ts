@@ -8,14 +8,14 @@
  */
 
 import assert from "node:assert/strict";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { type PostgresLocation } from "../config/location.ts";
-import { PostgresStore } from "./postgres/store.ts";
-import { advisoryClass } from "./postgres/locks.ts";
-import { PG_MIGRATIONS } from "./postgres/schema.ts";
-import { sensitiveMarker } from "../secrets/redact.ts";
-import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
-import { loggedSecret, record, storeSuite, testKey } from "./store_testing.ts";
+import { DiagnosticsError } from "../../diag/diag.ts";
+import { type PostgresLocation } from "../../config/location.ts";
+import { PostgresStore } from "./store.ts";
+import { advisoryClass } from "./locks.ts";
+import { PG_MIGRATIONS } from "./schema.ts";
+import { sensitiveMarker } from "../../secrets/redact.ts";
+import { SCHEMA_VERSION, type TxMeta } from "../store.ts";
+import { loggedSecret, record, storeSuite, testKey } from "../store_testing.ts";
 import {
   dropSchemaTest,
   PG,
@@ -23,12 +23,12 @@ import {
   pgWhere,
   postgresHarness,
   testSchema,
-} from "./harness_testing.ts";
+} from "../harness_testing.ts";
 
 const SKIP = PG === "";
 if (SKIP) {
   console.log(
-    "lib/state/postgres_test.ts: PostgreSQL tests skipped: PRAVO_TEST_PG names no server " +
+    "lib/state/postgres/store_test.ts: PostgreSQL tests skipped: PRAVO_TEST_PG names no server " +
       "(set it to postgres://USER:PASSWORD@HOST:PORT/DB, as .ci/run does)",
   );
 }
@@ -155,8 +155,8 @@ test("PostgresStore: the lock of a session that ended is stale at once and taken
   const key = `dead/${crypto.randomUUID()}`;
   await (await PostgresStore.open(where(key), { create: true })).close();
   const code = `
-    import { postgresLocation } from ${JSON.stringify(import.meta.resolve("./open.ts"))};
-    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./postgres/store.ts"))};
+    import { postgresLocation } from ${JSON.stringify(import.meta.resolve("../open.ts"))};
+    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./store.ts"))};
     const s = await PostgresStore.open(postgresLocation(Deno.args[0], { root: Deno.args[1], schema: Deno.args[2] }));
     await s.acquireLock({ actor: "doomed", reason: "crash test", command: "apply", timeoutMs: 0, ttlMs: 3_600_000 });
     console.log("locked");
@@ -166,7 +166,7 @@ test("PostgresStore: the lock of a session that ended is stale at once and taken
     args: [
       "eval",
       "--config",
-      new URL("../../deno.json", import.meta.url).pathname,
+      new URL("../../../deno.json", import.meta.url).pathname,
       code,
       PG,
       key,

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { SqliteStore } from "./sqlite/store.ts";
-import { MIGRATIONS } from "./sqlite/schema.ts";
-import { sensitiveMarker } from "../secrets/redact.ts";
-import { SCHEMA_VERSION } from "./store.ts";
-import { loggedSecret, storeSuite, testKey } from "./store_testing.ts";
-import { sqliteHarness } from "./harness_testing.ts";
+import { DiagnosticsError } from "../../diag/diag.ts";
+import { SqliteStore } from "./store.ts";
+import { MIGRATIONS } from "./schema.ts";
+import { sensitiveMarker } from "../../secrets/redact.ts";
+import { SCHEMA_VERSION } from "../store.ts";
+import { loggedSecret, storeSuite, testKey } from "../store_testing.ts";
+import { sqliteHarness } from "../harness_testing.ts";
 import { addressOf, attrsFor } from "./testdata/writer.ts";
 
 const WRITER = new URL("./testdata/writer.ts", import.meta.url).pathname;
