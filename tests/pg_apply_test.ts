@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { countFiles, fileRoot as fileSpec, MAIN, makeRoot, pravo } from "./_pravo.ts";
 import { openStore } from "../lib/state/open.ts";
-import { PostgresStore } from "../lib/state/postgres.ts";
+import { PostgresStore } from "../lib/state/postgres/store.ts";
 import { postgresLocation } from "../lib/state/open.ts";
 
 const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";

@@ -92,7 +92,7 @@ for (const command of ["providers", "schema"]) {
 for (const command of ["state_show", "state_log", "state_list"]) {
   Deno.test(`pravo ${command.replace("_", " ")} loads no cryptography, node:fs, node:process or jsonc-parser until it needs them`, async () => {
     const graph = await staticGraph(`lib/commands/${command}.ts`);
-    assert.ok(graph.some((s) => s.endsWith("/lib/state/sqlite.ts")), "the walk follows");
+    assert.ok(graph.some((s) => s.endsWith("/lib/state/sqlite/store.ts")), "the walk follows");
     assert.ok(graph.includes("node:sqlite"), "the walk reaches node: modules");
     assert.deepEqual(
       graph.filter((s) =>
@@ -106,7 +106,7 @@ for (const command of ["state_show", "state_log", "state_list"]) {
 }
 
 Deno.test("the state's modules load the cryptography and pravo.jsonc's reader only by import()", async () => {
-  for (const file of ["lib/state/sqlite.ts", "lib/state/open.ts", "lib/secrets/seal.ts"]) {
+  for (const file of ["lib/state/sqlite/store.ts", "lib/state/open.ts", "lib/secrets/seal.ts"]) {
     const graph = await staticGraph(file);
     assert.deepEqual(
       graph.filter((s) =>

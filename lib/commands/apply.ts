@@ -33,7 +33,7 @@ import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
 import { failureOf, interrupts, type InterruptSignal } from "../workspace/interrupts.ts";
-import { tookOverWarning } from "../state/lock_message.ts";
+import { tookOverWarning } from "../state/lock/message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
 import { pravoCommand } from "../diag/hint.ts";

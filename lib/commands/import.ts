@@ -15,7 +15,7 @@ import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
 import { importNode } from "../import/import.ts";
 import { interrupts } from "../workspace/interrupts.ts";
-import { tookOverWarning } from "../state/lock_message.ts";
+import { tookOverWarning } from "../state/lock/message.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";

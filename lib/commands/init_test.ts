@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { run } from "../../main.ts";
 import { PROVIDERS } from "../providers/registry.ts";
-import { SqliteStore } from "../state/sqlite.ts";
+import { SqliteStore } from "../state/sqlite/store.ts";
 
 async function pravo(argv: string[], env: Record<string, string> = {}) {
   let stdout = "";

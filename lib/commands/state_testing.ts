@@ -8,7 +8,10 @@
 
 import { run } from "../../main.ts";
 import { openStore } from "../state/open.ts";
-import type { RecordInput, StateStore, StateTx, TxMeta } from "../state/store.ts";
+import type { RecordInput, StateStore, TxMeta } from "../state/store.ts";
+import { put, record as storeRecord } from "../state/store_testing.ts";
+
+export { put };
 
 export interface Ran {
   code: number;
@@ -34,31 +37,9 @@ export async function pravo(
 /** The sensitive value the seeded state holds. */
 export const SECRET = "s3cr3t-Pa55word!";
 
+/** A record of a `random_integer` with no attributes, as `r` changes it. */
 export function record(r: Partial<RecordInput> & Pick<RecordInput, "address">): RecordInput {
-  return {
-    mode: "managed",
-    type: "random_integer",
-    provider: "hashicorp/random",
-    attributes: {},
-    sensitivePaths: [],
-    dependencies: [],
-    configDigest: "digest-" + r.address,
-    refreshAge: null,
-    ...r,
-  };
-}
-
-/** Writes a record and logs its change in one transaction step. */
-export async function put(tx: StateTx, r: RecordInput): Promise<void> {
-  const before = await tx.getRecord(r.address);
-  await tx.putRecord(r);
-  await tx.logChange({
-    address: r.address,
-    action: before ? "update" : "create",
-    before: before?.attributes ?? null,
-    after: r.attributes,
-    sensitivePaths: r.sensitivePaths,
-  });
+  return storeRecord(r.address, { attributes: {}, configDigest: "digest-" + r.address, ...r });
 }
 
 export const META: TxMeta = {
@@ -67,6 +48,16 @@ export const META: TxMeta = {
   command: "apply",
   planId: "11111111-2222-3333-4444-555555555555",
 };
+
+/** The record `base` with `attributes`, refreshed on 2030-01-02, fresh for a day. */
+function base(attributes: Record<string, unknown>): RecordInput {
+  return record({
+    address: "base",
+    attributes,
+    refreshAge: "24h",
+    refreshedAt: "2030-01-02T03:04:05.000Z",
+  });
+}
 
 /**
  * A temporary root with `pravo init` done and four records, each depending
@@ -79,15 +70,7 @@ export async function seededRoot(): Promise<string> {
   const store = await openStore({ root }, { create: true });
   try {
     await store.transaction(META, async (tx) => {
-      await put(
-        tx,
-        record({
-          address: "base",
-          attributes: { min: 1, max: 9, seed: "base", result: 7, id: "7" },
-          refreshAge: "24h",
-          refreshedAt: "2030-01-02T03:04:05.000Z",
-        }),
-      );
+      await put(tx, base({ min: 1, max: 9, seed: "base", result: 7, id: "7" }));
       await put(
         tx,
         record({
@@ -119,15 +102,7 @@ export async function seededRoot(): Promise<string> {
       );
     });
     await store.transaction({ actor: "bob", reason: "widen", command: "apply" }, async (tx) => {
-      await put(
-        tx,
-        record({
-          address: "base",
-          attributes: { min: 1, max: 20, seed: "base", result: 12, id: "12" },
-          refreshAge: "24h",
-          refreshedAt: "2030-01-02T03:04:05.000Z",
-        }),
-      );
+      await put(tx, base({ min: 1, max: 20, seed: "base", result: 12, id: "12" }));
     });
   } finally {
     await store.close();

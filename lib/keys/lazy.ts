@@ -6,8 +6,9 @@
  *
  * The state's sealing and redaction are synchronous; the store awaits
  * {@linkcode loadCrypto} at its asynchronous entry points before any of them
- * runs (lib/state/sqlite.ts, lib/state/postgres.ts), and the synchronous code
- * takes the modules from {@linkcode cryptoModules}.
+ * runs (lib/state/store_base.ts, lib/state/sqlite/store.ts,
+ * lib/state/postgres/store.ts), and the synchronous code takes the modules
+ * from {@linkcode cryptoModules}.
  *
  * @module
  */

@@ -29,7 +29,7 @@
  *   binary and not the `node_modules/.bin` symlink, which Deno would not
  *   match), so that `pravo mcp` can run pravo and nothing else.
  * - `--allow-sys=hostname,uid,gid,userInfo` alone: the state store records
- *   the host name of a lock's holder (lib/state/holder.ts), so that a lock
+ *   the host name of a lock's holder (lib/state/lock/holder.ts), so that a lock
  *   says where it is held; and the actor, when neither `--actor`,
  *   `$PRAVO_ACTOR`, `$USER` nor `$LOGNAME` names one, is the user's name in
  *   the host's user database (`node:os` `userInfo()`, which needs the other
@@ -68,7 +68,7 @@
  *   and write of its file). Reading `/proc/PID/stat`, which the
  *   lock code tries, would need `--allow-all` in Deno, so it is not granted:
  *   a SQLite lock's holder keeps an advisory lock on a beacon file beside the
- *   state instead (lib/state/beacon.ts), which the kernel drops when the
+ *   state instead (lib/state/sqlite/beacon.ts), which the kernel drops when the
  *   holder's process ends, and which reading the root is enough to test.
  *
  * @module

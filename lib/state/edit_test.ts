@@ -5,30 +5,29 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { DiagnosticsError } from "../diag/diag.ts";
-import { SqliteStore } from "./sqlite.ts";
-import { PostgresStore } from "./postgres.ts";
-import postgres from "postgres";
-import { postgresLocation } from "./open.ts";
+import {
+  dropSchemaTest,
+  PG,
+  postgresHarness,
+  sqliteHarness,
+  testSchema,
+} from "./harness_testing.ts";
+import { lockFor, record, type StoreHarness } from "./store_testing.ts";
 import type { RecordInput, StateStore, TxMeta } from "./store.ts";
 import { addressLabels, forgetRecords, formatAddress, moveRecords, planMoves } from "./edit.ts";
 
 const META: TxMeta = { actor: "alice", reason: "tidy up", command: "state mv" };
 
+/** A password's record: its result is secret. */
 function rec(address: string, extra: Partial<RecordInput> = {}): RecordInput {
-  return {
-    address,
-    mode: "managed",
+  return record(address, {
     type: "random_password",
-    provider: "hashicorp/random",
     attributes: { length: 8, result: `secret-${address}`, id: "none" },
     sensitivePaths: [["result"]],
-    dependencies: [],
     configDigest: `d-${address}`,
-    refreshAge: null,
     ...extra,
-  };
+  });
 }
 
 async function seed(s: StateStore, records: RecordInput[]): Promise<void> {
@@ -48,7 +47,7 @@ Deno.test("addressLabels() reads dotted and quoted labels, and refuses what is n
 
 type Opener = () => Promise<StateStore>;
 
-function editSuite(name: string, make: () => Promise<{ open: Opener; done: () => Promise<void> }>) {
+function editSuite(name: string, make: () => Promise<StoreHarness>) {
   const test = (what: string, fn: (open: Opener) => Promise<void>) =>
     Deno.test({
       name: `${name}: ${what}`,
@@ -57,9 +56,9 @@ function editSuite(name: string, make: () => Promise<{ open: Opener; done: () =>
       fn: async () => {
         const h = await make();
         try {
-          await fn(h.open);
+          await fn(() => h.open());
         } finally {
-          await h.done();
+          await h.cleanup();
         }
       },
     });
@@ -140,12 +139,7 @@ function editSuite(name: string, make: () => Promise<{ open: Opener; done: () =>
     const holder = await open();
     const s = await open();
     await seed(s, [rec("a"), rec("b")]);
-    const lock = await holder.acquireLock({
-      actor: "bob",
-      reason: "applying",
-      command: "apply",
-      timeoutMs: 0,
-    });
+    const lock = await holder.acquireLock(lockFor("bob", { reason: "applying" }));
     try {
       for (
         const attempt of [
@@ -199,16 +193,8 @@ Deno.test("planMoves() maps each record under FROM to its place under TO", () =>
   assert.throws(() => planMoves(records, "b", "b"), /Nothing to move|DiagnosticsError/);
 });
 
-editSuite("SqliteStore", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pravo-edit-" });
-  const path = join(dir, ".pravo", "state.db");
-  return {
-    open: () => SqliteStore.open(path, { create: true }),
-    done: () => Deno.remove(dir, { recursive: true }),
-  };
-});
+editSuite("SqliteStore", sqliteHarness);
 
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 if (PG === "") {
   Deno.test({
     name: "PostgresStore: the state edits (needs PRAVO_TEST_PG)",
@@ -216,25 +202,7 @@ if (PG === "") {
     fn() {},
   });
 } else {
-  const schema = `pravo_test_${crypto.randomUUID().slice(0, 8)}`;
-  editSuite("PostgresStore", () => {
-    const root = `edit/${crypto.randomUUID()}`;
-    return Promise.resolve({
-      open: () => PostgresStore.open(postgresLocation(PG, { root, schema }), { create: true }),
-      done: () => Promise.resolve(),
-    });
-  });
-  Deno.test({
-    name: "PostgresStore: the state edits' schema is dropped",
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const sql = postgres(PG, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await sql.end();
-      }
-    },
-  });
+  const schema = testSchema();
+  editSuite("PostgresStore", () => Promise.resolve(postgresHarness(schema)));
+  dropSchemaTest("PostgresStore: the state edits' schema is dropped", schema);
 }

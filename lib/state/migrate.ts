@@ -15,18 +15,14 @@
  * @module
  */
 
-import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { isDeepStrictEqual } from "node:util";
 import { interrupts } from "../workspace/interrupts.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation } from "./open.ts";
 import { type StateLocation } from "../config/location.ts";
-import type { DumpedEntry, StateDump } from "./postgres.ts";
-import { canonicalJson } from "../secrets/redact.ts";
-import { providerDataColumn } from "../secrets/seal.ts";
-import { SqliteStore, toRecord } from "./sqlite.ts";
-import type { LockInfo, Reservation, StateStore } from "./store.ts";
-import { asText, entryOfRow } from "./rows.ts";
+import type { StateDump } from "./dump.ts";
+import { exportFile, importFile } from "./sqlite/dump.ts";
+import type { LockInfo, StateStore } from "./store.ts";
 
 export type { StateDump };
 
@@ -95,18 +91,18 @@ function samePlace(a: StateLocation, b: StateLocation): boolean {
 
 async function exportState(store: StateStore, where: StateLocation): Promise<StateDump> {
   if (where.backend === "postgres") {
-    return await (store as import("./postgres.ts").PostgresStore).exportState();
+    return await (store as import("./postgres/store.ts").PostgresStore).exportState();
   }
-  return exportSqlite(where.path);
+  return exportFile(where.path);
 }
 
 async function importState(where: StateLocation, dump: StateDump): Promise<void> {
   if (where.backend === "postgres") {
-    const { PostgresStore } = await import("./postgres.ts");
+    const { PostgresStore } = await import("./postgres/store.ts");
     await PostgresStore.importState(where, dump);
     return;
   }
-  await importSqlite(where.path, dump);
+  await importFile(where.path, dump);
 }
 
 /** Opens the copy as a command would and compares it with the source. */
@@ -139,177 +135,4 @@ async function verify(source: StateStore, to: StateLocation, root?: string): Pro
   } finally {
     await copy.close();
   }
-}
-
-type Row = Record<string, SQLOutputValue>;
-
-/** Every row of a SQLite state, read in one transaction. */
-function exportSqlite(path: string): StateDump {
-  const db = new DatabaseSync(path);
-  try {
-    db.exec("BEGIN");
-    const meta: Record<string, string> = {};
-    for (const r of db.prepare("SELECT key, value FROM meta").all()) {
-      meta[String(r.key)] = String(r.value);
-    }
-    const records = db.prepare("SELECT * FROM records ORDER BY address").all().map(toRecord);
-    const changes = new Map<number, DumpedEntry["changes"]>();
-    for (const c of db.prepare("SELECT * FROM log_changes ORDER BY entry_id, seq").all()) {
-      const list = changes.get(Number(c.entry_id)) ?? [];
-      list.push({
-        address: String(c.address),
-        action: String(c.action),
-        before: c.before === null ? null : String(c.before),
-        after: c.after === null ? null : String(c.after),
-      });
-      changes.set(Number(c.entry_id), list);
-    }
-    const log: DumpedEntry[] = db.prepare("SELECT * FROM log_entries ORDER BY id").all().map((
-      e,
-    ) => ({
-      ...entryOfRow(e, asText),
-      changes: changes.get(Number(e.id)) ?? [],
-    }));
-    const reservations: Reservation[] = db.prepare(
-      `SELECT r.*, (SELECT json_group_array(address) FROM
-          (SELECT address FROM reservation_addresses WHERE reservation_id = r.id
-           ORDER BY address)) AS addresses
-       FROM reservations r ORDER BY r.created, r.id`,
-    ).all().map((r) => ({
-      id: String(r.id),
-      addresses: JSON.parse(String(r.addresses)),
-      actor: String(r.actor),
-      reason: String(r.reason),
-      planId: String(r.plan_id),
-      created: String(r.created),
-      expires: String(r.expires),
-    }));
-    db.exec("COMMIT");
-    return {
-      lineage: meta.lineage,
-      serial: Number(meta.serial),
-      schemaVersion: Number(meta.schema_version),
-      redactionKey: meta.redaction_key,
-      createdAt: meta.created_at ?? new Date(0).toISOString(),
-      outputs: meta.outputs === undefined ? null : JSON.parse(meta.outputs),
-      records,
-      log,
-      reservations,
-    };
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * Writes `dump` into a new SQLite state at `path`: the store makes the file
- * and the schema, then one transaction puts the rows in. A file that holds a
- * state already is refused; a copy that fails half-way removes its file.
- */
-async function importSqlite(path: string, dump: StateDump): Promise<void> {
-  let existing = false;
-  try {
-    await Deno.stat(path);
-    existing = true;
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  if (existing) {
-    const s = await SqliteStore.open(path).catch(() => undefined);
-    const id = s ? await s.identity() : undefined;
-    await s?.close();
-    throw new DiagnosticsError([
-      error(
-        "The target already holds a state",
-        `"${path}" exists${id ? ` and holds lineage ${id.lineage} at serial ${id.serial}` : ""}. ` +
-          "Nothing was copied. Move the file away, or give another sqlite:PATH.",
-      ),
-    ], "error");
-  }
-  const made = await SqliteStore.open(path, { create: true });
-  await made.close();
-  const db = new DatabaseSync(
-    path,
-    { timeout: 5000 } as ConstructorParameters<
-      typeof DatabaseSync
-    >[1],
-  );
-  try {
-    db.exec("BEGIN IMMEDIATE");
-    const setMeta = db.prepare("UPDATE meta SET value = ? WHERE key = ?");
-    setMeta.run(dump.lineage, "lineage");
-    setMeta.run(String(dump.serial), "serial");
-    setMeta.run(dump.redactionKey, "redaction_key");
-    setMeta.run(dump.createdAt, "created_at");
-    if (dump.outputs != null) {
-      db.prepare("INSERT INTO meta (key, value) VALUES ('outputs', ?)").run(
-        JSON.stringify(dump.outputs),
-      );
-    }
-    const rec = db.prepare(
-      `INSERT INTO records (address, mode, type, provider, attributes, sensitive_paths,
-         dependencies, config_digest, created_at, updated_at, refreshed_at, refresh_age,
-         provider_data)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const r of dump.records) {
-      rec.run(
-        r.address,
-        r.mode,
-        r.type,
-        r.provider,
-        canonicalJson(r.attributes),
-        JSON.stringify(r.sensitivePaths),
-        JSON.stringify(r.dependencies),
-        r.configDigest,
-        r.createdAt,
-        r.updatedAt,
-        r.refreshedAt,
-        r.refreshAge,
-        providerDataColumn(undefined, dump.lineage, r),
-      );
-    }
-    const entry = db.prepare(
-      `INSERT INTO log_entries
-         (serial, at, actor, reason, command, plan_id, plan_actor, plan_reason, run_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const change = db.prepare(
-      `INSERT INTO log_changes (entry_id, seq, address, action, before, after)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    for (const e of dump.log) {
-      const id = entry.run(
-        e.serial,
-        e.at,
-        e.actor,
-        e.reason,
-        e.command,
-        e.planId,
-        e.planActor ?? null,
-        e.planReason ?? null,
-        e.run ?? null,
-      ).lastInsertRowid;
-      e.changes.forEach((c, seq) => change.run(id, seq, c.address, c.action, c.before, c.after));
-    }
-    const res = db.prepare(
-      `INSERT INTO reservations (id, plan_id, actor, reason, created, expires)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    const addr = db.prepare(
-      "INSERT INTO reservation_addresses (reservation_id, address) VALUES (?, ?)",
-    );
-    for (const r of dump.reservations) {
-      res.run(r.id, r.planId, r.actor, r.reason, r.created, r.expires);
-      for (const a of r.addresses) addr.run(r.id, a);
-    }
-    db.exec("COMMIT");
-  } catch (e) {
-    db.close();
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) {
-      await Deno.remove(path + suffix).catch(() => {});
-    }
-    throw e;
-  }
-  db.close();
 }

@@ -24,7 +24,7 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "../config/names.ts";
 import { pinned, pinnedFor, pinnedReadOnly } from "../workspace/pinned.ts";
-import { SqliteStore } from "./sqlite.ts";
+import { SqliteStore } from "./sqlite/store.ts";
 import { defaultKeySource } from "../secrets/seal.ts";
 import type { StateStore } from "./store.ts";
 import type { PgHost, PostgresLocation, StateLocation } from "../config/location.ts";
@@ -272,7 +272,7 @@ export async function openLocation(
   const opts = pinnedReadOnly() ? { ...given, readOnly: true, create: false } : given;
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
-    const { PostgresStore } = await import("./postgres.ts");
+    const { PostgresStore } = await import("./postgres/store.ts");
     return await PostgresStore.open(where, {
       create: opts.create,
       now: opts.now,

@@ -85,6 +85,42 @@ export function lockOfRow(row: Row, time: TimeOf): LockInfo {
   };
 }
 
+/** A change of the log as a row of `log_changes` holds it: its JSON as text, redacted. */
+export interface StoredChange {
+  address: string;
+  action: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** A row of `log_changes` as it is stored. */
+export function storedChangeOfRow(c: Row): StoredChange {
+  return {
+    address: String(c.address),
+    action: String(c.action),
+    before: textOrNull(c.before),
+    after: textOrNull(c.after),
+  };
+}
+
+/**
+ * The rows of `log_changes` by the id of their entry, each made by
+ * `change`, in the rows' order.
+ */
+export function changesByEntry<C>(
+  changes: readonly Row[],
+  change: (c: Row) => C,
+): Map<string, C[]> {
+  const byEntry = new Map<string, C[]>();
+  for (const c of changes) {
+    const key = String(c.entry_id);
+    const list = byEntry.get(key) ?? [];
+    list.push(change(c));
+    byEntry.set(key, list);
+  }
+  return byEntry;
+}
+
 /**
  * Log entries from the rows of `log_entries` (newest first) and the rows of
  * `log_changes` that belong to them (in entry and sequence order).
@@ -94,18 +130,12 @@ export function logOfRows(
   changes: readonly Row[],
   time: TimeOf,
 ): LogEntry[] {
-  const byEntry = new Map<string, LogEntry["changes"]>();
-  for (const c of changes) {
-    const key = String(c.entry_id);
-    const list = byEntry.get(key) ?? [];
-    list.push({
-      address: String(c.address),
-      action: String(c.action) as LogEntry["changes"][number]["action"],
-      before: c.before === null ? null : JSON.parse(String(c.before)),
-      after: c.after === null ? null : JSON.parse(String(c.after)),
-    });
-    byEntry.set(key, list);
-  }
+  const byEntry = changesByEntry(changes, (c) => ({
+    address: String(c.address),
+    action: String(c.action) as LogEntry["changes"][number]["action"],
+    before: c.before === null ? null : JSON.parse(String(c.before)),
+    after: c.after === null ? null : JSON.parse(String(c.after)),
+  }));
   return entries.map((e) => ({
     id: Number(e.id),
     ...entryOfRow(e, time),

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { asIso, asText, lockOfRow, logOfRows, recordOfRow, reservationOfRow } from "./rows.ts";
+import {
+  asIso,
+  asText,
+  changesByEntry,
+  lockOfRow,
+  logOfRows,
+  recordOfRow,
+  reservationOfRow,
+  storedChangeOfRow,
+} from "./rows.ts";
 
 Deno.test("rows: a time reads back as ISO text from SQLite's text and PostgreSQL's Date alike", () => {
   const at = "2026-12-02T01:02:03.004Z";
@@ -94,4 +103,19 @@ Deno.test("rows: log changes go to their entries, in order, and an entry without
   assert.deepEqual(log[0].changes[0].after, { v: 1 });
   assert.equal(log[1].run, "run");
   assert.equal(log[0].planActor, null);
+});
+
+Deno.test("changesByEntry() groups the rows of log_changes by entry, in order; storedChangeOfRow() keeps their JSON as text", () => {
+  const rows = [
+    { entry_id: 7, seq: 0, address: "x", action: "create", before: null, after: '{"v":1}' },
+    { entry_id: "8", seq: 0, address: "z", action: "read", before: null, after: null },
+    { entry_id: 7, seq: 1, address: "y", action: "delete", before: '{"v":2}', after: null },
+  ];
+  const byEntry = changesByEntry(rows, storedChangeOfRow);
+  assert.deepEqual([...byEntry.keys()], ["7", "8"]);
+  assert.deepEqual(byEntry.get("7"), [
+    { address: "x", action: "create", before: null, after: '{"v":1}' },
+    { address: "y", action: "delete", before: '{"v":2}', after: null },
+  ]);
+  assert.deepEqual(changesByEntry(rows, (c) => c.seq).get("7"), [0, 1]);
 });

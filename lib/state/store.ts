@@ -1,9 +1,10 @@
 /**
  * The state store: what pravo remembers about a root between runs.
  *
- * One interface, implemented by SQLite (`sqlite.ts`, the default, in
- * `.pravo/state.db`) and later by PostgreSQL. Every method is async so that a
- * store over the network fits. The store holds:
+ * One interface, implemented by SQLite (`sqlite/`, the default, in
+ * `.pravo/state.db`) and PostgreSQL (`postgres/`), which share what is not
+ * their SQL (`store_base.ts`). Every method is async so that a store over
+ * the network fits. The store holds:
  *
  * - the root's identity: a `lineage` (a UUID made when the state was created)
  *   and a `serial` that moves by one with every committed transaction that

@@ -1,6 +1,8 @@
 /**
- * The behaviour every state store must have, as tests: the SQLite store runs
- * them in `sqlite_test.ts`, and a PostgreSQL store is to run the same.
+ * The behaviour every state store must have, as tests: the SQLite store
+ * runs them in `sqlite/store_test.ts`, the PostgreSQL store in
+ * `postgres/store_test.ts`, each over its harness (harness_testing.ts). Also
+ * the records and the writes the tests of the state and its commands make.
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { DiagnosticsError } from "../diag/diag.ts";
 import { keyFromBytes, type PravoKey } from "../keys/key.ts";
 import type { KeySource } from "../secrets/seal.ts";
 import {
+  type LockRequest,
   type RecordInput,
   SCHEMA_VERSION,
   type StateStore,
@@ -22,13 +25,29 @@ import {
 export interface StoreHarness {
   /**
    * Opens a store on this harness's state: a new connection each call, as
-   * another process would have. The first call creates the state.
+   * another process would have. The first call creates the state, unless
+   * `create` is false.
    */
-  open(opts?: { now?: () => Date; key?: KeySource }): Promise<StateStore>;
+  open(opts?: { now?: () => Date; key?: KeySource; create?: boolean }): Promise<StateStore>;
   /** Every byte the backend keeps for this state (call after closing). */
   rawBytes(): Promise<Uint8Array>;
+  /** Runs a statement on the rows underneath the store, as one who can reach them could. */
+  exec(sql: string): Promise<void>;
+  /** The schema version the rows underneath say. */
+  schemaVersion(): Promise<string>;
+  /** Sets the schema version underneath the store, as a newer pravo would have. */
+  setSchemaVersion(version: number): Promise<void>;
+  /** Writes the state as a pravo of schema 1 left it, with one log entry of `entry`. */
+  writeSchema1(entry: { actor: string; reason: string; planId: string }): Promise<void>;
+  /** Statements that would change the log, each of which the backend refuses. */
+  logTampering: string[];
   /** Removes what the harness made. */
   cleanup(): Promise<void>;
+}
+
+/** What a harness is made for: `alone`, a test that changes the schema itself. */
+export interface HarnessNeeds {
+  alone?: boolean;
 }
 
 /** A clock that stands still until moved. */
@@ -53,7 +72,8 @@ const META: TxMeta = {
   run: "run-1",
 };
 
-function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
+/** A record of a `random_integer` at `address`, as `extra` changes it. */
+export function record(address: string, extra: Partial<RecordInput> = {}): RecordInput {
   return {
     address,
     mode: "managed",
@@ -68,7 +88,8 @@ function record(address: string, extra: Partial<RecordInput> = {}): RecordInput 
   };
 }
 
-async function put(tx: StateTx, r: RecordInput): Promise<void> {
+/** Writes a record and logs its change (create or update) in one transaction step. */
+export async function put(tx: StateTx, r: RecordInput): Promise<void> {
   const before = await tx.getRecord(r.address);
   await tx.putRecord(r);
   await tx.logChange({
@@ -80,16 +101,47 @@ async function put(tx: StateTx, r: RecordInput): Promise<void> {
   });
 }
 
+/** Removes a record and logs its delete, naming no sensitive path. */
+async function remove(tx: StateTx, address: string): Promise<void> {
+  const before = await tx.getRecord(address);
+  await tx.deleteRecord(address);
+  await tx.logChange({ address, action: "delete", before: before!.attributes, after: null });
+}
+
+/** The request of `actor` for the state lock, by `apply`, waiting not at all unless `extra` says. */
+export function lockFor(actor: string, extra: Partial<LockRequest> = {}): LockRequest {
+  return { actor, reason: "", command: "apply", timeoutMs: 0, ...extra };
+}
+
+/**
+ * Logs an update of `pw` whose result is `secret` (a sensitive path), and
+ * gives back what the log holds of its `after`.
+ */
+export async function loggedSecret(s: StateStore, secret: string): Promise<unknown> {
+  await s.transaction({ actor: "t", reason: "", command: "apply" }, (tx) =>
+    tx.logChange({
+      address: "pw",
+      action: "update",
+      before: null,
+      after: { result: secret },
+      sensitivePaths: [["result"]],
+    }));
+  return (await s.readLog({ limit: 1 }))[0].changes[0].after;
+}
+
 /** A new random key, as pravo's key for a test. */
 export function testKey(name: string): PravoKey {
   return keyFromBytes(new Uint8Array(randomBytes(32)), name);
 }
 
 /** Registers the suite's tests under `name`, each with a fresh harness. */
-export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness>): void {
-  const test = (what: string, fn: (h: StoreHarness) => Promise<void>) =>
+export function storeSuite(
+  name: string,
+  makeHarness: (needs: HarnessNeeds) => Promise<StoreHarness>,
+): void {
+  const test = (what: string, fn: (h: StoreHarness) => Promise<void>, needs: HarnessNeeds = {}) =>
     Deno.test(`${name}: ${what}`, async () => {
-      const h = await makeHarness();
+      const h = await makeHarness(needs);
       try {
         await fn(h);
       } finally {
@@ -244,16 +296,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       },
     );
     clock.advance(1000);
-    await s.transaction(META, async (tx) => {
-      const before = await tx.getRecord("b");
-      await tx.deleteRecord("b");
-      await tx.logChange({
-        address: "b",
-        action: "delete",
-        before: before!.attributes,
-        after: null,
-      });
-    });
+    await s.transaction(META, (tx) => remove(tx, "b"));
     const log = await s.readLog();
     assert.deepEqual(log.map((e) => e.serial), [3, 2, 1]);
     assert.deepEqual(log[1], {
@@ -301,17 +344,8 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       );
     });
     assert.equal((await s.getRecord("pw"))?.attributes.result, secret, "the record keeps it");
-    await s.transaction(META, async (tx) => {
-      const before = await tx.getRecord("pw");
-      await tx.deleteRecord("pw");
-      // The caller forgets to say which paths are sensitive: the record said so.
-      await tx.logChange({
-        address: "pw",
-        action: "delete",
-        before: before!.attributes,
-        after: null,
-      });
-    });
+    // The caller forgets to say which paths are sensitive: the record said so.
+    await s.transaction(META, (tx) => remove(tx, "pw"));
     // A value that only passes through the log (a data source read).
     await s.transaction(META, async (tx) => {
       await tx.logChange({
@@ -466,17 +500,14 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     const clock = fakeClock();
     const a = await h.open({ now: clock.now });
     const b = await h.open({ now: clock.now });
-    const lock = await a.acquireLock({
-      actor: "alice",
-      reason: "rotate keys",
-      command: "apply",
-      timeoutMs: 0,
-    });
+    const lock = await a.acquireLock(lockFor("alice", { reason: "rotate keys" }));
     assert.equal(lock.since, clock.iso());
     assert.equal(lock.tookOver, undefined);
     const started = performance.now();
-    const err = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 300 })
-      .then(() => undefined, (e) => e);
+    const err = await b.acquireLock(lockFor("bob", { timeoutMs: 300 })).then(
+      () => undefined,
+      (e) => e,
+    );
     const waited = performance.now() - started;
     assert.ok(err instanceof DiagnosticsError, `not a DiagnosticsError: ${err}`);
     assert.equal(err.kind, "locked");
@@ -505,7 +536,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     assert.equal(locks[0].stale, undefined);
 
     // A waiter gets the lock once the holder lets go.
-    const waiting = b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 5000 });
+    const waiting = b.acquireLock(lockFor("bob", { timeoutMs: 5000 }));
     await new Promise((r) => setTimeout(r, 100));
     await a.releaseLock(lock);
     const got = await waiting;
@@ -522,16 +553,10 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     const clock = fakeClock();
     const a = await h.open({ now: clock.now });
     const b = await h.open({ now: clock.now });
-    const old = await a.acquireLock({
-      actor: "alice",
-      reason: "",
-      command: "apply",
-      timeoutMs: 0,
-      ttlMs: 60_000,
-    });
+    const old = await a.acquireLock(lockFor("alice", { ttlMs: 60_000 }));
     clock.advance(61_000);
     assert.match((await b.listLocks())[0].stale ?? "", /expired/);
-    const lock = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    const lock = await b.acquireLock(lockFor("bob"));
     assert.equal(lock.tookOver?.id, old.id);
     assert.match(lock.tookOver?.stale ?? "", /expired at 2030-01-02T03:05:05.000Z/);
     await a.releaseLock(old);
@@ -544,12 +569,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
   test("unlock() removes another holder's lock and records who did it and why, in one transaction", async (h) => {
     const a = await h.open();
     const b = await h.open();
-    const held = await a.acquireLock({
-      actor: "alice",
-      reason: "long",
-      command: "apply",
-      timeoutMs: 0,
-    });
+    const held = await a.acquireLock(lockFor("alice", { reason: "long" }));
     const serial = (await b.identity()).serial;
     assert.equal(
       await b.unlock(crypto.randomUUID(), { actor: "ops", reason: "x", command: "state unlock" }),
@@ -574,7 +594,7 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
       ["(state lock)", "unlock", held.id, null],
     ]);
     // Free now: another writer takes it at once.
-    const next = await b.acquireLock({ actor: "bob", reason: "", command: "apply", timeoutMs: 0 });
+    const next = await b.acquireLock(lockFor("bob"));
     assert.equal(next.tookOver, undefined);
     await b.close();
     await a.close();
@@ -631,5 +651,64 @@ export function storeSuite(name: string, makeHarness: () => Promise<StoreHarness
     assert.deepEqual(await s.findReservationConflicts(["web"], { actor: "bob" }), []);
     assert.equal((await s.identity()).serial, 0, "reservations do not move the serial");
     await s.close();
+  });
+
+  test("a state written by a newer pravo is refused, changing nothing", async (h) => {
+    await (await h.open()).close();
+    await h.setSchemaVersion(SCHEMA_VERSION + 41);
+    for (const create of [false, true]) {
+      await assert.rejects(h.open({ create }), (e: unknown) => {
+        assert.ok(e instanceof DiagnosticsError);
+        assert.equal(e.kind, "error");
+        const d = e.diagnostics[0];
+        assert.equal(d.summary, "The state store was written by a newer pravo");
+        assert.ok(d.detail.includes(`schema version ${SCHEMA_VERSION + 41}`), d.detail);
+        assert.ok(d.detail.includes(`up to ${SCHEMA_VERSION}`), d.detail);
+        assert.match(d.detail, /Upgrade pravo/);
+        return true;
+      });
+    }
+    assert.equal(await h.schemaVersion(), String(SCHEMA_VERSION + 41));
+  }, { alone: true });
+
+  test(
+    "a schema 1 state is migrated: its log is kept, without a plan's actor and reason",
+    async (h) => {
+      await h.writeSchema1({ actor: "old", reason: "why", planId: "p-0" });
+      const s = await h.open({ create: false });
+      try {
+        assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
+        await s.transaction(
+          {
+            actor: "t",
+            reason: "",
+            command: "apply",
+            planId: "p-1",
+            planActor: "carol",
+            planReason: "because",
+          },
+          (tx) => tx.logChange({ address: "x", action: "forget", before: null, after: null }),
+        );
+        const log = await s.readLog();
+        assert.deepEqual(
+          log.map((e) => [e.actor, e.planId, e.planActor, e.planReason]),
+          [["t", "p-1", "carol", "because"], ["old", "p-0", null, null]],
+        );
+      } finally {
+        await s.close();
+      }
+    },
+    { alone: true },
+  );
+
+  test("the log is append-only even against direct SQL", async (h) => {
+    const s = await h.open();
+    await s.transaction(META, async (tx) => {
+      await tx.logChange({ address: "a", action: "read", before: null, after: { x: 1 } });
+    });
+    await s.close();
+    for (const stmt of h.logTampering) {
+      await assert.rejects(h.exec(stmt), /append-only/, stmt);
+    }
   });
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { StateRecord } from "./store.ts";
+import { record } from "./store_testing.ts";
 import { changedAttributes, dependentsOf, parseLimit, recordDocument, refreshDue } from "./view.ts";
 import {
   redactAttributes,
@@ -8,20 +9,15 @@ import {
   sensitiveStrings,
 } from "../secrets/paths.ts";
 
+const T = "2030-01-01T00:00:00.000Z";
+
+/** A record as stored, with no attributes unless `over` gives some. */
 function rec(address: string, over: Partial<StateRecord> = {}): StateRecord {
   return {
-    address,
-    mode: "managed",
-    type: "random_integer",
-    provider: "hashicorp/random",
-    attributes: {},
-    sensitivePaths: [],
-    dependencies: [],
-    configDigest: "d",
-    refreshAge: null,
-    createdAt: "2030-01-01T00:00:00.000Z",
-    updatedAt: "2030-01-01T00:00:00.000Z",
-    refreshedAt: "2030-01-01T00:00:00.000Z",
+    ...record(address, { attributes: {}, configDigest: "d" }),
+    createdAt: T,
+    updatedAt: T,
+    refreshedAt: T,
     ...over,
   };
 }

@@ -8,34 +8,37 @@
  */
 
 import assert from "node:assert/strict";
-import postgres from "postgres";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { postgresLocation } from "./open.ts";
-import { type PostgresLocation } from "../config/location.ts";
-import { advisoryClass, PG_MIGRATIONS, PostgresStore } from "./postgres.ts";
-import { sensitiveMarker } from "../secrets/redact.ts";
-import { SCHEMA_VERSION, type TxMeta } from "./store.ts";
-import { storeSuite, testKey } from "./store_testing.ts";
+import { DiagnosticsError } from "../../diag/diag.ts";
+import { type PostgresLocation } from "../../config/location.ts";
+import { PostgresStore } from "./store.ts";
+import { advisoryClass } from "./locks.ts";
+import { PG_MIGRATIONS } from "./schema.ts";
+import { sensitiveMarker } from "../../secrets/redact.ts";
+import { SCHEMA_VERSION, type TxMeta } from "../store.ts";
+import { loggedSecret, record, storeSuite, testKey } from "../store_testing.ts";
+import {
+  dropSchemaTest,
+  PG,
+  pgAdmin,
+  pgWhere,
+  postgresHarness,
+  testSchema,
+} from "../harness_testing.ts";
 
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 const SKIP = PG === "";
 if (SKIP) {
   console.log(
-    "lib/state/postgres_test.ts: PostgreSQL tests skipped: PRAVO_TEST_PG names no server " +
+    "lib/state/postgres/store_test.ts: PostgreSQL tests skipped: PRAVO_TEST_PG names no server " +
       "(set it to postgres://USER:PASSWORD@HOST:PORT/DB, as .ci/run does)",
   );
 }
 
 /** This run's schema: the tests' rows go there, and it is dropped at the end. */
-const SCHEMA = `pravo_test_${crypto.randomUUID().slice(0, 8)}`;
+const SCHEMA = testSchema();
 const META: TxMeta = { actor: "t", reason: "", command: "apply" };
 
 function where(root: string, schema = SCHEMA): PostgresLocation {
-  return postgresLocation(PG, { root, schema });
-}
-
-function admin() {
-  return postgres(PG, { max: 1, onnotice: () => {} });
+  return pgWhere(root, schema);
 }
 
 const test = (name: string, fn: () => Promise<void>) =>
@@ -48,32 +51,7 @@ if (SKIP) {
     fn() {},
   });
 } else {
-  storeSuite("PostgresStore", () => {
-    const root = `suite/${crypto.randomUUID()}`;
-    return Promise.resolve({
-      open: (opts = {}) => PostgresStore.open(where(root), { create: true, ...opts }),
-      // Every row the database keeps for this root, as text.
-      async rawBytes() {
-        const sql = admin();
-        try {
-          await sql.unsafe(`SET search_path = "${SCHEMA}"`);
-          const [r] = await sql`SELECT id FROM roots WHERE key = ${root}`;
-          const rows = await sql`
-            SELECT row_to_json(x)::text AS t FROM roots x WHERE id = ${r.id}
-            UNION ALL SELECT row_to_json(x)::text FROM records x WHERE root_id = ${r.id}
-            UNION ALL SELECT row_to_json(x)::text FROM log_entries x WHERE root_id = ${r.id}
-            UNION ALL SELECT row_to_json(c)::text FROM log_changes c
-              JOIN log_entries e ON e.id = c.entry_id WHERE e.root_id = ${r.id}
-            UNION ALL SELECT row_to_json(x)::text FROM locks x WHERE root_id = ${r.id}
-            UNION ALL SELECT row_to_json(x)::text FROM reservations x WHERE root_id = ${r.id}`;
-          return new TextEncoder().encode(rows.map((x) => x.t).join("\n"));
-        } finally {
-          await sql.end();
-        }
-      },
-      cleanup: () => Promise.resolve(), // the schema goes at the end of the file
-    });
-  });
+  storeSuite("PostgresStore", (needs) => Promise.resolve(postgresHarness(SCHEMA, needs)));
 }
 
 test("PostgresStore keeps many roots in one database apart", async () => {
@@ -82,17 +60,7 @@ test("PostgresStore keeps many roots in one database apart", async () => {
   try {
     assert.notEqual((await a.identity()).lineage, (await b.identity()).lineage);
     await a.transaction(META, async (tx) => {
-      await tx.putRecord({
-        address: "web",
-        mode: "managed",
-        type: "random_integer",
-        provider: "hashicorp/random",
-        attributes: { result: 1 },
-        sensitivePaths: [],
-        dependencies: [],
-        configDigest: "x",
-        refreshAge: null,
-      });
+      await tx.putRecord(record("web", { attributes: { result: 1 }, configDigest: "x" }));
       await tx.logChange({ address: "web", action: "create", before: null, after: { r: 1 } });
     });
     await a.createReservation({
@@ -154,17 +122,14 @@ test("PostgresStore: stores racing for the lock hold it one at a time: no update
       const count = Number((await s.getRecord("counter"))?.attributes.n ?? 0);
       await new Promise((r) => setTimeout(r, 30));
       await s.transaction(META, async (tx) => {
-        await tx.putRecord({
-          address: "counter",
-          mode: "managed",
-          type: "t",
-          provider: "p",
-          attributes: { n: count + 1 },
-          sensitivePaths: [],
-          dependencies: [],
-          configDigest: "x",
-          refreshAge: null,
-        });
+        await tx.putRecord(
+          record("counter", {
+            type: "t",
+            provider: "p",
+            attributes: { n: count + 1 },
+            configDigest: "x",
+          }),
+        );
         await tx.logChange({ address: "counter", action: "update", before: null, after: {} });
       });
       inside--;
@@ -190,8 +155,8 @@ test("PostgresStore: the lock of a session that ended is stale at once and taken
   const key = `dead/${crypto.randomUUID()}`;
   await (await PostgresStore.open(where(key), { create: true })).close();
   const code = `
-    import { postgresLocation } from ${JSON.stringify(import.meta.resolve("./open.ts"))};
-    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./postgres.ts"))};
+    import { postgresLocation } from ${JSON.stringify(import.meta.resolve("../open.ts"))};
+    import { PostgresStore } from ${JSON.stringify(import.meta.resolve("./store.ts"))};
     const s = await PostgresStore.open(postgresLocation(Deno.args[0], { root: Deno.args[1], schema: Deno.args[2] }));
     await s.acquireLock({ actor: "doomed", reason: "crash test", command: "apply", timeoutMs: 0, ttlMs: 3_600_000 });
     console.log("locked");
@@ -201,7 +166,7 @@ test("PostgresStore: the lock of a session that ended is stale at once and taken
     args: [
       "eval",
       "--config",
-      new URL("../../deno.json", import.meta.url).pathname,
+      new URL("../../../deno.json", import.meta.url).pathname,
       code,
       PG,
       key,
@@ -247,7 +212,7 @@ test("PostgresStore: a lock whose connection the server ended is stale, and the 
   const key = `killed/${crypto.randomUUID()}`;
   const s = await PostgresStore.open(where(key), { create: true });
   const other = await PostgresStore.open(where(key));
-  const sql = admin();
+  const sql = pgAdmin();
   try {
     await s.acquireLock({ actor: "me", reason: "", command: "apply", timeoutMs: 0 });
     await sql`SELECT pg_terminate_backend(pid) FROM pg_locks
@@ -281,71 +246,6 @@ test("PostgresStore: a lock whose connection the server ended is stale, and the 
   }
 });
 
-test("PostgresStore.open() refuses a schema written by a newer pravo, changing nothing", async () => {
-  const schema = `${SCHEMA}_newer`;
-  const s = await PostgresStore.open(where("newer", schema), { create: true });
-  await s.close();
-  const sql = admin();
-  try {
-    await sql`UPDATE ${sql(schema)}.meta SET value = ${String(SCHEMA_VERSION + 41)}
-              WHERE key = 'schema_version'`;
-    for (const create of [false, true]) {
-      await assert.rejects(PostgresStore.open(where("newer", schema), { create }), (e: unknown) => {
-        assert.ok(e instanceof DiagnosticsError);
-        assert.equal(e.kind, "error");
-        const d = e.diagnostics[0];
-        assert.equal(d.summary, "The state store was written by a newer pravo");
-        assert.ok(d.detail.includes(`schema version ${SCHEMA_VERSION + 41}`), d.detail);
-        assert.ok(d.detail.includes(`up to ${SCHEMA_VERSION}`), d.detail);
-        assert.match(d.detail, /Upgrade pravo/);
-        return true;
-      });
-    }
-    const [v] = await sql`SELECT value FROM ${sql(schema)}.meta WHERE key = 'schema_version'`;
-    assert.equal(v.value, String(SCHEMA_VERSION + 41));
-  } finally {
-    await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
-    await sql.end();
-  }
-});
-
-test("PostgresStore.open() migrates a schema 1 state: its log is kept, without a plan's actor and reason", async () => {
-  const schema = `${SCHEMA}_v1`;
-  const sql = admin();
-  try {
-    // A database as a pravo of schema 1 left it: one root, one log entry.
-    await sql.unsafe(`CREATE SCHEMA "${schema}"`);
-    await sql.unsafe(`SET search_path = "${schema}"`);
-    await sql.unsafe("CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)");
-    await sql.unsafe(PG_MIGRATIONS[0].sql);
-    await sql`INSERT INTO meta (key, value) VALUES ('schema_version', '1')`;
-    const [r] = await sql`
-      INSERT INTO roots (key, lineage, serial, redaction_key, created_at)
-      VALUES ('old', ${crypto.randomUUID()}, 1, 'k', now()) RETURNING id`;
-    await sql`
-      INSERT INTO log_entries (root_id, serial, at, actor, reason, command, plan_id)
-      VALUES (${r.id}, 1, now(), 'old', 'why', 'apply', 'p-0')`;
-    const s = await PostgresStore.open(where("old", schema));
-    try {
-      assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
-      await s.transaction(
-        { ...META, planId: "p-1", planActor: "carol", planReason: "because" },
-        (tx) => tx.logChange({ address: "x", action: "forget", before: null, after: null }),
-      );
-      const log = await s.readLog();
-      assert.deepEqual(
-        log.map((e) => [e.actor, e.planId, e.planActor, e.planReason]),
-        [["t", "p-1", "carol", "because"], ["old", "p-0", null, null]],
-      );
-    } finally {
-      await s.close();
-    }
-  } finally {
-    await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
-    await sql.end();
-  }
-});
-
 test("PostgresStore: processes that open a new database at once migrate it once", async () => {
   const schema = `${SCHEMA}_race`;
   const stores = await Promise.all(
@@ -354,7 +254,7 @@ test("PostgresStore: processes that open a new database at once migrate it once"
       (_, i) => PostgresStore.open(where(`race/${i}`, schema), { create: true }),
     ),
   );
-  const sql = admin();
+  const sql = pgAdmin();
   try {
     for (const s of stores) assert.equal((await s.identity()).schemaVersion, SCHEMA_VERSION);
     const [n] = await sql`SELECT count(*)::int AS n FROM ${sql(schema)}.roots`;
@@ -362,30 +262,6 @@ test("PostgresStore: processes that open a new database at once migrate it once"
   } finally {
     for (const s of stores) await s.close();
     await sql.unsafe(`DROP SCHEMA "${schema}" CASCADE`);
-    await sql.end();
-  }
-});
-
-test("PostgresStore keeps the log append-only even against direct SQL", async () => {
-  const s = await PostgresStore.open(where("append-only"), { create: true });
-  await s.transaction(META, async (tx) => {
-    await tx.logChange({ address: "a", action: "read", before: null, after: { x: 1 } });
-  });
-  await s.close();
-  const sql = admin();
-  try {
-    await sql.unsafe(`SET search_path = "${SCHEMA}"`);
-    for (
-      const stmt of [
-        "UPDATE log_entries SET actor = 'mallory'",
-        "DELETE FROM log_changes",
-        "DELETE FROM log_entries",
-        "TRUNCATE log_changes",
-      ]
-    ) {
-      await assert.rejects(sql.unsafe(stmt), /append-only/, stmt);
-    }
-  } finally {
     await sql.end();
   }
 });
@@ -419,7 +295,7 @@ test("PostgresStore: a schema of version 1 is migrated, and each root's plain va
   const schema = `${SCHEMA}_v1`;
   const secret = "v1-plain-" + crypto.randomUUID();
   const other = "other-root-" + crypto.randomUUID();
-  const sql = admin();
+  const sql = pgAdmin();
   const hmacKey = "ab".repeat(32);
   try {
     // What pravo before version 3 wrote: the first migration, values in clear.
@@ -446,16 +322,9 @@ test("PostgresStore: a schema of version 1 is migrated, and each root's plain va
       assert.equal((await a.identity()).schemaVersion, SCHEMA_VERSION);
       assert.equal((await a.getRecord("pw"))?.attributes.result, secret);
       // The log's markers go on being comparable: the same key, sealed.
-      await a.transaction(META, (tx) =>
-        tx.logChange({
-          address: "pw",
-          action: "update",
-          before: null,
-          after: { result: secret },
-          sensitivePaths: [["result"]],
-        }));
-      const [entry] = await a.readLog({ limit: 1 });
-      assert.deepEqual(entry.changes[0].after, { result: sensitiveMarker(secret, hmacKey) });
+      assert.deepEqual(await loggedSecret(a, secret), {
+        result: sensitiveMarker(secret, hmacKey),
+      });
     } finally {
       await a.close();
     }
@@ -482,11 +351,4 @@ test("PostgresStore: a schema of version 1 is migrated, and each root's plain va
   }
 });
 
-test("PostgreSQL tests: drop this run's schema", async () => {
-  const sql = admin();
-  try {
-    await sql.unsafe(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
-  } finally {
-    await sql.end();
-  }
-});
+if (!SKIP) dropSchemaTest("PostgreSQL tests: drop this run's schema", SCHEMA);

@@ -7,7 +7,7 @@
  * process is not mistaken for the holder) and the host name. On the same host
  * a lock whose process is gone is treated as released; across hosts only the
  * lock's expiry can tell. Where `/proc` cannot be read (Deno's narrow
- * permissions), the SQLite store tells by the lock's beacon (beacon.ts).
+ * permissions), the SQLite store tells by the lock's beacon (../sqlite/beacon.ts).
  *
  * @module
  */

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { type Diagnostic, DiagnosticsError, error, warning } from "../diag/diag.ts";
-import type { ChangeInput, LockInfo, StoreLocation } from "./store.ts";
+import { type Diagnostic, DiagnosticsError, error, warning } from "../../diag/diag.ts";
+import type { ChangeInput, LockInfo, StoreLocation } from "../store.ts";
 
 /** What the store knows of a live lock's holder. */
 export type HolderLiveness =

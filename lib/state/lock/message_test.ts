@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { lockedError } from "./lock_message.ts";
-import { SqliteStore } from "./sqlite.ts";
-import type { LockInfo } from "./store.ts";
+import { DiagnosticsError } from "../../diag/diag.ts";
+import { lockedError } from "./message.ts";
+import { SqliteStore } from "../sqlite/store.ts";
+import type { LockInfo } from "../store.ts";
 
 const LOCK: LockInfo = {
   id: "0b0a5c4e-6d3c-4f6e-9a43-5e0c2f1d9b7a",

@@ -1,20 +1,11 @@
 import assert from "node:assert/strict";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { lockWithRetry, newLock } from "./lock_loop.ts";
-import type { LockInfo, LockRequest } from "./store.ts";
+import { DiagnosticsError } from "../../diag/diag.ts";
+import { lockWithRetry, newLock } from "./loop.ts";
+import type { LockRequest } from "../store.ts";
+import { HELD_BY_OTHER as HELD } from "../memory_testing.ts";
 
 const REQ: LockRequest = { actor: "ana", reason: "why", command: "apply", timeoutMs: 200 };
 const WHERE = { backend: "sqlite" as const, path: "/tmp/state.db" };
-const HELD: LockInfo = {
-  id: "other",
-  actor: "bo",
-  reason: "",
-  command: "apply",
-  pid: 1,
-  hostname: "h",
-  since: "2026-12-02T00:00:00.000Z",
-  expires: "2026-12-02T00:02:00.000Z",
-};
 
 Deno.test("lockWithRetry() tries again until the attempt takes the lock", async () => {
   let tries = 0;

@@ -1,5 +1,5 @@
 /**
- * A child process for the crash and lock tests of `../sqlite_test.ts`.
+ * A child process for the crash and lock tests of `../store_test.ts`.
  *
  *   writer.ts DB write N   writes records r000..r(N-1) that are missing, one
  *                          transaction each, printing "committed I" after
@@ -8,7 +8,7 @@
  *                          to be killed
  */
 
-import { SqliteStore } from "../sqlite.ts";
+import { SqliteStore } from "../store.ts";
 
 /** The attributes record `i` must have: big enough to span database pages. */
 export function attrsFor(i: number): Record<string, unknown> {

@@ -9,8 +9,8 @@
  */
 
 import { currentHolder } from "./holder.ts";
-import { type HolderLiveness, lockedError } from "./lock_message.ts";
-import type { AcquiredLock, LockInfo, LockRequest, StoreLocation } from "./store.ts";
+import { type HolderLiveness, lockedError } from "./message.ts";
+import type { AcquiredLock, LockInfo, LockRequest, StoreLocation } from "../store.ts";
 
 /** What one attempt found: the lock taken, or who holds it. */
 export type Attempt =
