@@ -1,0 +1,45 @@
+/**
+ * The loaded protocol against its golden file: what protobufjs makes of our
+ * protocol text (every package, message, field, number, enum and service of
+ * versions 5 and 6 and of go-plugin) is what the gRPC layer receives, so a
+ * change to how the text is written must leave it as it was. A change to the
+ * protocol itself fails here until the file is written again, on purpose:
+ * `PRAVO_UPDATE_GOLDEN=1 deno test -A lib/plugin/proto/load_test.ts`.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { messageType, protoRoot, providerMethod } from "./load.ts";
+import { type Method, METHODS } from "./tfplugin.ts";
+
+const GOLDEN = new URL("./testdata/descriptors.json", import.meta.url);
+
+Deno.test("protoRoot() loads the descriptors of testdata/descriptors.json", async () => {
+  const actual = JSON.stringify(protoRoot().toJSON({ keepComments: true }), null, 1) + "\n";
+  if (Deno.env.get("PRAVO_UPDATE_GOLDEN") === "1") {
+    await Deno.writeTextFile(GOLDEN, actual);
+    return;
+  }
+  assert.equal(actual, await Deno.readTextFile(GOLDEN));
+});
+
+Deno.test("providerMethod() finds every call's request and response in both versions", () => {
+  for (const v of [5, 6] as const) {
+    for (const m of Object.keys(METHODS) as Method[]) {
+      const def = providerMethod(v, m);
+      assert.equal(def.path, `/tfplugin${v}.Provider/${METHODS[m][v]}`);
+      assert.equal(def.request.name, "Request");
+      assert.equal(def.response.name, "Response");
+    }
+  }
+});
+
+Deno.test("messageType() tells the versions apart where they differ", () => {
+  const v5 = messageType("tfplugin5.ValidateProviderConfig.Response");
+  const v6 = messageType("tfplugin6.ValidateProviderConfig.Response");
+  assert.deepEqual(Object.keys(v5.fields), ["prepared_config", "diagnostics"]);
+  assert.deepEqual(Object.keys(v6.fields), ["diagnostics"]);
+  assert.equal(messageType("tfplugin6.Schema.Attribute").fields.nested_type.id, 10);
+  assert.equal(messageType("tfplugin5.Schema.Attribute").fields.write_only.id, 10);
+});
