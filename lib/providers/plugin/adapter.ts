@@ -173,13 +173,15 @@ export class PluginResourceProvider implements ResourceProvider {
   /**
    * The prior object as a value of the type's current schema: upgraded
    * when it was written with an older version (and always passed through
-   * UpgradeResourceState when the provider needs it).
+   * UpgradeResourceState when the provider needs it); null where there is
+   * none, and no value where upgrading it failed.
    */
   async #prior(
     p: PluginProvider,
     req: NodeRequest,
-    prior: StoredObject,
+    prior: StoredObject | null,
   ): Promise<{ value?: Value; diagnostics: Diagnostic[] }> {
+    if (!prior) return { value: null, diagnostics: [] };
     const t = req.type;
     const version = prior.schemaVersion ?? t.plugin!.version;
     if (version >= t.plugin!.version) {
@@ -224,14 +226,10 @@ export class PluginResourceProvider implements ResourceProvider {
     return this.#with(req, async (p) => {
       const t = req.type;
       const b = block(t);
-      const diagnostics: Diagnostic[] = [];
-      let prior: Value = null;
-      if (req.prior) {
-        const pr = await this.#prior(p, req, req.prior);
-        diagnostics.push(...pr.diagnostics);
-        if (pr.value === undefined) return { diagnostics };
-        prior = pr.value;
-      }
+      const pr = await this.#prior(p, req, req.prior);
+      const diagnostics = [...pr.diagnostics];
+      if (pr.value === undefined) return { diagnostics };
+      const prior = pr.value;
       const inputs: Record<string, unknown> = { ...req.inputs };
       // ignore_changes: the configured value is not applied; the state's stays.
       if (prior && typeof prior === "object" && !Array.isArray(prior)) {
@@ -310,14 +308,10 @@ export class PluginResourceProvider implements ResourceProvider {
     return this.#with(req, async (p) => {
       const t = req.type;
       const b = block(t);
-      const diagnostics: Diagnostic[] = [];
-      let prior: Value = null;
-      if (req.prior) {
-        const pr = await this.#prior(p, req, req.prior);
-        diagnostics.push(...pr.diagnostics);
-        if (pr.value === undefined) return { diagnostics };
-        prior = pr.value;
-      }
+      const pr = await this.#prior(p, req, req.prior);
+      const diagnostics = [...pr.diagnostics];
+      if (pr.value === undefined) return { diagnostics };
+      const prior = pr.value;
       const priorPrivate = fromB64(req.prior?.private);
       const config = req.config === null ? null : toProviderValue(req.config);
       // Plan again, with every value known now: what apply does is what the
