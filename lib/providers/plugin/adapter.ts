@@ -200,6 +200,15 @@ export class PluginResourceProvider implements ResourceProvider {
     return { value: u.upgradedState ?? null, diagnostics: u.diagnostics };
   }
 
+  /** The error of a provider that answered a plan without the object it was to plan. */
+  #plannedNothing(address: string, consequence: string): Diagnostic {
+    return error(
+      `The provider planned no object for ${address}`,
+      `${this.#inst.entry.address} answered PlanResourceChange without a planned state. ` +
+        `${consequence}Report this to the provider's authors.`,
+    );
+  }
+
   #stored(t: TypeSchema, v: Value, priv: Uint8Array | undefined): StoredObject {
     const out: StoredObject = {
       attributes: toState(withoutWriteOnly(v, block(t))),
@@ -225,7 +234,6 @@ export class PluginResourceProvider implements ResourceProvider {
   planResource(req: PlanResourceRequest): Promise<Response<ResourcePlan>> {
     return this.#with(req, async (p) => {
       const t = req.type;
-      const b = block(t);
       const pr = await this.#prior(p, req, req.prior);
       const diagnostics = [...pr.diagnostics];
       if (pr.value === undefined) return { diagnostics };
@@ -240,6 +248,7 @@ export class PluginResourceProvider implements ResourceProvider {
         }
       }
       const config = toProviderValue(inputs);
+      const b = block(t);
       const { proposedNewState } = await import("../../plugin/proposed.ts");
       let proposed: Value;
       try {
@@ -266,16 +275,7 @@ export class PluginResourceProvider implements ResourceProvider {
       if (hasErrors(diagnostics)) return { diagnostics };
       if (r.deferred) return { diagnostics: [...diagnostics, deferredError(req, r.deferred)] };
       if (r.plannedState === null || r.plannedState === undefined) {
-        return {
-          diagnostics: [
-            ...diagnostics,
-            error(
-              `The provider planned no object for ${req.address}`,
-              `${this.#inst.entry.address} answered PlanResourceChange without a planned state. ` +
-                "Report this to the provider's authors.",
-            ),
-          ],
-        };
+        return { diagnostics: [...diagnostics, this.#plannedNothing(req.address, "")] };
       }
       const planned = withoutWriteOnly(r.plannedState, b);
       if (!r.legacyTypeSystem) diagnostics.push(...invalidPlan(req, t, config, planned));
@@ -335,16 +335,8 @@ export class PluginResourceProvider implements ResourceProvider {
         plannedPrivate = r.plannedPrivate;
         legacy = r.legacyTypeSystem;
         if (config !== null && planned === null) {
-          return {
-            diagnostics: [
-              ...diagnostics,
-              error(
-                `The provider planned no object for ${req.address}`,
-                `${this.#inst.entry.address} answered PlanResourceChange without a planned state. ` +
-                  "Nothing was changed. Report this to the provider's authors.",
-              ),
-            ],
-          };
+          const d = this.#plannedNothing(req.address, "Nothing was changed. ");
+          return { diagnostics: [...diagnostics, d] };
         }
         if (config !== null && !legacy && req.planned?.after) {
           diagnostics.push(...inconsistentFinalPlan(req, planned, req.planned));
