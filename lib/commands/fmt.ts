@@ -14,21 +14,12 @@
  * @module
  */
 
-import {
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { type CommandRun, emit, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { writeNewFile } from "../files/new_file.ts";
 import { formatSource, FormatSyntaxError } from "../cue/format/mod.ts";
 import { unifiedDiff } from "../cue/format/diff.ts";
 
@@ -214,15 +205,7 @@ function writeAtomically(path: string, text: string): void {
   const mode = lstatSync(path).mode & 0o7777;
   const tmp = join(dirname(path), `.${basename(path)}.${Deno.pid}.fmt.tmp`);
   try {
-    const fd = openSync(tmp, "wx", mode);
-    try {
-      const bytes = new TextEncoder().encode(text);
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeNewFile(tmp, text, mode);
     Deno.chmodSync(tmp, mode);
     renameSync(tmp, path);
   } catch (e) {
