@@ -12,6 +12,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { permissionFlags } from "../lib/permissions/permissions.ts";
+import { concat } from "../lib/bytes.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { PINNED_FLAG } from "../lib/workspace/pinned.ts";
 
@@ -276,7 +277,7 @@ async function readHead(
       size += part.length;
     }
   }
-  return { text: decode(kept, size), bytes, cut: bytes > limit };
+  return { text: decode(kept), bytes, cut: bytes > limit };
 }
 
 /** Reads a stream to its end, keeping its last `limit` bytes. */
@@ -293,16 +294,10 @@ async function readTail(stream: ReadableStream<Uint8Array>, limit: number): Prom
       kept.shift();
     }
   }
-  const text = decode(kept, size);
+  const text = decode(kept);
   return dropped ? `[${dropped} bytes of stderr before this were dropped]\n${text}` : text;
 }
 
-function decode(chunks: Uint8Array[], size: number): string {
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.length;
-  }
-  return new TextDecoder().decode(all);
+function decode(chunks: Uint8Array[]): string {
+  return new TextDecoder().decode(concat(chunks));
 }
