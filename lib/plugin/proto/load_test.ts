@@ -10,7 +10,7 @@
  */
 
 import assert from "node:assert/strict";
-import { messageType, protoRoot, providerMethod } from "./load.ts";
+import { messageType, protoRoot, providerMethod, shutdownMethod, stdioMethod } from "./load.ts";
 import { type Method, METHODS } from "./tfplugin.ts";
 
 const GOLDEN = new URL("./testdata/descriptors.json", import.meta.url);
@@ -62,4 +62,21 @@ Deno.test("messageType() tells the versions apart where they differ", () => {
   assert.deepEqual(Object.keys(v6.fields), ["diagnostics"]);
   assert.equal(messageType("tfplugin6.Schema.Attribute").fields.nested_type.id, 10);
   assert.equal(messageType("tfplugin5.Schema.Attribute").fields.write_only.id, 10);
+});
+
+Deno.test("shutdownMethod() and stdioMethod() are go-plugin's calls, taking plugin.Empty", () => {
+  const shutdown = shutdownMethod();
+  assert.equal(shutdown.path, "/plugin.GRPCController/Shutdown");
+  assert.deepEqual([shutdown.request.fullName, shutdown.response.fullName], [
+    ".plugin.Empty",
+    ".plugin.Empty",
+  ]);
+  assert.equal(shutdown.responseStream, false);
+  const stdio = stdioMethod();
+  assert.equal(stdio.path, "/plugin.GRPCStdio/StreamStdio");
+  assert.deepEqual([stdio.request.fullName, stdio.response.fullName], [
+    ".plugin.Empty",
+    ".plugin.StdioData",
+  ]);
+  assert.equal(stdio.responseStream, true);
 });
