@@ -161,25 +161,35 @@ function offsetAttrs(type: TypeSchema, config: Attrs, base: string): Attrs | und
   return { base_rfc3339: base, rfc3339: formatRfc3339(at), ...timeParts(at), id: base };
 }
 
-function offsetBase(config: Attrs, prior: Attrs | null): string | undefined {
-  if (isSet(config, "base_rfc3339")) return String(config.base_rfc3339);
-  if (prior && isSet(prior, "base_rfc3339")) return String(prior.base_rfc3339);
+/** The base timestamp in `name`: the configuration's, else the prior state's. */
+function baseOf(name: string, config: Attrs, prior: Attrs | null): string | undefined {
+  if (isSet(config, name)) return String(config[name]);
+  if (prior && isSet(prior, name)) return String(prior[name]);
   return undefined;
+}
+
+/** The object made of `attrs`; an error that says `invalid` where they are missing. */
+function made(
+  req: { type: TypeSchema; config: Attrs; address: string },
+  attrs: Attrs | undefined,
+  invalid: { summary: string; detail: string },
+): Promise<Response<Attrs>> {
+  if (!attrs) return Promise.resolve(fail(req.address, invalid.summary, invalid.detail));
+  return Promise.resolve(ok(stateOf(req.type, req.config, attrs)));
+}
+
+function offsetBase(config: Attrs, prior: Attrs | null): string | undefined {
+  return baseOf("base_rfc3339", config, prior);
 }
 
 function applyOffset(
   req: { type: TypeSchema; config: Attrs; address: string },
   base: string,
 ): Promise<Response<Attrs>> {
-  const attrs = offsetAttrs(req.type, req.config, base);
-  if (!attrs) {
-    return Promise.resolve(fail(
-      req.address,
-      `Invalid base_rfc3339 "${base}"`,
-      "base_rfc3339 is a timestamp in RFC 3339 form. Write it as YYYY-MM-DDTHH:MM:SSZ.",
-    ));
-  }
-  return Promise.resolve(ok(stateOf(req.type, req.config, attrs)));
+  return made(req, offsetAttrs(req.type, req.config, base), {
+    summary: `Invalid base_rfc3339 "${base}"`,
+    detail: "base_rfc3339 is a timestamp in RFC 3339 form. Write it as YYYY-MM-DDTHH:MM:SSZ.",
+  });
 }
 
 const timeOffset: TypeHandler = {
@@ -224,22 +234,15 @@ function applyRotating(
   req: { type: TypeSchema; config: Attrs; address: string },
   base: string,
 ): Promise<Response<Attrs>> {
-  const attrs = rotatingAttrs(req.type, req.config, base);
-  if (!attrs) {
-    return Promise.resolve(fail(
-      req.address,
-      "Invalid timestamp",
-      "rfc3339 and rotation_rfc3339 are timestamps in RFC 3339 form. Write them as " +
-        "YYYY-MM-DDTHH:MM:SSZ.",
-    ));
-  }
-  return Promise.resolve(ok(stateOf(req.type, req.config, attrs)));
+  return made(req, rotatingAttrs(req.type, req.config, base), {
+    summary: "Invalid timestamp",
+    detail: "rfc3339 and rotation_rfc3339 are timestamps in RFC 3339 form. Write them as " +
+      "YYYY-MM-DDTHH:MM:SSZ.",
+  });
 }
 
 function rotatingBase(config: Attrs, prior: Attrs | null): string | undefined {
-  if (isSet(config, "rfc3339")) return String(config.rfc3339);
-  if (prior && isSet(prior, "rfc3339")) return String(prior.rfc3339);
-  return undefined;
+  return baseOf("rfc3339", config, prior);
 }
 
 const timeRotating: TypeHandler = {
