@@ -55,14 +55,7 @@ export const run: CommandRun = (ctx, opts, args) => {
       src = readFileSync(t.path, "utf8");
     } catch (e) {
       ioFailed = true;
-      diags.push(
-        error(
-          "Cannot read the file",
-          `Reading "${t.name}" failed: ${
-            (e as Error).message
-          }. Check the path and its permissions.`,
-        ),
-      );
+      diags.push(fileFailure("read", t.name, e));
       continue;
     }
     let out: string;
@@ -87,14 +80,7 @@ export const run: CommandRun = (ctx, opts, args) => {
         writeAtomically(t.path, out);
       } catch (e) {
         ioFailed = true;
-        diags.push(
-          error(
-            "Cannot write the file",
-            `Writing "${t.name}" failed: ${
-              (e as Error).message
-            }. Check that the file and its directory are writable.`,
-          ),
-        );
+        diags.push(fileFailure("write", t.name, e));
         continue;
       }
     }
@@ -135,14 +121,7 @@ function collect(root: string, args: string[], diags: Diagnostic[]): Target[] {
     try {
       names = readdirSync(path).filter((n) => n.endsWith(".cue")).sort();
     } catch (e) {
-      diags.push(
-        error(
-          "Cannot read the directory",
-          `Reading "${name}" failed: ${
-            (e as Error).message
-          }. Give a directory that exists, or run pravo in the root.`,
-        ),
-      );
+      diags.push(fileFailure("readDir", name, e));
       return;
     }
     for (const n of names) {
@@ -198,6 +177,31 @@ function regular(name: string, path: string, diags: Diagnostic[], explicit: bool
     return false;
   }
   return true;
+}
+
+/** What a failure to read a directory, or to read or write a file, says. */
+const IO_FAILURES = {
+  readDir: {
+    summary: "Cannot read the directory",
+    doing: "Reading",
+    fix: "Give a directory that exists, or run pravo in the root.",
+  },
+  read: {
+    summary: "Cannot read the file",
+    doing: "Reading",
+    fix: "Check the path and its permissions.",
+  },
+  write: {
+    summary: "Cannot write the file",
+    doing: "Writing",
+    fix: "Check that the file and its directory are writable.",
+  },
+};
+
+/** The error of a file (or a directory) that could not be read or written. */
+export function fileFailure(what: keyof typeof IO_FAILURES, name: string, e: unknown): Diagnostic {
+  const f = IO_FAILURES[what];
+  return error(f.summary, `${f.doing} "${name}" failed: ${(e as Error).message}. ${f.fix}`);
 }
 
 /** Writes `text` to `path` through a temporary file beside it, keeping the file's mode. */
