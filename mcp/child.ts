@@ -11,7 +11,7 @@
 
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { permissionFlags } from "../lib/permissions/permissions.ts";
+import { permissionFlags, type PermissionOptions } from "../lib/permissions/permissions.ts";
 import { concat } from "../lib/bytes.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { PINNED_FLAG } from "../lib/workspace/pinned.ts";
@@ -27,7 +27,7 @@ export interface Self {
 /** What {@link selfCommand} needs beyond the root. */
 export interface SelfOptions {
   /** The state's PostgreSQL servers (HOST:PORT): network access to these alone. */
-  allowNet?: readonly string[];
+  allowNet?: PermissionOptions["allowNet"];
   /** A SQLite state outside the root: read and write of that file alone. */
   stateFiles?: readonly string[];
   /** The memory of one child, in MiB: half for the JavaScript heap, half for CUE's. */
@@ -37,11 +37,7 @@ export interface SelfOptions {
    * exactly these executables, read their packages and pravo's cache
    * folder, and connect to its own socket directory (`socketDir`).
    */
-  plugins?: {
-    providers: readonly { executable: string; packageDir: string }[];
-    pravoCache?: string;
-    socketDir?: string;
-  };
+  plugins?: Omit<NonNullable<PermissionOptions["plugins"]>, "run">;
 }
 
 /**
