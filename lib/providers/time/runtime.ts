@@ -15,6 +15,7 @@ import {
   addCalendar,
   type CalendarOffset,
   fail,
+  forgetOnly,
   formatRfc3339,
   int,
   isSet,
@@ -103,8 +104,6 @@ function allUnknown(req: PlanRequest, computed: string[]): Response<PlannedState
   });
 }
 
-const noop = () => Promise.resolve(ok(undefined));
-
 // ---------------------------------------------------------------------------
 // time_static
 
@@ -144,7 +143,7 @@ const timeStatic: TypeHandler = {
     const rfc3339 = given ?? formatRfc3339(now());
     return Promise.resolve(ok(stateOf(req.type, req.config, staticAttrs(rfc3339))));
   },
-  delete: noop,
+  delete: forgetOnly,
   import: importStatic(staticAttrs),
   importFormat: STATIC_FORMAT,
 };
@@ -203,7 +202,7 @@ const timeOffset: TypeHandler = {
   },
   create: (req) => applyOffset(req, offsetBase(req.config, null) ?? formatRfc3339(now())),
   update: (req) => applyOffset(req, offsetBase(req.config, req.prior) ?? formatRfc3339(now())),
-  delete: noop,
+  delete: forgetOnly,
   import: importOffset(offsetAttrs),
   importFormat: OFFSET_FORMAT,
 };
@@ -291,7 +290,7 @@ const timeRotating: TypeHandler = {
     const at = timestampOf(req.prior, "rotation_rfc3339");
     return Promise.resolve(ok(at && Date.now() > at.ms ? null : req.prior));
   },
-  delete: noop,
+  delete: forgetOnly,
   import: importRotating(rotatingAttrs),
   importFormat: ROTATING_FORMAT,
   expiresAt(prior) {
