@@ -65,18 +65,21 @@ Deno.test("messageType() tells the versions apart where they differ", () => {
 });
 
 Deno.test("shutdownMethod() and stdioMethod() are go-plugin's calls, taking plugin.Empty", () => {
-  const shutdown = shutdownMethod();
-  assert.equal(shutdown.path, "/plugin.GRPCController/Shutdown");
-  assert.deepEqual([shutdown.request.fullName, shutdown.response.fullName], [
-    ".plugin.Empty",
-    ".plugin.Empty",
+  const calls = [shutdownMethod(), stdioMethod()].map((m) => ({
+    path: m.path,
+    types: [m.request.fullName, m.response.fullName],
+    stream: m.responseStream,
+  }));
+  assert.deepEqual(calls, [
+    {
+      path: "/plugin.GRPCController/Shutdown",
+      types: [".plugin.Empty", ".plugin.Empty"],
+      stream: false,
+    },
+    {
+      path: "/plugin.GRPCStdio/StreamStdio",
+      types: [".plugin.Empty", ".plugin.StdioData"],
+      stream: true,
+    },
   ]);
-  assert.equal(shutdown.responseStream, false);
-  const stdio = stdioMethod();
-  assert.equal(stdio.path, "/plugin.GRPCStdio/StreamStdio");
-  assert.deepEqual([stdio.request.fullName, stdio.response.fullName], [
-    ".plugin.Empty",
-    ".plugin.StdioData",
-  ]);
-  assert.equal(stdio.responseStream, true);
 });
