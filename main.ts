@@ -172,13 +172,9 @@ async function readStdin(limit: number): Promise<string> {
     if (size > limit) throw new Error(`standard input holds more than ${limit} bytes`);
     chunks.push(chunk);
   }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.length;
-  }
-  return new TextDecoder().decode(all);
+  // Loaded here: lib/bytes.ts needs node:buffer, which --version and --help must not load.
+  const { concat } = await import("./lib/bytes.ts");
+  return new TextDecoder().decode(concat(chunks));
 }
 
 if (import.meta.main) {

@@ -11,7 +11,8 @@
 
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { permissionFlags } from "../lib/permissions/permissions.ts";
+import { permissionFlags, type PermissionOptions } from "../lib/permissions/permissions.ts";
+import { concat } from "../lib/bytes.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { PINNED_FLAG } from "../lib/workspace/pinned.ts";
 
@@ -26,7 +27,7 @@ export interface Self {
 /** What {@link selfCommand} needs beyond the root. */
 export interface SelfOptions {
   /** The state's PostgreSQL servers (HOST:PORT): network access to these alone. */
-  allowNet?: readonly string[];
+  allowNet?: PermissionOptions["allowNet"];
   /** A SQLite state outside the root: read and write of that file alone. */
   stateFiles?: readonly string[];
   /** The memory of one child, in MiB: half for the JavaScript heap, half for CUE's. */
@@ -36,11 +37,7 @@ export interface SelfOptions {
    * exactly these executables, read their packages and pravo's cache
    * folder, and connect to its own socket directory (`socketDir`).
    */
-  plugins?: {
-    providers: readonly { executable: string; packageDir: string }[];
-    pravoCache?: string;
-    socketDir?: string;
-  };
+  plugins?: Omit<NonNullable<PermissionOptions["plugins"]>, "run">;
 }
 
 /**
@@ -276,7 +273,7 @@ async function readHead(
       size += part.length;
     }
   }
-  return { text: decode(kept, size), bytes, cut: bytes > limit };
+  return { text: decode(kept), bytes, cut: bytes > limit };
 }
 
 /** Reads a stream to its end, keeping its last `limit` bytes. */
@@ -293,16 +290,10 @@ async function readTail(stream: ReadableStream<Uint8Array>, limit: number): Prom
       kept.shift();
     }
   }
-  const text = decode(kept, size);
+  const text = decode(kept);
   return dropped ? `[${dropped} bytes of stderr before this were dropped]\n${text}` : text;
 }
 
-function decode(chunks: Uint8Array[], size: number): string {
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.length;
-  }
-  return new TextDecoder().decode(all);
+function decode(chunks: Uint8Array[]): string {
+  return new TextDecoder().decode(concat(chunks));
 }

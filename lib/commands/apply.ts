@@ -17,6 +17,7 @@ import {
   type OptionValues,
 } from "../cli/command.ts";
 import { Exit, exitCodeOf } from "../cli/exit.ts";
+import { answerIsYes } from "../cli/prompt.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
@@ -38,7 +39,8 @@ import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
 import { pravoCommand } from "../diag/hint.ts";
 import { ApplyProgressView } from "../render/apply_progress.ts";
-import { appliedOutputs, renderOutputLines } from "./output.ts";
+import { appliedOutputs } from "./output.ts";
+import { renderOutputLines } from "../render/output.ts";
 import { parseSources } from "../cue/loader.ts";
 import type { StateRecord } from "../state/store.ts";
 import { pluginInputs } from "../workspace/lock.ts";
@@ -65,21 +67,7 @@ async function confirm(ctx: Context, destroying = false): Promise<boolean> {
         "confirm.\n\n  Enter a value: "
       : "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
   );
-  const buf = new Uint8Array(1024);
-  const signal = interrupts.signal;
-  let onAbort = () => {};
-  const aborted = new Promise<null>((resolve) => {
-    onAbort = () => resolve(null);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const n = signal.aborted ? null : await Promise.race([Deno.stdin.read(buf), aborted]);
-    if (signal.aborted) return false;
-    const answer = n === null ? "" : new TextDecoder().decode(buf.subarray(0, n)).trim();
-    return answer === "yes";
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
+  return await answerIsYes({ signal: interrupts.signal });
 }
 
 /**

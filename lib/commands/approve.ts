@@ -15,6 +15,7 @@ import { savedPlanTags } from "./_saved_plan.ts";
 import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
+import { answerIsYes } from "../cli/prompt.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { loadKey } from "../keys/key.ts";
@@ -34,12 +35,6 @@ function stdinIsTerminal(): boolean {
   } catch {
     return false;
   }
-}
-
-async function answerIsYes(): Promise<boolean> {
-  const buf = new Uint8Array(1024);
-  const n = await Deno.stdin.read(buf);
-  return n !== null && new TextDecoder().decode(buf.subarray(0, n)).trim() === "yes";
 }
 
 function env(name: string): string | undefined {

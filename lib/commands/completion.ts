@@ -167,20 +167,53 @@ const HEADER = (shell: string, load: string) =>
 # commands. ${load}
 `;
 
-function bash(m: Model): string {
-  const valueWords = [...m.valueFlags.keys()];
-  const globalFlags = m.global.map((f) => f.flag).join(" ");
-  const lines = [
-    HEADER("bash", "Load it with: source <(pravo completion bash)"),
-    "_pravo_complete() {",
-    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" i w',
-    "  for ((i = 1; i < COMP_CWORD; i++)); do",
-    '    w="${COMP_WORDS[i]}"',
+/** How a shell's completion function walks the words before the cursor. */
+export interface WordLoop {
+  /** The index of the first word after `pravo`. */
+  first: number;
+  /** The variable that counts the words before the cursor's. */
+  before: string;
+  /** The variable that holds the words. */
+  words: string;
+  /** A case pattern of some words, in the shell's syntax: `a | b)`, `(a|b)`. */
+  pattern: (words: string[]) => string;
+}
+
+/** bash's: `COMP_WORDS`, patterns `a | b)`. */
+export const BASH_LOOP: WordLoop = {
+  first: 1,
+  before: "COMP_CWORD",
+  words: "COMP_WORDS",
+  pattern: (words) => `${words.join(" | ")})`,
+};
+
+/** zsh's: `words` (from 1, `pravo` first), patterns `(a|b)`. */
+export const ZSH_LOOP: WordLoop = {
+  first: 2,
+  before: "CURRENT",
+  words: "words",
+  pattern: (words) => `(${words.join("|")})`,
+};
+
+/**
+ * The loop of a bash or zsh completion function that finds the command
+ * (`plan`, `state show`) in `$cmd`: the words before the cursor that are
+ * not flags, nor the values of flags that take one, the second only after a
+ * group (`state`); `--` ends it.
+ */
+export function commandWordLoop(
+  m: { valueFlags: Map<string, unknown>; groups: Map<string, unknown> },
+  loop: WordLoop,
+): string[] {
+  const p = loop.pattern;
+  return [
+    `  for ((i = ${loop.first}; i < ${loop.before}; i++)); do`,
+    `    w="\${${loop.words}[i]}"`,
     '    case "$w" in',
-    "      --) break ;;",
-    `      ${valueWords.join(" | ")}) ((i++)) ;;`,
-    "      -*) ;;",
-    "      *)",
+    `      ${p(["--"])} break ;;`,
+    `      ${p([...m.valueFlags.keys()])} ((i++)) ;;`,
+    `      ${p(["-*"])} ;;`,
+    `      ${p(["*"])}`,
     '        if [[ -z "$cmd" ]]; then',
     '          cmd="$w"',
     `        elif [[ " ${[...m.groups.keys()].join(" ")} " == *" $cmd "* ]]; then`,
@@ -189,6 +222,16 @@ function bash(m: Model): string {
     "        ;;",
     "    esac",
     "  done",
+  ];
+}
+
+function bash(m: Model): string {
+  const globalFlags = m.global.map((f) => f.flag).join(" ");
+  const lines = [
+    HEADER("bash", "Load it with: source <(pravo completion bash)"),
+    "_pravo_complete() {",
+    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" i w',
+    ...commandWordLoop(m, BASH_LOOP),
     '  case "$prev" in',
   ];
   for (const { words, values } of byValues(m.valueFlags)) {
@@ -253,7 +296,6 @@ function zshValues(v: Values): string {
 }
 
 function zsh(m: Model): string {
-  const valueWords = [...m.valueFlags.keys()];
   const globalFlags = m.global.map((f) => described(f.flag, f.description));
   const lines = [
     "#compdef pravo",
@@ -264,21 +306,7 @@ function zsh(m: Model): string {
     "_pravo() {",
     '  local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}" cmd="" i w',
     "  local -a items",
-    "  for ((i = 2; i < CURRENT; i++)); do",
-    '    w="${words[i]}"',
-    '    case "$w" in',
-    "      (--) break ;;",
-    `      (${valueWords.join("|")}) ((i++)) ;;`,
-    "      (-*) ;;",
-    "      (*)",
-    '        if [[ -z "$cmd" ]]; then',
-    '          cmd="$w"',
-    `        elif [[ " ${[...m.groups.keys()].join(" ")} " == *" $cmd "* ]]; then`,
-    '          cmd="$cmd $w"',
-    "        fi",
-    "        ;;",
-    "    esac",
-    "  done",
+    ...commandWordLoop(m, ZSH_LOOP),
     '  case "$prev" in',
   ];
   for (const { words, values } of byValues(m.valueFlags)) {

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { completionScript } from "./completion.ts";
+import { BASH_LOOP, commandWordLoop, completionScript, ZSH_LOOP } from "./completion.ts";
 import { COMMANDS, GLOBAL_OPTIONS } from "../cli/commands.ts";
 
 async function has(shell: string): Promise<boolean> {
@@ -209,4 +209,19 @@ complete -C "pravo show x"`,
     "zsh",
     "x.plan",
   ]);
+});
+
+Deno.test("commandWordLoop() skips flags and their values, and takes a second word after a group", () => {
+  const m = { valueFlags: new Map([["--out", 0], ["-C", 0]]), groups: new Map([["state", 0]]) };
+  const bash = commandWordLoop(m, BASH_LOOP);
+  assert.equal(bash[0], "  for ((i = 1; i < COMP_CWORD; i++)); do");
+  assert.equal(bash[1], '    w="${COMP_WORDS[i]}"');
+  assert.ok(bash.includes("      --out | -C) ((i++)) ;;"));
+  assert.ok(bash.includes('        elif [[ " state " == *" $cmd "* ]]; then'));
+  const zsh = commandWordLoop(m, ZSH_LOOP);
+  assert.equal(zsh[0], "  for ((i = 2; i < CURRENT; i++)); do");
+  assert.equal(zsh[1], '    w="${words[i]}"');
+  assert.ok(zsh.includes("      (--out|-C) ((i++)) ;;"));
+  assert.ok(zsh.includes("      (--) break ;;"));
+  assert.equal(zsh.at(-1), "  done");
 });

@@ -14,21 +14,12 @@
  * @module
  */
 
-import {
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { type CommandRun, emit, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
+import { writeNewFile } from "../files/new_file.ts";
 import { formatSource, FormatSyntaxError } from "../cue/format/mod.ts";
 import { unifiedDiff } from "../cue/format/diff.ts";
 
@@ -64,14 +55,7 @@ export const run: CommandRun = (ctx, opts, args) => {
       src = readFileSync(t.path, "utf8");
     } catch (e) {
       ioFailed = true;
-      diags.push(
-        error(
-          "Cannot read the file",
-          `Reading "${t.name}" failed: ${
-            (e as Error).message
-          }. Check the path and its permissions.`,
-        ),
-      );
+      diags.push(fileFailure("read", t.name, e));
       continue;
     }
     let out: string;
@@ -96,14 +80,7 @@ export const run: CommandRun = (ctx, opts, args) => {
         writeAtomically(t.path, out);
       } catch (e) {
         ioFailed = true;
-        diags.push(
-          error(
-            "Cannot write the file",
-            `Writing "${t.name}" failed: ${
-              (e as Error).message
-            }. Check that the file and its directory are writable.`,
-          ),
-        );
+        diags.push(fileFailure("write", t.name, e));
         continue;
       }
     }
@@ -144,14 +121,7 @@ function collect(root: string, args: string[], diags: Diagnostic[]): Target[] {
     try {
       names = readdirSync(path).filter((n) => n.endsWith(".cue")).sort();
     } catch (e) {
-      diags.push(
-        error(
-          "Cannot read the directory",
-          `Reading "${name}" failed: ${
-            (e as Error).message
-          }. Give a directory that exists, or run pravo in the root.`,
-        ),
-      );
+      diags.push(fileFailure("readDir", name, e));
       return;
     }
     for (const n of names) {
@@ -209,20 +179,37 @@ function regular(name: string, path: string, diags: Diagnostic[], explicit: bool
   return true;
 }
 
+/** What a failure to read a directory, or to read or write a file, says. */
+const IO_FAILURES = {
+  readDir: {
+    summary: "Cannot read the directory",
+    doing: "Reading",
+    fix: "Give a directory that exists, or run pravo in the root.",
+  },
+  read: {
+    summary: "Cannot read the file",
+    doing: "Reading",
+    fix: "Check the path and its permissions.",
+  },
+  write: {
+    summary: "Cannot write the file",
+    doing: "Writing",
+    fix: "Check that the file and its directory are writable.",
+  },
+};
+
+/** The error of a file (or a directory) that could not be read or written. */
+export function fileFailure(what: keyof typeof IO_FAILURES, name: string, e: unknown): Diagnostic {
+  const f = IO_FAILURES[what];
+  return error(f.summary, `${f.doing} "${name}" failed: ${(e as Error).message}. ${f.fix}`);
+}
+
 /** Writes `text` to `path` through a temporary file beside it, keeping the file's mode. */
 function writeAtomically(path: string, text: string): void {
   const mode = lstatSync(path).mode & 0o7777;
   const tmp = join(dirname(path), `.${basename(path)}.${Deno.pid}.fmt.tmp`);
   try {
-    const fd = openSync(tmp, "wx", mode);
-    try {
-      const bytes = new TextEncoder().encode(text);
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeNewFile(tmp, text, mode);
     Deno.chmodSync(tmp, mode);
     renameSync(tmp, path);
   } catch (e) {

@@ -14,7 +14,6 @@
 
 import { visibleOnTerminal } from "../diag/visible.ts";
 import { type CommandRun, emit } from "../cli/command.ts";
-import type { Style } from "../diag/style.ts";
 import { Exit } from "../cli/exit.ts";
 import { stableJson } from "../json.ts";
 import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
@@ -27,11 +26,9 @@ import { knownValuesOf } from "../plan/known.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
 import { showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
-import { REDACTED, SENSITIVE_TEXT, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
+import { type OutputDoc, renderOutputs } from "../render/output.ts";
+import { REDACTED, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
 import type { AttrPath } from "../cue/secrets.ts";
-
-/** What stands in the human view for an output not known yet. */
-const UNKNOWN_TEXT = "(known after apply)";
 
 function hasUnknown(v: Value): boolean {
   if (v === UNKNOWN) return true;
@@ -79,10 +76,6 @@ async function evaluateWithState(
   return res.value;
 }
 
-function renderValue(v: unknown): string {
-  return v === REDACTED ? SENSITIVE_TEXT : stableJson(v);
-}
-
 /**
  * The outputs after an apply, as `pravo output` shows them: evaluated from
  * the given sources with the state's values, sensitive ones redacted; those
@@ -99,20 +92,6 @@ export async function appliedOutputs(
   const redacted = redactOutputs(values, sensitiveStrings(records));
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   return redacted;
-}
-
-/** Outputs as `name = value` lines, names aligned, in name order (the human view). */
-export function renderOutputLines(
-  outputs: Record<string, unknown>,
-  style: Style,
-  extra: Record<string, string> = {},
-): string {
-  const all = [...Object.keys(outputs), ...Object.keys(extra)].sort();
-  const width = Math.max(...all.map((k) => k.length));
-  return all.map((k) => {
-    const v = k in outputs ? renderValue(outputs[k]) : style.dim(extra[k]);
-    return `${k.padEnd(width)} = ${v === SENSITIVE_TEXT ? style.dim(v) : v}`;
-  }).join("\n");
 }
 
 export const run: CommandRun = async (ctx, opts, args) => {
@@ -178,7 +157,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     ], "error");
   }
   const pick = (k: string) => name === undefined || k === name;
-  const doc = {
+  const doc: OutputDoc = {
     format_version: STATE_FORMAT_VERSION,
     outputs: Object.fromEntries(Object.entries(shown).filter(([k]) => pick(k))),
     unknown: unknown.filter(pick).sort(),
@@ -224,14 +203,6 @@ export const run: CommandRun = async (ctx, opts, args) => {
     return Exit.OK;
   }
 
-  emit(ctx, doc, () => {
-    if (all.length === 0) return "The root declares no outputs.";
-    const extra = Object.fromEntries(
-      all.filter((k) => !(k in doc.outputs)).map((
-        k,
-      ) => [k, needsTags.has(k) ? `(needs ${tagFlags(missing)})` : UNKNOWN_TEXT]),
-    );
-    return renderOutputLines(doc.outputs, ctx.style, extra);
-  });
+  emit(ctx, doc, () => renderOutputs(doc, ctx.style));
   return Exit.OK;
 };

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { pravoCommand } from "../diag/hint.ts";
 import { type CommandRun, emit, emitWarnings, type OptionValues } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { UsageError } from "../diag/usage.ts";
@@ -17,6 +16,7 @@ import type { StateStore } from "../state/store.ts";
 import { makePlan, type RefreshMode } from "../plan/planner.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../render/plan.ts";
+import { renderPlanOutcome } from "../render/plan_outcome.ts";
 import { checkPlanOut, writePlanFile } from "../plan/planfile.ts";
 import { loadKey } from "../keys/key.ts";
 import { hasChanges, type Plan } from "../plan/types.ts";
@@ -151,26 +151,9 @@ export const run: CommandRun = async (ctx, opts) => {
     includeSkipped: Boolean(opts["include-skipped"]),
   });
   if (judged && !refused) emitWarnings(ctx, judged.diagnostics);
-  emit(ctx, doc, () => {
-    let text = renderPlan(doc, ctx.style);
-    if (plan.reservation) {
-      text += `\nReserved ${
-        plan.reservation.addresses.join(", ")
-      } for ${ctx.actor} until ${plan.reservation.expires} (reservation ${plan.reservation.id}): no one else may change them until this plan is applied.\n`;
-    }
-    if (refused) {
-      text += `\nA policy refuses this plan${out ? `: it was not saved to ${out}` : ""}.\n`;
-    } else if (out) {
-      text += `\nSaved the plan to ${out}. Apply exactly this plan with:\n    ${
-        pravoCommand(ctx.place ?? [], "apply", out)
-      }\n`;
-    } else if (hasChanges(plan)) {
-      text += `\nThis plan was not saved. To apply exactly these actions, run "${
-        pravoCommand(ctx.place ?? [], "plan", "--out", "FILE")
-      }" and then "${pravoCommand(ctx.place ?? [], "apply", "FILE")}".\n`;
-    }
-    return text;
-  });
+  emit(ctx, doc, () =>
+    renderPlan(doc, ctx.style) +
+    renderPlanOutcome(doc, { out, changes: hasChanges(plan), place: ctx.place ?? [] }));
   if (refused) throw new DiagnosticsError(judged!.diagnostics, "policy");
   return hasChanges(plan) ? Exit.CHANGES : Exit.OK;
 };

@@ -16,7 +16,6 @@
 import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import type { Style } from "../diag/style.ts";
 import { pinned } from "../workspace/pinned.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
@@ -31,30 +30,11 @@ import { ApprovalsUnreadable, findApproval } from "../plan/approval.ts";
 import { readPlanFile } from "../plan/planfile.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../render/plan.ts";
+import { type PlanStatus, renderPlanStatus } from "../render/plan_status.ts";
 import type { Plan } from "../plan/types.ts";
 import { openStore } from "../state/open.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
 import { realOrResolved as realOrSelf } from "../files/real.ts";
-
-/** Whether the plan can still be applied, and whether it is approved. */
-export interface PlanStatus {
-  /** True when the state moved on since the plan was made; null when the state cannot be read. */
-  stale: boolean | null;
-  /** Why it is stale, or why staleness is not known; null when it is fresh. */
-  stale_because: string | null;
-  /**
-   * Null when no approver's key is known (no `--approver`). Else whether an
-   * approval of this file's bytes, by one of those keys, for this root, is
-   * in `.pravo/approvals.jsonl`, and whose.
-   */
-  approval: {
-    approved: boolean;
-    /** The approving key's fingerprint, its file, who approved and when. */
-    by?: { key: string; key_file: string; actor: string; reason: string; approved_at: string };
-    /** Why it is not approved, when it is not. */
-    because?: string;
-  } | null;
-}
 
 /** The approvers' keys to judge by: `--approver` on the command line, else the server's. */
 async function approversOf(ctx: { root: string }, given: unknown): Promise<ApproverPublicKey[]> {
@@ -142,25 +122,6 @@ async function statusOf(
   return { stale, stale_because: staleBecause, approval };
 }
 
-/** The status under the plan, in the human view. */
-function renderStatus(s: PlanStatus, style: Style): string {
-  const lines: string[] = [];
-  if (s.stale === true) lines.push(style.yellow(`This plan is stale: ${s.stale_because}.`));
-  else if (s.stale === null) {
-    lines.push(`Whether this plan is stale is not known: ${s.stale_because}.`);
-  }
-  if (s.approval?.approved && s.approval.by) {
-    const b = s.approval.by;
-    lines.push(
-      style.green(`Approved by ${b.actor} (key ${b.key}) at ${b.approved_at}`) +
-        (b.reason ? `: ${b.reason}` : "") + ".",
-    );
-  } else if (s.approval) {
-    lines.push(style.yellow(`Not approved: ${s.approval.because}.`));
-  }
-  return lines.length ? "\n" + lines.join("\n") + "\n" : "";
-}
-
 export const run: CommandRun = async (ctx, opts, args) => {
   // The plan holds the tags it was made with; -t would be silently ignored.
   if (opts.t !== undefined) throw savedPlanTags(args[0], "show");
@@ -169,6 +130,6 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const { plan, digest } = readPlanFile(resolve(ctx.root, args[0]), key);
   const status = await statusOf(ctx, plan, digest, approvers, args[0]);
   const doc = { ...planDocument(plan), status };
-  emit(ctx, doc, () => renderPlan(doc, ctx.style) + renderStatus(status, ctx.style));
+  emit(ctx, doc, () => renderPlan(doc, ctx.style) + renderPlanStatus(status, ctx.style));
   return Exit.OK;
 };

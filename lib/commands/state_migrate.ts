@@ -14,17 +14,7 @@ import { migrateState } from "../state/migrate.ts";
 import { postgresLocation, stateLocation, withoutPassword } from "../state/open.ts";
 import { type StateLocation } from "../config/location.ts";
 import { rootConfig } from "../workspace/config.ts";
-
-/** The document that `pravo state migrate --json` prints. */
-export interface MigrateDoc {
-  format_version: "1.0";
-  from: { backend: string; path: string };
-  to: { backend: string; path: string };
-  lineage: string;
-  serial: number;
-  copied: { records: number; log_entries: number; reservations: number };
-  verified: true;
-}
+import { type MigrateDoc, renderMigrated } from "../render/migrate.ts";
 
 export const run: CommandRun = async (ctx, opts) => {
   const to = opts.to as string | undefined;
@@ -50,7 +40,7 @@ export const run: CommandRun = async (ctx, opts) => {
     copied: { records: r.records, log_entries: r.logEntries, reservations: r.reservations },
     verified: true,
   };
-  emit(ctx, doc, () => render(doc));
+  emit(ctx, doc, () => renderMigrated(doc));
   return Exit.OK;
 };
 
@@ -73,18 +63,4 @@ async function targetLocation(
     });
   }
   return await stateLocation({ root, state: to });
-}
-
-function render(doc: MigrateDoc): string {
-  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-  const c = doc.copied;
-  return [
-    `Copied the state (lineage ${doc.lineage}, serial ${doc.serial}: ` +
-    `${n(c.records, "record", "records")}, ${n(c.log_entries, "log entry", "log entries")}, ` +
-    `${n(c.reservations, "reservation", "reservations")})`,
-    `  from ${doc.from.path}`,
-    `  to   ${doc.to.path}`,
-    "and verified the copy. The source is unchanged: point the root at the copy (state.url in " +
-    "pravo.jsonc, --state or $PRAVO_STATE), then remove the old state when you no longer need it.",
-  ].join("\n");
 }

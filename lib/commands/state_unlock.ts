@@ -10,6 +10,7 @@
 
 import { type CommandRun, type Context, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
+import { answerIsYes } from "../cli/prompt.ts";
 import { DiagnosticsError, error, warning } from "../diag/diag.ts";
 import { openStore } from "../state/open.ts";
 import { lockDocument, STATE_FORMAT_VERSION } from "../state/view.ts";
@@ -34,20 +35,7 @@ async function confirm(ctx: Context, lock: LockInfo): Promise<boolean> {
       "Do you really want to release it?\n  Only 'yes' will be accepted to confirm.\n\n" +
       "  Enter a value: ",
   );
-  const buf = new Uint8Array(1024);
-  const signal = interrupts.signal;
-  let onAbort = () => {};
-  const aborted = new Promise<null>((resolve) => {
-    onAbort = () => resolve(null);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const n = signal.aborted ? null : await Promise.race([Deno.stdin.read(buf), aborted]);
-    if (signal.aborted || n === null) return false;
-    return new TextDecoder().decode(buf.subarray(0, n)).trim() === "yes";
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
+  return await answerIsYes({ signal: interrupts.signal });
 }
 
 function noSuchLock(id: string, locks: LockInfo[]): DiagnosticsError {

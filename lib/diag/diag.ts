@@ -45,20 +45,12 @@ export interface Diagnostic {
 }
 
 /** Makes an error diagnostic. */
-export function error(
-  summary: string,
-  detail: string,
-  where: Where = {},
-): Diagnostic {
+export function error(summary: string, detail: string, where: Where = {}): Diagnostic {
   return { severity: "error", summary, detail, ...clean(where) };
 }
 
 /** Makes a warning diagnostic. */
-export function warning(
-  summary: string,
-  detail: string,
-  where: Where = {},
-): Diagnostic {
+export function warning(summary: string, detail: string, where: Where = {}): Diagnostic {
   return { severity: "warning", summary, detail, ...clean(where) };
 }
 

@@ -91,66 +91,41 @@ export function parseStrictJson(text: string, file: string): JsonDoc | JsonSynta
   const ws = () => {
     while (p < text.length && " \t\n\r".includes(text[p])) p++;
   };
+  /** An object or an array at its bracket: `element`s, a comma between two, up to `close`. */
+  const container = (type: "object" | "array", close: string, element: () => JsonNode) => {
+    const start = p++;
+    const children: JsonNode[] = [];
+    ws();
+    if (text[p] !== close) {
+      for (;;) {
+        children.push(element());
+        ws();
+        if (text[p] === close) break;
+        if (text[p] !== ",") throw new Syntax("comma expected", p);
+        p++;
+      }
+    }
+    p++;
+    return { type, offset: start, length: p - start, children };
+  };
+  /** `"key": value` in an object. */
+  const property = (): JsonNode => {
+    ws();
+    if (text[p] !== '"') throw new Syntax("property name expected", p);
+    const key = value();
+    ws();
+    if (text[p] !== ":") throw new Syntax("colon expected", p);
+    p++;
+    const v = value();
+    const length = v.offset + v.length - key.offset;
+    return { type: "property", offset: key.offset, length, children: [key, v] };
+  };
   const value = (): JsonNode => {
     ws();
     const start = p;
     const c = text[p];
-    if (c === "{") {
-      p++;
-      const children: JsonNode[] = [];
-      ws();
-      if (text[p] === "}") {
-        p++;
-        return { type: "object", offset: start, length: p - start, children };
-      }
-      for (;;) {
-        ws();
-        if (text[p] !== '"') throw new Syntax("property name expected", p);
-        const key = value();
-        ws();
-        if (text[p] !== ":") throw new Syntax("colon expected", p);
-        p++;
-        const v = value();
-        children.push({
-          type: "property",
-          offset: key.offset,
-          length: v.offset + v.length - key.offset,
-          children: [key, v],
-        });
-        ws();
-        if (text[p] === ",") {
-          p++;
-          continue;
-        }
-        if (text[p] === "}") {
-          p++;
-          return { type: "object", offset: start, length: p - start, children };
-        }
-        throw new Syntax("comma expected", p);
-      }
-    }
-    if (c === "[") {
-      p++;
-      const children: JsonNode[] = [];
-      ws();
-      if (text[p] === "]") {
-        p++;
-        return { type: "array", offset: start, length: p - start, children };
-      }
-      for (;;) {
-        children.push(value());
-        ws();
-        if (text[p] === ",") {
-          p++;
-          continue;
-        }
-        if (text[p] === "]") {
-          p++;
-          return { type: "array", offset: start, length: p - start, children };
-        }
-        throw new Syntax("comma expected", p);
-      }
-    }
+    if (c === "{") return container("object", "}", property);
+    if (c === "[") return container("array", "]", value);
     if (c === '"') {
       STRING.lastIndex = p;
       const m = STRING.exec(text);

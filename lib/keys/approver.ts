@@ -16,17 +16,11 @@
  */
 
 import { createHash, createPrivateKey, createPublicKey } from "node:crypto";
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { readFileSync, realpathSync, unlinkSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { DiagnosticsError, error, type FailureKind } from "../diag/diag.ts";
+import { isInside, realish } from "../files/real.ts";
+import { writeNewFile } from "../files/new_file.ts";
 
 /** An approver's private key, ready to sign. */
 export interface ApproverPrivateKey {
@@ -73,26 +67,6 @@ function keyError(
   return new DiagnosticsError([error(summary, detail)], kind);
 }
 
-function isInside(dir: string, path: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-/** The real path of `path`: its nearest existing ancestor's, symbolic links resolved, plus the rest. */
-export function realish(path: string): string {
-  let probe = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(probe), ...rest.reverse());
-    } catch {
-      const up = dirname(probe);
-      if (up === probe) return path;
-      rest.push(probe.slice(up.length).replace(/^\/+/, ""));
-      probe = up;
-    }
-  }
-}
-
 /** True when `path` (made absolute) lies inside `root`, symbolic links followed. */
 export function insideRoot(root: string, path: string): boolean {
   const abs = resolve(path);
@@ -103,19 +77,6 @@ export function insideRoot(root: string, path: string): boolean {
     // a root that does not exist holds nothing
   }
   return isInside(rootReal, realish(abs)) || isInside(resolve(root), abs);
-}
-
-/** Writes a new file (never over one, never through a link), synced, with `mode`. */
-function writeNew(path: string, text: string, mode: number): void {
-  const fd = openSync(path, "wx", mode);
-  try {
-    const bytes = new TextEncoder().encode(text);
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -143,9 +104,9 @@ export async function makeApproverKey(
   const fingerprint = approverFingerprint(spki);
   let wrotePrivate = false;
   try {
-    writeNew(privatePath, pem("PRIVATE KEY", pkcs8), 0o600);
+    writeNewFile(privatePath, pem("PRIVATE KEY", pkcs8), 0o600);
     wrotePrivate = true;
-    writeNew(publicPath, pem("PUBLIC KEY", spki), 0o644);
+    writeNewFile(publicPath, pem("PUBLIC KEY", spki), 0o644);
   } catch (e) {
     if (wrotePrivate) {
       try {

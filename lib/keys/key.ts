@@ -37,8 +37,9 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
+import { isInside, realish } from "../files/real.ts";
 import { fromBase64, toBase64 } from "../bytes.ts";
 
 /** What a derived key is for. */
@@ -135,26 +136,6 @@ export function newKeyBytes(): Uint8Array {
 
 function keyError(summary: string, detail: string): DiagnosticsError {
   return new DiagnosticsError([error(summary, detail)], "error");
-}
-
-function isInside(dir: string, path: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-/** The nearest existing ancestor of `path`, real (symbolic links resolved), plus the rest. */
-function realish(path: string): string {
-  let probe = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(probe), ...rest.reverse());
-    } catch {
-      const up = dirname(probe);
-      if (up === probe) return path;
-      rest.push(probe.slice(up.length).replace(/^\/+/, ""));
-      probe = up;
-    }
-  }
 }
 
 let loadedKey: PravoKey | undefined;

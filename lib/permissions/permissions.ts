@@ -192,10 +192,6 @@ export interface PermissionOptions {
    */
   allowRun?: boolean;
   /**
-   * `pravo init` installing plugin providers: the plugin cache and pravo's
-   * cache folder (read and write), the mirrors (read), and the network.
-   */
-  /**
    * Plugin providers the run may start: their executables and package
    * directories (as `verifyLockedProviders()` returns them), and pravo's
    * cache folder for the file hashes.
@@ -213,6 +209,10 @@ export interface PermissionOptions {
   };
   /** The modules folder of pravo's cache, absolute: read only. */
   modules?: string;
+  /**
+   * `pravo init` installing plugin providers: the plugin cache and pravo's
+   * cache folder (read and write), the mirrors (read), and the network.
+   */
   install?: {
     /** The plugin cache, absolute. */
     cacheDir: string;

@@ -67,6 +67,14 @@ export function ok<T>(value: T, diagnostics: Diagnostic[] = []): Response<T> {
   return { value, diagnostics };
 }
 
+/**
+ * The delete of an object that lives only in the state (a random value, a
+ * timestamp): nothing in the real world to remove, so it succeeds at once.
+ */
+export function forgetOnly(): Promise<Response<void>> {
+  return Promise.resolve(ok(undefined));
+}
+
 /** A failed response with one error diagnostic about the node. */
 export function fail<T>(address: string, summary: string, detail: string): Response<T> {
   return { diagnostics: [error(summary, detail, { address })] };

@@ -9,7 +9,7 @@
  */
 
 import type { Block } from "../plugin/schema.ts";
-import type { CtyType } from "../plugin/value.ts";
+import { type CtyType, typeName } from "../plugin/value.ts";
 
 /**
  * An attribute's type, in the manner of Terraform's type system. The
@@ -97,23 +97,6 @@ export interface ProviderSchema {
   plugin?: { address: string; config: Block };
 }
 
-/** `list(string)`, `object({a = number})`: a type expression as Terraform writes it. */
-export function ctyTypeName(t: CtyType): string {
-  if (typeof t === "string") return t;
-  switch (t[0]) {
-    case "list":
-    case "set":
-    case "map":
-      return `${t[0]}(${ctyTypeName(t[1])})`;
-    case "tuple":
-      return `tuple([${t[1].map(ctyTypeName).join(", ")}])`;
-    case "object":
-      return `object({${
-        Object.entries(t[1]).map(([k, v]) => `${k} = ${ctyTypeName(v)}`).join(", ")
-      }})`;
-  }
-}
-
 /** A plugin attribute's type expression; undefined for a built-in one. */
 export function ctyOf(a: Pick<Attribute, "type"> | undefined): CtyType | undefined {
   const t = a?.type;
@@ -128,7 +111,7 @@ export function importPath(source: string): string {
 /** `list(string)`, `map(number)`, `string`: a type as Terraform writes it. */
 export function typeString(t: AttrType): string {
   if (typeof t === "string") return t;
-  if ("cty" in t) return ctyTypeName(t.cty);
+  if ("cty" in t) return typeName(t.cty);
   if ("list" in t) return `list(${typeString(t.list)})`;
   if ("set" in t) return `set(${typeString(t.set)})`;
   return `map(${typeString(t.map)})`;

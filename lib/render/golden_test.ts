@@ -21,6 +21,10 @@ import { renderInit } from "./init.ts";
 import { renderProviders } from "./providers.ts";
 import { renderSchema } from "./schema.ts";
 import { renderVersion } from "./version.ts";
+import { renderOutputs } from "./output.ts";
+import { renderPlanStatus } from "./plan_status.ts";
+import { renderMigrated } from "./migrate.ts";
+import { renderPlanOutcome } from "./plan_outcome.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -53,6 +57,18 @@ const VIEWS: [name: string, view: View][] = [
   ["providers", renderProviders],
   ["schema", renderSchema],
   ["version", (doc) => renderVersion(doc)],
+  // Several documents or cases a file, their views apart by "---".
+  ["output", (docs: never[], style) => docs.map((d) => renderOutputs(d, style)).join("\n---\n")],
+  [
+    "plan_status",
+    (docs: never[], style) => docs.map((d) => renderPlanStatus(d, style)).join("\n---\n"),
+  ],
+  ["migrate", (docs: never[]) => docs.map(renderMigrated).join("\n---\n")],
+  [
+    "plan_outcome",
+    (cases: { doc: never; view: never }[]) =>
+      cases.map((c) => renderPlanOutcome(c.doc, c.view)).join("\n---\n"),
+  ],
   [
     "apply_progress",
     (events: ProgressEvent[]) => events.map(progressLine).filter((l) => l !== undefined).join("\n"),

@@ -13,6 +13,7 @@
 
 import { cryptoModules } from "../keys/lazy.ts";
 import type { AttrPath } from "./paths.ts";
+import { sortKeys } from "../json.ts";
 
 /**
  * The marker that stands in the log for a sensitive value: an HMAC-SHA256 of
@@ -32,20 +33,7 @@ export function newRedactionKey(): string {
 
 /** JSON with object keys sorted at every level: one text per value. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortDeep(value));
-}
-
-function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDeep);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value as object).sort()) {
-      const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined) out[k] = sortDeep(v);
-    }
-    return out;
-  }
-  return value;
+  return JSON.stringify(sortKeys(value));
 }
 
 /**

@@ -82,23 +82,22 @@ export function providerMethod(v: ProtocolVersion, m: Method): MethodDef {
 
 /** `plugin.GRPCController/Shutdown`: ends the provider process cleanly. */
 export function shutdownMethod(): MethodDef {
-  const r = protoRoot();
-  return {
-    path: "/plugin.GRPCController/Shutdown",
-    request: r.lookupType("plugin.Empty"),
-    response: r.lookupType("plugin.Empty"),
-    responseStream: false,
-  };
+  return _goPluginMethod("/plugin.GRPCController/Shutdown", "plugin.Empty", false);
 }
 
 /** `plugin.GRPCStdio/StreamStdio`: what the provider writes after the handshake. */
 export function stdioMethod(): MethodDef {
+  return _goPluginMethod("/plugin.GRPCStdio/StreamStdio", "plugin.StdioData", true);
+}
+
+/** A call of go-plugin's own services: each takes `plugin.Empty`. */
+function _goPluginMethod(path: string, response: string, responseStream: boolean): MethodDef {
   const r = protoRoot();
   return {
-    path: "/plugin.GRPCStdio/StreamStdio",
+    path,
     request: r.lookupType("plugin.Empty"),
-    response: r.lookupType("plugin.StdioData"),
-    responseStream: true,
+    response: r.lookupType(response),
+    responseStream,
   };
 }
 

@@ -163,6 +163,7 @@ export async function writeTree(dir: string, files: readonly TestZipEntry[]): Pr
 
 import { createHash, generateKeyPairSync, type KeyObject, sign as cryptoSign } from "node:crypto";
 import { concat } from "../../bytes.ts";
+import { crc24 } from "./openpgp_packets.ts";
 
 /** A throwaway OpenPGP key that signs, as a registry's provider author has. */
 export interface TestSigningKey {
@@ -202,15 +203,7 @@ function subpacket(type: number, data: Uint8Array): Uint8Array {
 }
 
 function armor(kind: string, data: Uint8Array): string {
-  let crc = 0xb704ce;
-  for (const b of data) {
-    crc ^= b << 16;
-    for (let i = 0; i < 8; i++) {
-      crc <<= 1;
-      if (crc & 0x1000000) crc ^= 0x1864cfb;
-    }
-  }
-  crc &= 0xffffff;
+  const crc = crc24(data);
   const body = btoa(String.fromCharCode(...data)).replace(/(.{64})/g, "$1\n").replace(/\n$/, "");
   const sum = btoa(String.fromCharCode((crc >> 16) & 0xff, (crc >> 8) & 0xff, crc & 0xff));
   return `-----BEGIN PGP ${kind}-----\n\n${body}\n=${sum}\n-----END PGP ${kind}-----\n`;

@@ -18,7 +18,8 @@ export class OpenPgpError extends Error {
 
 // ---------------------------------------------------------------- armor
 
-function crc24(data: Uint8Array): number {
+/** The CRC-24 of OpenPGP's armor checksum (RFC 4880, 6.1). */
+export function crc24(data: Uint8Array): number {
   let crc = 0xb704ce;
   for (const b of data) {
     crc ^= b << 16;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { OpenPgpError, readPublicKeys, verifyDetached } from "./openpgp.ts";
+import { crc24 } from "./openpgp_packets.ts";
 
 // Keys and signatures made by GnuPG 2.2.40 (see testdata/openpgp/README).
 const dir = fromFileUrl(new URL("./testdata/openpgp/", import.meta.url));
@@ -95,4 +96,9 @@ Deno.test("readPublicKeys() refuses damaged armor", () => {
   lines[i] = lines[i].slice(0, 10) + (lines[i][10] === "A" ? "B" : "A") + lines[i].slice(11);
   refused(() => readPublicKeys(lines.join("\n")), /CRC-24 mismatch/);
   refused(() => readPublicKeys(armored.replace(/-----END[^\n]*/, "")), /has no end/);
+});
+
+Deno.test("crc24() is OpenPGP's armor checksum: b704ce for nothing, 21cf02 for 123456789", () => {
+  assert.equal(crc24(new Uint8Array()), 0xb704ce);
+  assert.equal(crc24(new TextEncoder().encode("123456789")), 0x21cf02);
 });

@@ -12,44 +12,17 @@
  */
 
 import type { Attribute, ProviderSchema, TypeSchema } from "../schema.ts";
+import { computed, optional, required } from "../attributes.ts";
 
 /** Checksums of the content, computed by managed files and data sources alike. */
 const CHECKSUMS: Record<string, Attribute> = {
-  content_md5: {
-    type: "string",
-    description: "The MD5 checksum of the file content, in hexadecimal.",
-    computed: true,
-  },
-  content_sha1: {
-    type: "string",
-    description: "The SHA1 checksum of the file content, in hexadecimal.",
-    computed: true,
-  },
-  content_sha256: {
-    type: "string",
-    description: "The SHA256 checksum of the file content, in hexadecimal.",
-    computed: true,
-  },
-  content_base64sha256: {
-    type: "string",
-    description: "The SHA256 checksum of the file content, in base64.",
-    computed: true,
-  },
-  content_sha512: {
-    type: "string",
-    description: "The SHA512 checksum of the file content, in hexadecimal.",
-    computed: true,
-  },
-  content_base64sha512: {
-    type: "string",
-    description: "The SHA512 checksum of the file content, in base64.",
-    computed: true,
-  },
-  id: {
-    type: "string",
-    description: "The SHA1 checksum of the file content, in hexadecimal.",
-    computed: true,
-  },
+  content_md5: computed("string", "The MD5 checksum of the file content, in hexadecimal."),
+  content_sha1: computed("string", "The SHA1 checksum of the file content, in hexadecimal."),
+  content_sha256: computed("string", "The SHA256 checksum of the file content, in hexadecimal."),
+  content_base64sha256: computed("string", "The SHA256 checksum of the file content, in base64."),
+  content_sha512: computed("string", "The SHA512 checksum of the file content, in hexadecimal."),
+  content_base64sha512: computed("string", "The SHA512 checksum of the file content, in base64."),
+  id: computed("string", "The SHA1 checksum of the file content, in hexadecimal."),
 };
 
 /**
@@ -61,58 +34,44 @@ function fileInputs(sensitive: boolean): Record<string, Attribute> {
   const s = sensitive ? { sensitive: true } : {};
   const one = "exactly one content attribute or source must be set";
   const inputs: Record<string, Attribute> = {
-    filename: {
-      type: "string",
-      description: "The path of the file to write, inside the root (by its real path, outside " +
-        ".pravo/); missing parent directories are created and an existing file is overwritten.",
-      required: true,
-      forceNew: true,
-    },
-    content: {
-      type: "string",
-      description: `The content to write, as UTF-8 text; ${one}.`,
-      optional: true,
+    filename: required(
+      "string",
+      "The path of the file to write, inside the root (by its real path, outside .pravo/); " +
+        "missing parent directories are created and an existing file is overwritten.",
+      { forceNew: true },
+    ),
+    content: optional("string", `The content to write, as UTF-8 text; ${one}.`, {
       forceNew: true,
       ...s,
-    },
-    content_base64: {
-      type: "string",
-      description: `The content to write, as binary data encoded in base64; ${one}.`,
-      optional: true,
-      forceNew: true,
-      ...s,
-    },
-    source: {
-      type: "string",
-      description: `The path of a file inside the root whose content is copied; ${one}.`,
-      optional: true,
-      forceNew: true,
-    },
-    file_permission: {
-      type: "string",
-      description: "The permissions of the file in octal notation, before the umask.",
-      optional: true,
-      default: perm,
-      forceNew: true,
-    },
-    directory_permission: {
-      type: "string",
-      description: "The permissions of the directories created in octal notation, before the " +
-        "umask.",
-      optional: true,
-      default: perm,
-      forceNew: true,
-    },
+    }),
+    content_base64: optional(
+      "string",
+      `The content to write, as binary data encoded in base64; ${one}.`,
+      { forceNew: true, ...s },
+    ),
+    source: optional(
+      "string",
+      `The path of a file inside the root whose content is copied; ${one}.`,
+      { forceNew: true },
+    ),
+    file_permission: optional(
+      "string",
+      "The permissions of the file in octal notation, before the umask.",
+      { default: perm, forceNew: true },
+    ),
+    directory_permission: optional(
+      "string",
+      "The permissions of the directories created in octal notation, before the umask.",
+      { default: perm, forceNew: true },
+    ),
   };
   if (!sensitive) {
-    inputs.sensitive_content = {
-      type: "string",
-      description: "Deprecated: content to write that is never shown (use local_sensitive_file " +
+    inputs.sensitive_content = optional(
+      "string",
+      "Deprecated: content to write that is never shown (use local_sensitive_file " +
         `instead); ${one}.`,
-      optional: true,
-      sensitive: true,
-      forceNew: true,
-    };
+      { sensitive: true, forceNew: true },
+    );
   }
   return inputs;
 }
@@ -121,25 +80,17 @@ function fileInputs(sensitive: boolean): Record<string, Attribute> {
 function readAttributes(sensitive: boolean): Record<string, Attribute> {
   const s = sensitive ? { sensitive: true } : {};
   return {
-    filename: {
-      type: "string",
-      description: "The path of the file to read, inside the root (by its real path, outside " +
-        ".pravo/); reading fails when it does not exist.",
-      required: true,
-    },
-    content: {
-      type: "string",
-      description: "The content of the file as UTF-8 text, with invalid sequences replaced by " +
-        "U+FFFD.",
-      computed: true,
-      ...s,
-    },
-    content_base64: {
-      type: "string",
-      description: "The content of the file in base64, for binary data.",
-      computed: true,
-      ...s,
-    },
+    filename: required(
+      "string",
+      "The path of the file to read, inside the root (by its real path, outside .pravo/); " +
+        "reading fails when it does not exist.",
+    ),
+    content: computed(
+      "string",
+      "The content of the file as UTF-8 text, with invalid sequences replaced by U+FFFD.",
+      s,
+    ),
+    content_base64: computed("string", "The content of the file in base64, for binary data.", s),
     ...CHECKSUMS,
   };
 }

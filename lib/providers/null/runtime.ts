@@ -7,7 +7,7 @@
  * @module
  */
 
-import { cryptoBytes, ok, stateOf } from "../_util.ts";
+import { cryptoBytes, forgetOnly, ok, stateOf } from "../_util.ts";
 import type { ProviderRuntime, TypeHandler } from "../runtime.ts";
 
 /** A random non-negative 63-bit integer, in decimal. */
@@ -19,7 +19,7 @@ export function randomDecimalId(): string {
 
 const nullResource: TypeHandler = {
   create: (req) => Promise.resolve(ok(stateOf(req.type, req.config, { id: randomDecimalId() }))),
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
 };
 
 export const NULL_RUNTIME: ProviderRuntime = {

@@ -10,6 +10,7 @@
  */
 
 import type { ProviderSchema } from "../schema.ts";
+import { computed, optional } from "../attributes.ts";
 
 export const NULL: ProviderSchema = {
   source: "hashicorp/null",
@@ -22,17 +23,12 @@ export const NULL: ProviderSchema = {
       mode: "managed",
       description: "A resource with the usual lifecycle that takes no action of its own.",
       attributes: {
-        triggers: {
-          type: { map: "string" },
-          description: "Arbitrary values that, when any of them changes, replace the resource.",
-          optional: true,
-          forceNew: true,
-        },
-        id: {
-          type: "string",
-          description: "A random value chosen when the resource is created.",
-          computed: true,
-        },
+        triggers: optional(
+          { map: "string" },
+          "Arbitrary values that, when any of them changes, replace the resource.",
+          { forceNew: true },
+        ),
+        id: computed("string", "A random value chosen when the resource is created."),
       },
     },
   ],

@@ -173,13 +173,15 @@ export class PluginResourceProvider implements ResourceProvider {
   /**
    * The prior object as a value of the type's current schema: upgraded
    * when it was written with an older version (and always passed through
-   * UpgradeResourceState when the provider needs it).
+   * UpgradeResourceState when the provider needs it); null where there is
+   * none, and no value where upgrading it failed.
    */
   async #prior(
     p: PluginProvider,
     req: NodeRequest,
-    prior: StoredObject,
+    prior: StoredObject | null,
   ): Promise<{ value?: Value; diagnostics: Diagnostic[] }> {
+    if (!prior) return { value: null, diagnostics: [] };
     const t = req.type;
     const version = prior.schemaVersion ?? t.plugin!.version;
     if (version >= t.plugin!.version) {
@@ -196,6 +198,15 @@ export class PluginResourceProvider implements ResourceProvider {
     }, { signal: req.signal });
     if (hasErrors(u.diagnostics)) return { diagnostics: u.diagnostics };
     return { value: u.upgradedState ?? null, diagnostics: u.diagnostics };
+  }
+
+  /** The error of a provider that answered a plan without the object it was to plan. */
+  #plannedNothing(address: string, consequence: string): Diagnostic {
+    return error(
+      `The provider planned no object for ${address}`,
+      `${this.#inst.entry.address} answered PlanResourceChange without a planned state. ` +
+        `${consequence}Report this to the provider's authors.`,
+    );
   }
 
   #stored(t: TypeSchema, v: Value, priv: Uint8Array | undefined): StoredObject {
@@ -223,15 +234,10 @@ export class PluginResourceProvider implements ResourceProvider {
   planResource(req: PlanResourceRequest): Promise<Response<ResourcePlan>> {
     return this.#with(req, async (p) => {
       const t = req.type;
-      const b = block(t);
-      const diagnostics: Diagnostic[] = [];
-      let prior: Value = null;
-      if (req.prior) {
-        const pr = await this.#prior(p, req, req.prior);
-        diagnostics.push(...pr.diagnostics);
-        if (pr.value === undefined) return { diagnostics };
-        prior = pr.value;
-      }
+      const pr = await this.#prior(p, req, req.prior);
+      const diagnostics = [...pr.diagnostics];
+      if (pr.value === undefined) return { diagnostics };
+      const prior = pr.value;
       const inputs: Record<string, unknown> = { ...req.inputs };
       // ignore_changes: the configured value is not applied; the state's stays.
       if (prior && typeof prior === "object" && !Array.isArray(prior)) {
@@ -242,6 +248,7 @@ export class PluginResourceProvider implements ResourceProvider {
         }
       }
       const config = toProviderValue(inputs);
+      const b = block(t);
       const { proposedNewState } = await import("../../plugin/proposed.ts");
       let proposed: Value;
       try {
@@ -268,16 +275,7 @@ export class PluginResourceProvider implements ResourceProvider {
       if (hasErrors(diagnostics)) return { diagnostics };
       if (r.deferred) return { diagnostics: [...diagnostics, deferredError(req, r.deferred)] };
       if (r.plannedState === null || r.plannedState === undefined) {
-        return {
-          diagnostics: [
-            ...diagnostics,
-            error(
-              `The provider planned no object for ${req.address}`,
-              `${this.#inst.entry.address} answered PlanResourceChange without a planned state. ` +
-                "Report this to the provider's authors.",
-            ),
-          ],
-        };
+        return { diagnostics: [...diagnostics, this.#plannedNothing(req.address, "")] };
       }
       const planned = withoutWriteOnly(r.plannedState, b);
       if (!r.legacyTypeSystem) diagnostics.push(...invalidPlan(req, t, config, planned));
@@ -310,14 +308,10 @@ export class PluginResourceProvider implements ResourceProvider {
     return this.#with(req, async (p) => {
       const t = req.type;
       const b = block(t);
-      const diagnostics: Diagnostic[] = [];
-      let prior: Value = null;
-      if (req.prior) {
-        const pr = await this.#prior(p, req, req.prior);
-        diagnostics.push(...pr.diagnostics);
-        if (pr.value === undefined) return { diagnostics };
-        prior = pr.value;
-      }
+      const pr = await this.#prior(p, req, req.prior);
+      const diagnostics = [...pr.diagnostics];
+      if (pr.value === undefined) return { diagnostics };
+      const prior = pr.value;
       const priorPrivate = fromB64(req.prior?.private);
       const config = req.config === null ? null : toProviderValue(req.config);
       // Plan again, with every value known now: what apply does is what the
@@ -341,16 +335,8 @@ export class PluginResourceProvider implements ResourceProvider {
         plannedPrivate = r.plannedPrivate;
         legacy = r.legacyTypeSystem;
         if (config !== null && planned === null) {
-          return {
-            diagnostics: [
-              ...diagnostics,
-              error(
-                `The provider planned no object for ${req.address}`,
-                `${this.#inst.entry.address} answered PlanResourceChange without a planned state. ` +
-                  "Nothing was changed. Report this to the provider's authors.",
-              ),
-            ],
-          };
+          const d = this.#plannedNothing(req.address, "Nothing was changed. ");
+          return { diagnostics: [...diagnostics, d] };
         }
         if (config !== null && !legacy && req.planned?.after) {
           diagnostics.push(...inconsistentFinalPlan(req, planned, req.planned));

@@ -18,6 +18,7 @@ import {
   type ByteSource,
   cryptoBytes,
   fail,
+  forgetOnly,
   int,
   ok,
   randomBelow,
@@ -160,7 +161,7 @@ function stringHandler(password: boolean): TypeHandler {
       if (password) computed.bcrypt_hash = bcrypt(result, BCRYPT_COST, cryptoBytes(16));
       return Promise.resolve(ok(stateOf(req.type, req.config, computed)));
     },
-    delete: () => Promise.resolve(ok(undefined)),
+    delete: forgetOnly,
     import: importString(password ? (v) => bcrypt(v, BCRYPT_COST, cryptoBytes(16)) : undefined),
     importFormat: STRING_FORMAT,
   };
@@ -203,7 +204,7 @@ const randomInteger: TypeHandler = {
     const result = Number(min + randomBelow(max - min + 1n, source));
     return Promise.resolve(ok(stateOf(req.type, req.config, { result, id: String(result) })));
   },
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
   import: importInteger,
   importFormat: INTEGER_FORMAT,
 };
@@ -224,7 +225,7 @@ const randomId: TypeHandler = {
       dec: prefix + dec.toString(),
     })));
   },
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
   import: importId,
   importFormat: ID_FORMAT,
 };
@@ -234,7 +235,7 @@ const randomUuid: TypeHandler = {
     const result = crypto.randomUUID();
     return Promise.resolve(ok(stateOf(req.type, req.config, { result, id: result })));
   },
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
   import: importUuid,
   importFormat: UUID_FORMAT,
 };
@@ -249,7 +250,7 @@ const randomBytes: TypeHandler = {
       id: "none",
     })));
   },
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
   import: importBytes,
   importFormat: BYTES_FORMAT,
 };
@@ -268,7 +269,7 @@ const randomShuffle: TypeHandler = {
     }
     return Promise.resolve(ok(stateOf(req.type, req.config, { result, id: "-" })));
   },
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
 };
 
 const randomPet: TypeHandler = {
@@ -281,7 +282,7 @@ const randomPet: TypeHandler = {
     const full = prefix === undefined ? id : `${prefix}${separator}${id}`;
     return Promise.resolve(ok(stateOf(req.type, req.config, { id: full })));
   },
-  delete: () => Promise.resolve(ok(undefined)),
+  delete: forgetOnly,
 };
 
 // ---------------------------------------------------------------------------

@@ -11,14 +11,14 @@
  */
 
 import type { Attribute, ProviderSchema, TypeSchema } from "../schema.ts";
+import { computed, optional, required } from "../attributes.ts";
 
-const KEEPERS: Attribute = {
-  type: { map: "string" },
-  description: "Arbitrary values that, when any of them changes, replace the resource and so " +
+const KEEPERS: Attribute = optional(
+  { map: "string" },
+  "Arbitrary values that, when any of them changes, replace the resource and so " +
     "produce a new random value.",
-  optional: true,
-  forceNew: true,
-};
+  { forceNew: true },
+);
 
 /**
  * The inputs shared by `random_string` and `random_password` (managed and
@@ -28,88 +28,39 @@ const KEEPERS: Attribute = {
  */
 function stringInputs(managed: boolean): Record<string, Attribute> {
   const fn = managed ? { forceNew: true } : {};
+  const may = (what: string) =>
+    optional("bool", `Whether ${what} may appear in the result.`, { default: true, ...fn });
+  const least = (what: string) =>
+    optional("int", `The least number of ${what} in the result.`, { default: 0, ...fn });
   const inputs: Record<string, Attribute> = {
-    length: {
-      type: "int",
-      description: "The number of characters to generate, at least 1 and at least the sum of " +
-        "the min_* attributes.",
-      required: true,
-      ...fn,
-    },
-    upper: {
-      type: "bool",
-      description: "Whether uppercase letters may appear in the result.",
-      optional: true,
-      default: true,
-      ...fn,
-    },
-    lower: {
-      type: "bool",
-      description: "Whether lowercase letters may appear in the result.",
-      optional: true,
-      default: true,
-      ...fn,
-    },
-    numeric: {
-      type: "bool",
-      description: "Whether digits may appear in the result.",
-      optional: true,
-      default: true,
-      ...fn,
-    },
-    special: {
-      type: "bool",
-      description: "Whether special characters (!@#$%&*()-_=+[]{}<>:? unless override_special " +
-        "is set) may appear in the result.",
-      optional: true,
-      default: true,
-      ...fn,
-    },
-    min_upper: {
-      type: "int",
-      description: "The least number of uppercase letters in the result.",
-      optional: true,
-      default: 0,
-      ...fn,
-    },
-    min_lower: {
-      type: "int",
-      description: "The least number of lowercase letters in the result.",
-      optional: true,
-      default: 0,
-      ...fn,
-    },
-    min_numeric: {
-      type: "int",
-      description: "The least number of digits in the result.",
-      optional: true,
-      default: 0,
-      ...fn,
-    },
-    min_special: {
-      type: "int",
-      description: "The least number of special characters in the result.",
-      optional: true,
-      default: 0,
-      ...fn,
-    },
-    override_special: {
-      type: "string",
-      description: "The special characters to draw from instead of the default list, used only " +
-        "when special is true.",
-      optional: true,
-      ...fn,
-    },
+    length: required(
+      "int",
+      "The number of characters to generate, at least 1 and at least the sum of the min_* " +
+        "attributes.",
+      fn,
+    ),
+    upper: may("uppercase letters"),
+    lower: may("lowercase letters"),
+    numeric: may("digits"),
+    special: may("special characters (!@#$%&*()-_=+[]{}<>:? unless override_special is set)"),
+    min_upper: least("uppercase letters"),
+    min_lower: least("lowercase letters"),
+    min_numeric: least("digits"),
+    min_special: least("special characters"),
+    override_special: optional(
+      "string",
+      "The special characters to draw from instead of the default list, used only when special " +
+        "is true.",
+      fn,
+    ),
   };
   if (managed) {
     inputs.keepers = KEEPERS;
-    inputs.number = {
-      type: "bool",
-      description: "Deprecated alias of numeric: whether digits may appear in the result.",
-      optional: true,
-      default: true,
-      forceNew: true,
-    };
+    inputs.number = optional(
+      "bool",
+      "Deprecated alias of numeric: whether digits may appear in the result.",
+      { default: true, forceNew: true },
+    );
   }
   return inputs;
 }
@@ -120,31 +71,16 @@ const randomInteger: TypeSchema = {
   description: "A random integer between min and max inclusive, kept in the state until an " +
     "input changes.",
   attributes: {
-    min: {
-      type: "int",
-      description: "The least value the result may take.",
-      required: true,
-      forceNew: true,
-    },
-    max: {
-      type: "int",
-      description: "The greatest value the result may take.",
-      required: true,
-      forceNew: true,
-    },
-    seed: {
-      type: "string",
-      description: "A seed that makes the result the same every time for the same inputs.",
-      optional: true,
-      forceNew: true,
-    },
+    min: required("int", "The least value the result may take.", { forceNew: true }),
+    max: required("int", "The greatest value the result may take.", { forceNew: true }),
+    seed: optional(
+      "string",
+      "A seed that makes the result the same every time for the same inputs.",
+      { forceNew: true },
+    ),
     keepers: KEEPERS,
-    result: { type: "int", description: "The random integer.", computed: true },
-    id: {
-      type: "string",
-      description: "The random integer written as a string.",
-      computed: true,
-    },
+    result: computed("int", "The random integer."),
+    id: computed("string", "The random integer written as a string."),
   },
 };
 
@@ -155,8 +91,8 @@ const randomString: TypeSchema = {
     "plans (use random_password for secrets).",
   attributes: {
     ...stringInputs(true),
-    result: { type: "string", description: "The generated string.", computed: true },
-    id: { type: "string", description: "The generated string, as the id.", computed: true },
+    result: computed("string", "The generated string."),
+    id: computed("string", "The generated string, as the id."),
   },
 };
 
@@ -166,23 +102,13 @@ const randomPassword: TypeSchema = {
   description: "A random string like random_string whose result is sensitive and never shown.",
   attributes: {
     ...stringInputs(true),
-    result: {
-      type: "string",
-      description: "The generated password.",
-      computed: true,
-      sensitive: true,
-    },
-    bcrypt_hash: {
-      type: "string",
-      description: "A bcrypt hash of the generated password (of its first 72 bytes when longer).",
-      computed: true,
-      sensitive: true,
-    },
-    id: {
-      type: "string",
-      description: "A fixed placeholder that configurations should not use.",
-      computed: true,
-    },
+    result: computed("string", "The generated password.", { sensitive: true }),
+    bcrypt_hash: computed(
+      "string",
+      "A bcrypt hash of the generated password (of its first 72 bytes when longer).",
+      { sensitive: true },
+    ),
+    id: computed("string", "A fixed placeholder that configurations should not use."),
   },
 };
 
@@ -192,12 +118,7 @@ const randomPasswordEphemeral: TypeSchema = {
   description: "A random password made for one run and never stored in the state or the plan.",
   attributes: {
     ...stringInputs(false),
-    result: {
-      type: "string",
-      description: "The generated password.",
-      computed: true,
-      sensitive: true,
-    },
+    result: computed("string", "The generated password.", { sensitive: true }),
   },
 };
 
@@ -206,44 +127,20 @@ const randomId: TypeSchema = {
   mode: "managed",
   description: "Random bytes meant as a unique identifier, given in several encodings.",
   attributes: {
-    byte_length: {
-      type: "int",
-      description: "The number of random bytes to produce, at least 1.",
-      required: true,
+    byte_length: required("int", "The number of random bytes to produce, at least 1.", {
       forceNew: true,
-    },
-    prefix: {
-      type: "string",
-      description: "A string put as it is before the hex, dec and b64 forms of the result.",
-      optional: true,
-      forceNew: true,
-    },
+    }),
+    prefix: optional(
+      "string",
+      "A string put as it is before the hex, dec and b64 forms of the result.",
+      { forceNew: true },
+    ),
     keepers: KEEPERS,
-    b64_std: {
-      type: "string",
-      description: "The prefix and the bytes in standard base64 without padding.",
-      computed: true,
-    },
-    b64_url: {
-      type: "string",
-      description: "The prefix and the bytes in URL-safe base64 without padding.",
-      computed: true,
-    },
-    dec: {
-      type: "string",
-      description: "The prefix and the bytes as a decimal number.",
-      computed: true,
-    },
-    hex: {
-      type: "string",
-      description: "The prefix and the bytes in hexadecimal, two digits per byte.",
-      computed: true,
-    },
-    id: {
-      type: "string",
-      description: "The bytes in URL-safe base64 without padding or prefix.",
-      computed: true,
-    },
+    b64_std: computed("string", "The prefix and the bytes in standard base64 without padding."),
+    b64_url: computed("string", "The prefix and the bytes in URL-safe base64 without padding."),
+    dec: computed("string", "The prefix and the bytes as a decimal number."),
+    hex: computed("string", "The prefix and the bytes in hexadecimal, two digits per byte."),
+    id: computed("string", "The bytes in URL-safe base64 without padding or prefix."),
   },
 };
 
@@ -253,8 +150,8 @@ const randomUuid: TypeSchema = {
   description: "A random version 4 UUID.",
   attributes: {
     keepers: KEEPERS,
-    result: { type: "string", description: "The generated UUID.", computed: true },
-    id: { type: "string", description: "The generated UUID, as the id.", computed: true },
+    result: computed("string", "The generated UUID."),
+    id: computed("string", "The generated UUID, as the id."),
   },
 };
 
@@ -263,28 +160,16 @@ const randomPet: TypeSchema = {
   mode: "managed",
   description: 'A random readable name made of words, such as "wise-lemur".',
   attributes: {
-    length: {
-      type: "int",
-      description: "The number of words in the name.",
-      optional: true,
-      default: 2,
+    length: optional("int", "The number of words in the name.", { default: 2, forceNew: true }),
+    prefix: optional("string", "A word put before the name, joined with the separator.", {
       forceNew: true,
-    },
-    prefix: {
-      type: "string",
-      description: "A word put before the name, joined with the separator.",
-      optional: true,
-      forceNew: true,
-    },
-    separator: {
-      type: "string",
-      description: "The string that joins the words.",
-      optional: true,
+    }),
+    separator: optional("string", "The string that joins the words.", {
       default: "-",
       forceNew: true,
-    },
+    }),
     keepers: KEEPERS,
-    id: { type: "string", description: "The generated name.", computed: true },
+    id: computed("string", "The generated name."),
   },
 };
 
@@ -293,35 +178,16 @@ const randomShuffle: TypeSchema = {
   mode: "managed",
   description: "A random permutation of a list of strings.",
   attributes: {
-    input: {
-      type: { list: "string" },
-      description: "The strings to shuffle.",
-      required: true,
+    input: required({ list: "string" }, "The strings to shuffle.", { forceNew: true }),
+    result_count: optional("int", "How many strings to return; by default as many as input has.", {
       forceNew: true,
-    },
-    result_count: {
-      type: "int",
-      description: "How many strings to return; by default as many as input has.",
-      optional: true,
+    }),
+    seed: optional("string", "A seed that makes the permutation stable for the same inputs.", {
       forceNew: true,
-    },
-    seed: {
-      type: "string",
-      description: "A seed that makes the permutation stable for the same inputs.",
-      optional: true,
-      forceNew: true,
-    },
+    }),
     keepers: KEEPERS,
-    result: {
-      type: { list: "string" },
-      description: "The shuffled strings.",
-      computed: true,
-    },
-    id: {
-      type: "string",
-      description: "A fixed placeholder that configurations should not use.",
-      computed: true,
-    },
+    result: computed({ list: "string" }, "The shuffled strings."),
+    id: computed("string", "A fixed placeholder that configurations should not use."),
   },
 };
 
@@ -330,30 +196,13 @@ const randomBytes: TypeSchema = {
   mode: "managed",
   description: "Random bytes meant for secrets and keys, whose values are sensitive.",
   attributes: {
-    length: {
-      type: "int",
-      description: "The number of random bytes to produce, at least 1.",
-      required: true,
+    length: required("int", "The number of random bytes to produce, at least 1.", {
       forceNew: true,
-    },
+    }),
     keepers: KEEPERS,
-    base64: {
-      type: "string",
-      description: "The bytes in standard base64.",
-      computed: true,
-      sensitive: true,
-    },
-    hex: {
-      type: "string",
-      description: "The bytes in hexadecimal.",
-      computed: true,
-      sensitive: true,
-    },
-    id: {
-      type: "string",
-      description: "A fixed placeholder that configurations should not use.",
-      computed: true,
-    },
+    base64: computed("string", "The bytes in standard base64.", { sensitive: true }),
+    hex: computed("string", "The bytes in hexadecimal.", { sensitive: true }),
+    id: computed("string", "A fixed placeholder that configurations should not use."),
   },
 };
 

@@ -56,6 +56,9 @@ export function importStatic(compute: (rfc3339: string) => Attrs): Importer {
   };
 }
 
+/** The attributes of a timestamp type from its inputs and base; undefined where they do not parse. */
+type FromBase = (type: TypeSchema, config: Attrs, base: string) => Attrs | undefined;
+
 export const OFFSET_FORMAT = "BASE_RFC3339,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECONDS";
 
 /**
@@ -63,9 +66,7 @@ export const OFFSET_FORMAT = "BASE_RFC3339,YEARS,MONTHS,DAYS,HOURS,MINUTES,SECON
  * time_offset.x 2020-02-12T06:36:13Z,0,0,7,0,0,0`. `compute` gives the
  * attributes from the inputs and the base.
  */
-export function importOffset(
-  compute: (type: TypeSchema, config: Attrs, base: string) => Attrs | undefined,
-): Importer {
+export function importOffset(compute: FromBase): Importer {
   return (req) => {
     const parts = req.id.split(",");
     const example = "2020-02-12T06:36:13Z,0,0,7,0,0,0";
@@ -101,9 +102,7 @@ export const ROTATING_FORMAT =
  * and the rotation time (`2020-02-12T06:36:13Z,2020-03-13T06:36:13Z`), as
  * Terraform.
  */
-export function importRotating(
-  compute: (type: TypeSchema, config: Attrs, base: string) => Attrs | undefined,
-): Importer {
+export function importRotating(compute: FromBase): Importer {
   return (req) => {
     const parts = req.id.split(",");
     const example = "2020-02-12T06:36:13Z,0,0,30,0,0";

@@ -15,6 +15,7 @@ import {
   addCalendar,
   type CalendarOffset,
   fail,
+  forgetOnly,
   formatRfc3339,
   int,
   isSet,
@@ -103,8 +104,6 @@ function allUnknown(req: PlanRequest, computed: string[]): Response<PlannedState
   });
 }
 
-const noop = () => Promise.resolve(ok(undefined));
-
 // ---------------------------------------------------------------------------
 // time_static
 
@@ -144,7 +143,7 @@ const timeStatic: TypeHandler = {
     const rfc3339 = given ?? formatRfc3339(now());
     return Promise.resolve(ok(stateOf(req.type, req.config, staticAttrs(rfc3339))));
   },
-  delete: noop,
+  delete: forgetOnly,
   import: importStatic(staticAttrs),
   importFormat: STATIC_FORMAT,
 };
@@ -161,25 +160,35 @@ function offsetAttrs(type: TypeSchema, config: Attrs, base: string): Attrs | und
   return { base_rfc3339: base, rfc3339: formatRfc3339(at), ...timeParts(at), id: base };
 }
 
-function offsetBase(config: Attrs, prior: Attrs | null): string | undefined {
-  if (isSet(config, "base_rfc3339")) return String(config.base_rfc3339);
-  if (prior && isSet(prior, "base_rfc3339")) return String(prior.base_rfc3339);
+/** The base timestamp in `name`: the configuration's, else the prior state's. */
+function baseOf(name: string, config: Attrs, prior: Attrs | null): string | undefined {
+  if (isSet(config, name)) return String(config[name]);
+  if (prior && isSet(prior, name)) return String(prior[name]);
   return undefined;
+}
+
+/** The object made of `attrs`; an error that says `invalid` where they are missing. */
+function made(
+  req: { type: TypeSchema; config: Attrs; address: string },
+  attrs: Attrs | undefined,
+  invalid: { summary: string; detail: string },
+): Promise<Response<Attrs>> {
+  if (!attrs) return Promise.resolve(fail(req.address, invalid.summary, invalid.detail));
+  return Promise.resolve(ok(stateOf(req.type, req.config, attrs)));
+}
+
+function offsetBase(config: Attrs, prior: Attrs | null): string | undefined {
+  return baseOf("base_rfc3339", config, prior);
 }
 
 function applyOffset(
   req: { type: TypeSchema; config: Attrs; address: string },
   base: string,
 ): Promise<Response<Attrs>> {
-  const attrs = offsetAttrs(req.type, req.config, base);
-  if (!attrs) {
-    return Promise.resolve(fail(
-      req.address,
-      `Invalid base_rfc3339 "${base}"`,
-      "base_rfc3339 is a timestamp in RFC 3339 form. Write it as YYYY-MM-DDTHH:MM:SSZ.",
-    ));
-  }
-  return Promise.resolve(ok(stateOf(req.type, req.config, attrs)));
+  return made(req, offsetAttrs(req.type, req.config, base), {
+    summary: `Invalid base_rfc3339 "${base}"`,
+    detail: "base_rfc3339 is a timestamp in RFC 3339 form. Write it as YYYY-MM-DDTHH:MM:SSZ.",
+  });
 }
 
 const timeOffset: TypeHandler = {
@@ -193,7 +202,7 @@ const timeOffset: TypeHandler = {
   },
   create: (req) => applyOffset(req, offsetBase(req.config, null) ?? formatRfc3339(now())),
   update: (req) => applyOffset(req, offsetBase(req.config, req.prior) ?? formatRfc3339(now())),
-  delete: noop,
+  delete: forgetOnly,
   import: importOffset(offsetAttrs),
   importFormat: OFFSET_FORMAT,
 };
@@ -224,22 +233,15 @@ function applyRotating(
   req: { type: TypeSchema; config: Attrs; address: string },
   base: string,
 ): Promise<Response<Attrs>> {
-  const attrs = rotatingAttrs(req.type, req.config, base);
-  if (!attrs) {
-    return Promise.resolve(fail(
-      req.address,
-      "Invalid timestamp",
-      "rfc3339 and rotation_rfc3339 are timestamps in RFC 3339 form. Write them as " +
-        "YYYY-MM-DDTHH:MM:SSZ.",
-    ));
-  }
-  return Promise.resolve(ok(stateOf(req.type, req.config, attrs)));
+  return made(req, rotatingAttrs(req.type, req.config, base), {
+    summary: "Invalid timestamp",
+    detail: "rfc3339 and rotation_rfc3339 are timestamps in RFC 3339 form. Write them as " +
+      "YYYY-MM-DDTHH:MM:SSZ.",
+  });
 }
 
 function rotatingBase(config: Attrs, prior: Attrs | null): string | undefined {
-  if (isSet(config, "rfc3339")) return String(config.rfc3339);
-  if (prior && isSet(prior, "rfc3339")) return String(prior.rfc3339);
-  return undefined;
+  return baseOf("rfc3339", config, prior);
 }
 
 const timeRotating: TypeHandler = {
@@ -288,7 +290,7 @@ const timeRotating: TypeHandler = {
     const at = timestampOf(req.prior, "rotation_rfc3339");
     return Promise.resolve(ok(at && Date.now() > at.ms ? null : req.prior));
   },
-  delete: noop,
+  delete: forgetOnly,
   import: importRotating(rotatingAttrs),
   importFormat: ROTATING_FORMAT,
   expiresAt(prior) {

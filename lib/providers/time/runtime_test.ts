@@ -219,3 +219,27 @@ Deno.test("parseDuration() and parseRfc3339() read what Go reads", () => {
   assert.equal(formatRfc3339(t), "0050-01-01T00:00:00-01:30");
   assert.equal(new Date(t.ms).toISOString(), "0050-01-01T01:30:00.000Z");
 });
+
+Deno.test("time_offset and time_rotating refuse to create with a timestamp that does not parse", async () => {
+  const offset = await create("time_offset", { base_rfc3339: "soon", offset_days: 1 });
+  assert.equal(offset.value, undefined);
+  assert.deepEqual(offset.diagnostics.map((d) => d.summary), ['Invalid base_rfc3339 "soon"']);
+  const rotating = await create("time_rotating", {
+    rfc3339: "2024-01-01T00:00:00Z",
+    rotation_rfc3339: "later",
+  });
+  assert.equal(rotating.value, undefined);
+  assert.deepEqual(rotating.diagnostics.map((d) => d.summary), ["Invalid timestamp"]);
+});
+
+Deno.test("time_offset updates from the prior base when the configuration sets none", async () => {
+  const prior = { base_rfc3339: "2024-01-01T00:00:00Z" };
+  const r = await h("time_offset").update!({
+    ...base("time_offset"),
+    config: { offset_days: 1 },
+    prior,
+  });
+  assert.deepEqual(r.diagnostics, []);
+  assert.equal(r.value!.base_rfc3339, "2024-01-01T00:00:00Z");
+  assert.equal(r.value!.rfc3339, "2024-01-02T00:00:00Z");
+});

@@ -12,14 +12,11 @@
  */
 
 import type { Attribute, ProviderSchema, TypeSchema } from "../schema.ts";
+import { computed, optional } from "../attributes.ts";
 
 /** The parts of a timestamp, computed by every timestamp type. */
 function parts(of: string): Record<string, Attribute> {
-  const part = (unit: string): Attribute => ({
-    type: "int",
-    description: `The ${unit} of the ${of}, in UTC.`,
-    computed: true,
-  });
+  const part = (unit: string) => computed("int", `The ${unit} of the ${of}, in UTC.`);
   return {
     year: part("year"),
     month: part("month (1 to 12)"),
@@ -27,22 +24,14 @@ function parts(of: string): Record<string, Attribute> {
     hour: part("hour (0 to 23)"),
     minute: part("minute"),
     second: part("second"),
-    unix: {
-      type: "int",
-      description: `The ${of} as seconds since the Unix epoch.`,
-      computed: true,
-    },
+    unix: computed("int", `The ${of} as seconds since the Unix epoch.`),
   };
 }
 
 function triggers(what: string): Attribute {
-  return {
-    type: { map: "string" },
-    description:
-      `Arbitrary values that, when any of them changes, replace the resource and ${what}.`,
-    optional: true,
-    forceNew: true,
-  };
+  const description =
+    `Arbitrary values that, when any of them changes, replace the resource and ${what}.`;
+  return optional({ map: "string" }, description, { forceNew: true });
 }
 
 const timeStatic: TypeSchema = {
@@ -51,31 +40,23 @@ const timeStatic: TypeSchema = {
   description: "A timestamp taken once at creation and kept in the state, so that plans do not " +
     "change with the clock.",
   attributes: {
-    rfc3339: {
-      type: "string",
-      description: "The timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the time " +
-        "of creation.",
-      optional: true,
-      computed: true,
-      forceNew: true,
-    },
+    rfc3339: optional(
+      "string",
+      "The timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the time of creation.",
+      { computed: true, forceNew: true },
+    ),
     triggers: triggers("so save a new timestamp"),
     ...parts("timestamp"),
-    id: {
-      type: "string",
-      description: "The timestamp in RFC 3339 form.",
-      computed: true,
-    },
+    id: computed("string", "The timestamp in RFC 3339 form."),
   },
 };
 
 function offsetInput(unit: string): Attribute {
-  return {
-    type: "int",
-    description: `The number of ${unit} to add to the base timestamp; at least one offset_* ` +
+  return optional(
+    "int",
+    `The number of ${unit} to add to the base timestamp; at least one offset_* ` +
       "attribute must be set.",
-    optional: true,
-  };
+  );
 }
 
 const timeOffset: TypeSchema = {
@@ -84,13 +65,12 @@ const timeOffset: TypeSchema = {
   description: "A timestamp kept in the state that is offset from a base timestamp taken at " +
     "creation.",
   attributes: {
-    base_rfc3339: {
-      type: "string",
-      description: "The base timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the " +
-        "time of creation.",
-      optional: true,
-      computed: true,
-    },
+    base_rfc3339: optional(
+      "string",
+      "The base timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the time of " +
+        "creation.",
+      { computed: true },
+    ),
     offset_years: offsetInput("years"),
     offset_months: offsetInput("months"),
     offset_days: offsetInput("days"),
@@ -98,27 +78,18 @@ const timeOffset: TypeSchema = {
     offset_minutes: offsetInput("minutes"),
     offset_seconds: offsetInput("seconds"),
     triggers: triggers("so save a new base timestamp"),
-    rfc3339: {
-      type: "string",
-      description: "The offset timestamp in RFC 3339 form.",
-      computed: true,
-    },
+    rfc3339: computed("string", "The offset timestamp in RFC 3339 form."),
     ...parts("offset timestamp"),
-    id: {
-      type: "string",
-      description: "The base timestamp in RFC 3339 form.",
-      computed: true,
-    },
+    id: computed("string", "The base timestamp in RFC 3339 form."),
   },
 };
 
 function rotationInput(unit: string): Attribute {
-  return {
-    type: "int",
-    description: `The number of ${unit} after the base timestamp at which the resource rotates; ` +
+  return optional(
+    "int",
+    `The number of ${unit} after the base timestamp at which the resource rotates; ` +
       "at least one rotation_* attribute must be set.",
-    optional: true,
-  };
+  );
 }
 
 const timeRotating: TypeSchema = {
@@ -127,34 +98,27 @@ const timeRotating: TypeSchema = {
   description: "A timestamp kept in the state that is replaced by a new one at the first plan " +
     "after its rotation time.",
   attributes: {
-    rfc3339: {
-      type: "string",
-      description: "The base timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the " +
-        "time of creation.",
-      optional: true,
-      computed: true,
-      forceNew: true,
-    },
+    rfc3339: optional(
+      "string",
+      "The base timestamp in RFC 3339 form (YYYY-MM-DDTHH:MM:SSZ); by default the time of " +
+        "creation.",
+      { computed: true, forceNew: true },
+    ),
     rotation_years: rotationInput("years"),
     rotation_months: rotationInput("months"),
     rotation_days: rotationInput("days"),
     rotation_hours: rotationInput("hours"),
     rotation_minutes: rotationInput("minutes"),
-    rotation_rfc3339: {
-      type: "string",
-      description: "The rotation time in RFC 3339 form, set directly or computed from the " +
-        "rotation_* attributes; once it has passed, the resource is replaced.",
-      optional: true,
-      computed: true,
-    },
+    rotation_rfc3339: optional(
+      "string",
+      "The rotation time in RFC 3339 form, set directly or computed from the rotation_* " +
+        "attributes; once it has passed, the resource is replaced.",
+      { computed: true },
+    ),
     triggers: triggers("so save a new base timestamp"),
     // As Terraform's provider computes them: the parts of the rotation time.
     ...parts("rotation time"),
-    id: {
-      type: "string",
-      description: "The base timestamp in RFC 3339 form.",
-      computed: true,
-    },
+    id: computed("string", "The base timestamp in RFC 3339 form."),
   },
 };
 
@@ -164,24 +128,17 @@ const timeSleep: TypeSchema = {
   description: "A resource that waits when it is created or destroyed, to delay the nodes " +
     "that depend on it.",
   attributes: {
-    create_duration: {
-      type: "string",
-      description: "How long to wait on creation (30s, 5m, 1h); changing it alone does not wait " +
-        "again.",
-      optional: true,
-    },
-    destroy_duration: {
-      type: "string",
-      description: "How long to wait on destruction (30s, 5m, 1h); it must be applied before the " +
-        "destroy to take effect.",
-      optional: true,
-    },
+    create_duration: optional(
+      "string",
+      "How long to wait on creation (30s, 5m, 1h); changing it alone does not wait again.",
+    ),
+    destroy_duration: optional(
+      "string",
+      "How long to wait on destruction (30s, 5m, 1h); it must be applied before the destroy to " +
+        "take effect.",
+    ),
     triggers: triggers("so wait again"),
-    id: {
-      type: "string",
-      description: "The time of creation in RFC 3339 form.",
-      computed: true,
-    },
+    id: computed("string", "The time of creation in RFC 3339 form."),
   },
 };
 
