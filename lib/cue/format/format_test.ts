@@ -106,6 +106,12 @@ const ERRORS: [string, string, number, number][] = [
     3,
     9,
   ],
+  [
+    "refuses a name of Object.prototype between two operands, as validate does",
+    "x: a constructor b\n",
+    1,
+    6,
+  ],
 ];
 
 for (const [what, src, line, column] of ERRORS) {

@@ -32,14 +32,9 @@ const BINARY_PREC: Record<string, number> = {
 
 const BINARY = new Set(Object.keys(BINARY_PREC));
 
-/**
- * The precedence of a binary operator (0: not one). It is read as a plain
- * property, as the formatter always has: for a name of `Object.prototype`
- * (`constructor`) it is not 0, and the formatter reads `a constructor b` as
- * a binary expression, which the structural parser refuses.
- */
+/** The precedence of a binary operator (0: not one, a name of `Object.prototype` included). */
 export function precedence(op: string): number {
-  return BINARY_PREC[op] ?? 0;
+  return Object.hasOwn(BINARY_PREC, op) ? BINARY_PREC[op] : 0;
 }
 
 /** Whether `op` is a binary operator: a symbol, or one of the words `div`, `mod`, `quo`, `rem`. */

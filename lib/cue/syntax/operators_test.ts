@@ -9,7 +9,11 @@ Deno.test("precedence() orders CUE's binary operators, loosest first, and is 0 f
   ladder.forEach((ops, i) => {
     for (const op of ops) assert.equal(precedence(op), i + 1, op);
   });
-  for (const op of ["!", ".", ":", "=", "...", "x", "and"]) assert.equal(precedence(op), 0, op);
+  for (
+    const op of ["!", ".", ":", "=", "...", "x", "and", "constructor", "toString", "__proto__"]
+  ) {
+    assert.equal(precedence(op), 0, op);
+  }
 });
 
 Deno.test("isBinaryOperator() knows the symbols and the four words, and no name of Object.prototype", () => {
