@@ -46,13 +46,11 @@ export class TaintTracer {
   #memoPath = new Map<string, boolean>();
   #memoInput = new Map<string, boolean>();
   /**
-   * What is being traced, for the three memos at once. A node's input and
-   * the path to it have the same key (`b\u0000input`): a reference to
-   * exactly an input that has not been traced yet reads false, so the
-   * answer depends on the order of the questions (as it did when the pass
-   * was one function; a known quirk, kept).
+   * What is being traced, a set for each memo: a node's input and the path
+   * to it have the same key (`b\u0000input`), and a reference to exactly an
+   * input must not read as a cycle while the input is traced through it.
    */
-  readonly #visiting = new Set<unknown>();
+  readonly #visiting = new Map<Map<unknown, boolean>, Set<unknown>>();
 
   constructor(index: TaintIndex, options: TracerOptions) {
     this.index = index;
@@ -114,13 +112,15 @@ export class TaintTracer {
   #guarded<K>(memo: Map<K, boolean>, key: K, fn: () => boolean): boolean {
     const got = memo.get(key);
     if (got !== undefined) return got;
-    if (this.#visiting.has(key)) return false;
-    this.#visiting.add(key);
+    let visiting = this.#visiting.get(memo as Map<unknown, boolean>);
+    if (!visiting) this.#visiting.set(memo as Map<unknown, boolean>, visiting = new Set());
+    if (visiting.has(key)) return false;
+    visiting.add(key);
     let r: boolean;
     try {
       r = fn();
     } finally {
-      this.#visiting.delete(key);
+      visiting.delete(key);
     }
     memo.set(key, r);
     return r;

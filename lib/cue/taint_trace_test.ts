@@ -30,6 +30,15 @@ Deno.test("TaintTracer.inputTaint() is true of an input whose value refers to a 
   assert.equal(t.inputTaint(t.index.node(["c"])!, "input"), false);
 });
 
+Deno.test("TaintTracer.inputTaint() follows a secret through another node's input, whichever is asked first", () => {
+  const body = `a: {input: "x"}\nd: {input: b.input}\nb: {input: a.secret}\n`;
+  for (const order of [["a", "b", "d"], ["a", "d", "b"], ["d", "b", "a"]]) {
+    const t = tracerOf(body, order.map((n) => thing(n)));
+    const asked = order.map((n) => [n, t.inputTaint(t.index.node([n])!, "input")]);
+    assert.deepEqual(Object.fromEntries(asked), { a: false, b: true, d: true }, order.join(","));
+  }
+});
+
 Deno.test("TaintTracer.secretsOf() holds the attributes given, and the schema's sensitive ones unless told not", () => {
   const nodes = [thing("a"), thing("b"), thing("c")];
   const unknowns = tracerOf(NODES, nodes, {
