@@ -9,20 +9,18 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { run, type RunResult } from "./_pravo.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(PROJECT, "tests", "fixtures");
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = RunResult;
 
 /** Runs `pravo --no-color -C tests/fixtures/<fixture> validate ARGS...`. */
-async function validate(fixture: string, ...args: string[]): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
+function validate(fixture: string, ...args: string[]): Promise<Run> {
+  return run(
+    Deno.execPath(),
+    [
       "run",
       "-A",
       "--config",
@@ -34,13 +32,8 @@ async function validate(fixture: string, ...args: string[]): Promise<Run> {
       "validate",
       ...args,
     ],
-    cwd: PROJECT,
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+    { cwd: PROJECT },
+  );
 }
 
 /** The human and the `--json` runs of one case, side by side. */
@@ -87,6 +80,16 @@ function rendered(summary: string, where: string | undefined, detail: string): s
   return `Error: ${summary}\n${where ? `\n  ${where}:\n` : ""}\n${detail}\n`;
 }
 
+/** The human rendering of an error at a node and a place. */
+function renderedAt(d: Required<JsonDiagnostic>): string {
+  const { file, line, column } = d.range;
+  return rendered(
+    d.summary,
+    `on ${file} line ${line}, column ${column}, in ${d.address}`,
+    d.detail,
+  );
+}
+
 function counts(c: Partial<Record<string, number>>): string {
   return JSON.stringify(
     {
@@ -128,34 +131,111 @@ Deno.test("validate counts nodes of two files: nested, a computed reference, dat
   );
 });
 
-Deno.test("validate reports a type error at its file, line and column", async () => {
-  const [human, json] = await both("type_error");
-  const detail =
-    'random_integer.max is an int, and base.max is "nine" (a string). Give a whole number such as 3.';
-  assert.equal(
-    invalid(human),
-    rendered("Wrong type for max", "on main.cue line 9, column 2, in base.max", detail),
-  );
-  assert.deepEqual(invalidJson(json), [{
-    address: "base.max",
-    detail,
-    range: { column: 2, file: "main.cue", line: 9 },
-    severity: "error",
-    summary: "Wrong type for max",
-  }]);
-});
+// Three files, errors in the second and the third. cue-wasm reports one error
+// at a time; each must come out at its own file, line and column.
 
-Deno.test("validate names an unknown attribute and the nearest one", async () => {
-  const stderr = invalid(await validate("unknown_attribute"));
-  assert.equal(
-    stderr,
-    rendered(
-      'Unsupported attribute "sede"',
-      "on main.cue line 7, column 59, in base.sede",
+const THIRD = {
+  address: "c.max",
+  detail:
+    'random_integer.max is an int, and c.max is "nine" (a string). Give a whole number such as 3.',
+  range: { column: 2, file: "c.cue", line: 5 },
+  severity: "error",
+  summary: "Wrong type for max",
+};
+
+const SECOND = {
+  address: "b.max",
+  detail:
+    "random_integer.max is an int, and b.max is true (a bool). Give a whole number such as 3.",
+  range: { column: 2, file: "b.cue", line: 6 },
+  severity: "error",
+  summary: "Wrong type for max",
+};
+
+/** Cases with one error at a node: its human rendering and its `--json` diagnostic. */
+const ONE_ERROR: { name: string; fixture: string; diagnostic: Required<JsonDiagnostic> }[] = [
+  {
+    name: "validate reports a type error at its file, line and column",
+    fixture: "type_error",
+    diagnostic: {
+      address: "base.max",
+      detail:
+        'random_integer.max is an int, and base.max is "nine" (a string). Give a whole number such as 3.',
+      range: { column: 2, file: "main.cue", line: 9 },
+      severity: "error",
+      summary: "Wrong type for max",
+    },
+  },
+  {
+    name: "validate reports a cycle between two nodes, naming both",
+    fixture: "cycle",
+    diagnostic: {
+      address: "a",
+      detail:
+        "These nodes refer to each other in a cycle: a -> b -> a. pravo cannot tell which to create first; remove one of the references.",
+      range: { column: 1, file: "main.cue", line: 7 },
+      severity: "error",
+      summary: "Dependency cycle",
+    },
+  },
+  {
+    name: "validate reports an error in the third of three files at c.cue line 5, column 2",
+    fixture: "three_files_third",
+    diagnostic: THIRD,
+  },
+  {
+    name: "validate reports an error in the second of three files at b.cue line 6, column 2",
+    fixture: "three_files_second",
+    diagnostic: SECOND,
+  },
+];
+
+for (const c of ONE_ERROR) {
+  Deno.test(c.name, async () => {
+    const [human, json] = await both(c.fixture);
+    assert.equal(invalid(human), renderedAt(c.diagnostic));
+    assert.deepEqual(invalidJson(json), [c.diagnostic]);
+  });
+}
+
+/** Cases refused with one error, as the human run prints it. */
+const HUMAN_ERROR: {
+  name: string;
+  fixture: string;
+  summary: string;
+  where?: string;
+  detail: string;
+}[] = [
+  {
+    name: "validate names an unknown attribute and the nearest one",
+    fixture: "unknown_attribute",
+    summary: 'Unsupported attribute "sede"',
+    where: "on main.cue line 7, column 59, in base.sede",
+    detail:
       'random_integer has no attribute "sede"; did you mean "seed"? Remove it or correct its name; run `pravo schema random_integer` for the attributes of the type.',
-    ),
-  );
-});
+  },
+  {
+    name: "validate reports a root without .cue files",
+    fixture: "no_cue_files",
+    summary: "No .cue files in the root",
+    detail: `"${
+      join(FIXTURES, "no_cue_files")
+    }" holds no .cue file. Write the specification in a file such as main.cue that starts with a package clause, or give the root with -C DIR.`,
+  },
+  {
+    name: "validate reports a syntax error at its line and column",
+    fixture: "syntax_error",
+    summary: "Syntax error",
+    where: "on main.cue line 9, column 9",
+    detail: `missing ',' or new line before "seed". Correct the syntax at this place.`,
+  },
+];
+
+for (const c of HUMAN_ERROR) {
+  Deno.test(c.name, async () => {
+    assert.equal(invalid(await validate(c.fixture)), rendered(c.summary, c.where, c.detail));
+  });
+}
 
 Deno.test("validate reports a missing required attribute at its node", async () => {
   const diags = invalidJson(await validate("missing_required", "--json"));
@@ -258,102 +338,13 @@ Deno.test("validate names a file of another package", async () => {
   );
 });
 
-Deno.test("validate reports a root without .cue files", async () => {
-  const stderr = invalid(await validate("no_cue_files"));
-  assert.equal(
-    stderr,
-    rendered(
-      "No .cue files in the root",
-      undefined,
-      `"${
-        join(FIXTURES, "no_cue_files")
-      }" holds no .cue file. Write the specification in a file such as main.cue that starts with a package clause, or give the root with -C DIR.`,
-    ),
-  );
-});
-
-Deno.test("validate reports a cycle between two nodes, naming both", async () => {
-  const [human, json] = await both("cycle");
-  const detail =
-    "These nodes refer to each other in a cycle: a -> b -> a. pravo cannot tell which to create first; remove one of the references.";
-  assert.equal(
-    invalid(human),
-    rendered("Dependency cycle", "on main.cue line 7, column 1, in a", detail),
-  );
-  assert.deepEqual(invalidJson(json), [{
-    address: "a",
-    detail,
-    range: { column: 1, file: "main.cue", line: 7 },
-    severity: "error",
-    summary: "Dependency cycle",
-  }]);
-});
-
-Deno.test("validate reports a syntax error at its line and column", async () => {
-  const stderr = invalid(await validate("syntax_error"));
-  assert.equal(
-    stderr,
-    rendered(
-      "Syntax error",
-      "on main.cue line 9, column 9",
-      `missing ',' or new line before "seed". Correct the syntax at this place.`,
-    ),
-  );
-});
-
-// Three files, errors in the second and the third. cue-wasm reports one error
-// at a time; each must come out at its own file, line and column.
-
-const THIRD = {
-  address: "c.max",
-  detail:
-    'random_integer.max is an int, and c.max is "nine" (a string). Give a whole number such as 3.',
-  range: { column: 2, file: "c.cue", line: 5 },
-  severity: "error",
-  summary: "Wrong type for max",
-};
-
-const SECOND = {
-  address: "b.max",
-  detail:
-    "random_integer.max is an int, and b.max is true (a bool). Give a whole number such as 3.",
-  range: { column: 2, file: "b.cue", line: 6 },
-  severity: "error",
-  summary: "Wrong type for max",
-};
-
-Deno.test("validate reports an error in the third of three files at c.cue line 5, column 2", async () => {
-  const [human, json] = await both("three_files_third");
-  assert.equal(
-    invalid(human),
-    rendered(THIRD.summary, "on c.cue line 5, column 2, in c.max", THIRD.detail),
-  );
-  assert.deepEqual(invalidJson(json), [THIRD]);
-});
-
-Deno.test("validate reports an error in the second of three files at b.cue line 6, column 2", async () => {
-  const [human, json] = await both("three_files_second");
-  assert.equal(
-    invalid(human),
-    rendered(SECOND.summary, "on b.cue line 6, column 2, in b.max", SECOND.detail),
-  );
-  assert.deepEqual(invalidJson(json), [SECOND]);
-});
-
 Deno.test("validate reports one of two errors in two files, at its own position", async () => {
   const [human, json] = await both("three_files_both");
   const diags = invalidJson(json);
   assert.equal(diags.length, 1, "cue-wasm reports the first error only");
   const found = diags[0].address === "b.max" ? SECOND : THIRD;
   assert.deepEqual(diags, [found]);
-  assert.equal(
-    invalid(human),
-    rendered(
-      found.summary,
-      `on ${found.range.file} line ${found.range.line}, column ${found.range.column}, in ${found.address}`,
-      found.detail,
-    ),
-  );
+  assert.equal(invalid(human), renderedAt(found));
 });
 
 Deno.test("validate checks a range computed from a value known only after apply at apply, not on a stand-in number", async () => {

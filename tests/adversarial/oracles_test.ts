@@ -16,10 +16,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { call, connect, makeRoot, pravo, text, type ToolResult } from "../mcp/_client.ts";
+import { call, connect, exitCode, makeRoot, pravo, text, type ToolResult } from "../mcp/_client.ts";
 import { records } from "../_pravo.ts";
-
-const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
 
 /** A root with a sensitive value read from secret.txt, and `base` applied with seed "base". */
 async function secretRoot(secret: string): Promise<string> {
@@ -74,13 +72,9 @@ function seen(r: ToolResult): string {
 async function answer(secret: string, main: string, args: string[] = []): Promise<string> {
   const root = await secretRoot(secret);
   await Deno.writeTextFile(join(root, "main.cue"), main);
-  const s = await connect(root, { args });
-  try {
-    const r = await call(s, "pravo_plan", { include_skipped: true });
-    return seen(r);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args });
+  const r = await call(s, "pravo_plan", { include_skipped: true });
+  return seen(r);
 }
 
 Deno.test("whether a node changes does not tell of a secret: an input that becomes computed from one changes, whatever it holds", async () => {
@@ -173,17 +167,13 @@ check: ${check}
       `len(pw.result) == 12 & true`,
       `strings.ContainsAny(pw.result, "aeiou") & true`,
     ];
-    const s = await connect(root, { args: ["--read-only"] });
-    try {
-      const got: string[] = [];
-      for (const m of probes) {
-        await Deno.writeTextFile(join(root, "main.cue"), main(m));
-        got.push(seen(await call(s, "pravo_plan", {})));
-      }
-      return { got, stderr: s.stderr() };
-    } finally {
-      await s.close();
+    await using s = await connect(root, { args: ["--read-only"] });
+    const got: string[] = [];
+    for (const m of probes) {
+      await Deno.writeTextFile(join(root, "main.cue"), main(m));
+      got.push(seen(await call(s, "pravo_plan", {})));
     }
+    return { got, stderr: s.stderr() };
   };
   const roots: { root: string; password: string }[] = [];
   for (let i = 0; i < 2; i++) {

@@ -16,6 +16,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { makeRoot, pravo, SEED } from "../_pravo.ts";
 
@@ -36,6 +37,17 @@ $time: tm.#Provider
 nap: $time.#Resource.time_sleep & {create_duration: "${seconds}s"}
 `;
 
+/**
+ * A new root whose resource takes `seconds` to create, after `pravo init`,
+ * with its plan saved in x.plan: an apply_plan call that runs that long.
+ */
+export async function sleepyPlanned(seconds: number): Promise<string> {
+  const root = await makeRoot({ "main.cue": SLEEPY(seconds) });
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
+  return root;
+}
+
 /** A new root holding the seed page's main.cue, after `pravo init`. */
 export async function seedRoot(files: Record<string, string> = {}): Promise<string> {
   const root = await makeRoot({ "main.cue": SEED, ...files });
@@ -44,16 +56,32 @@ export async function seedRoot(files: Record<string, string> = {}): Promise<stri
   return root;
 }
 
+/** An approver key pair in a folder of its own; `await using` removes the folder. */
+export interface ApproverKey {
+  /** The private key's path. */
+  key: string;
+  /** The public key's path. */
+  pub: string;
+  /** The folder that holds both. */
+  dir: string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
 /**
  * A new approver key pair, made by `pravo approver-key` in a folder of its
  * own outside every root: the private key's path and the public key's.
  */
-export async function approverKey(): Promise<{ key: string; pub: string; dir: string }> {
+export async function approverKey(): Promise<ApproverKey> {
   const dir = await Deno.makeTempDir({ prefix: "pravo-approver-" });
   await Deno.mkdir(`${dir}/elsewhere`); // the directory it runs in: not where the key goes
   const r = await pravo(`${dir}/elsewhere`, ["approver-key", `${dir}/op`]);
   if (r.code !== 0) throw new Error(`pravo approver-key failed: ${r.stderr}`);
-  return { key: `${dir}/op`, pub: `${dir}/op.pub`, dir };
+  return {
+    key: `${dir}/op`,
+    pub: `${dir}/op.pub`,
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
 }
 
 /**
@@ -115,6 +143,8 @@ export interface Session {
   /** What the server wrote on stderr so far. */
   stderr(): string;
   close(): Promise<void>;
+  /** What `await using` calls: close(). */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export interface ConnectOptions {
@@ -159,6 +189,7 @@ export async function connect(root: string, opts: ConnectOptions = {}): Promise<
     pid: inner.pid ?? 0,
     stderr: () => err,
     close: () => client.close(),
+    [Symbol.asyncDispose]: () => client.close(),
   };
 }
 
@@ -181,6 +212,11 @@ export async function call(
     onprogress: options.onprogress,
     timeout: 120_000,
   }) as ToolResult;
+}
+
+/** The exit code of the pravo process behind a result (none when no process ran). */
+export function exitCode(r: ToolResult): number | undefined {
+  return r.structuredContent?.exit_code;
 }
 
 /** The text of a result. */
