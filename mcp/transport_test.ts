@@ -16,6 +16,17 @@ function transport(chunks: string[], write?: (text: string) => Promise<void>) {
   return { t, written, received, closed };
 }
 
+/**
+ * Runs a transport on `chunks` to the end: what the handler received, what
+ * the transport wrote and those lines parsed.
+ */
+async function exchange(chunks: string[], write?: (text: string) => Promise<void>) {
+  const { t, written, received, closed } = transport(chunks, write);
+  await t.start();
+  await closed;
+  return { received, written, out: written.map((w) => JSON.parse(w)) };
+}
+
 Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted", () => {
   assert.equal(
     serialize({ result: { b: 1, a: { d: "<&>", c: 2 } }, id: 3 }),
@@ -28,7 +39,7 @@ Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted"
 });
 
 Deno.test("LineTransport answers a line that is not JSON with -32700, one that is no request with -32600, and goes on", async () => {
-  const { t, written, received, closed } = transport([
+  const { written, received, out } = await exchange([
     "not json\n",
     "[1,2]\n",
     '{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
@@ -36,10 +47,7 @@ Deno.test("LineTransport answers a line that is not JSON with -32700, one that i
     '{"jsonrpc":"2.0","id":2,"meth',
     'od":"ping"}\n',
   ]);
-  await t.start();
-  await closed;
   assert.deepEqual(received.map((m) => m.id), [1, 2]);
-  const out = written.map((w) => JSON.parse(w));
   assert.equal(out[0].error.code, -32700);
   assert.equal(out[0].id, null);
   assert.match(out[0].error.message, /^Parse error: the line is not JSON/);
@@ -59,13 +67,10 @@ Deno.test("LineTransport refuses a line over the limit with -32600 and reads the
   // Sent in pieces, as a pipe delivers it.
   const pieces: string[] = [];
   for (let i = 0; i < big.length; i += 64 * 1024) pieces.push(big.slice(i, i + 64 * 1024));
-  const { t, written, received, closed } = transport([
+  const { received, out } = await exchange([
     ...pieces,
     '{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
   ]);
-  await t.start();
-  await closed;
-  const out = written.map((w) => JSON.parse(w));
   assert.equal(out[0].error.code, -32600);
   assert.match(out[0].error.message, /^Request too large/);
   assert.deepEqual(received.map((m) => m.id), [2]);
@@ -73,12 +78,10 @@ Deno.test("LineTransport refuses a line over the limit with -32600 and reads the
 });
 
 Deno.test("LineTransport closes quietly when the client has closed our stdout", async () => {
-  const { t, closed } = transport(
+  await exchange(
     ['{"jsonrpc":"2.0","id":1,"method":"ping"}\n'],
     () => Promise.reject(new Deno.errors.BrokenPipe("closed")),
   );
-  await t.start();
-  await closed;
 });
 
 Deno.test("LineTransport ends, after the client closed stdin, only once every answer is written", async () => {
@@ -87,17 +90,15 @@ Deno.test("LineTransport ends, after the client closed stdin, only once every an
     await new Promise((r) => setTimeout(r, 50));
     written.push(s);
   };
-  const { t, closed } = transport([
+  await exchange([
     '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
   ], slowWrite);
-  await t.start();
-  await closed;
   // What the process would still write after this point is lost when it exits.
   assert.deepEqual(written.map((w) => JSON.parse(w).id), [1, 2]);
 });
 
 Deno.test("LineTransport answers an id that is an object, a boolean, a fraction or null with -32600 and id null", async () => {
-  const { t, written, received, closed } = transport([
+  const { received, out } = await exchange([
     '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n',
     '{"jsonrpc":"2.0","id":true,"method":"ping"}\n',
     '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n',
@@ -105,9 +106,6 @@ Deno.test("LineTransport answers an id that is an object, a boolean, a fraction 
     '{"jsonrpc":"2.0","id":[1],"method":"ping"}\n',
     '{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
   ]);
-  await t.start();
-  await closed;
-  const out = written.map((w) => JSON.parse(w));
   assert.deepEqual(
     out.slice(0, 5).map((m) => [m.id, m.error.code, m.error.message]),
     [
@@ -127,14 +125,11 @@ Deno.test("LineTransport answers an id that is an object, a boolean, a fraction 
 });
 
 Deno.test("LineTransport answers params the protocol refuses (an object progressToken) with -32602 and the id", async () => {
-  const { t, written, received, closed } = transport([
+  const { received, out } = await exchange([
     '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":{"a":1}}}}\n',
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"x"}\n',
     '{"jsonrpc":"2.0","id":3,"method":7}\n',
   ]);
-  await t.start();
-  await closed;
-  const out = written.map((w) => JSON.parse(w));
   assert.deepEqual(out[0], {
     jsonrpc: "2.0",
     id: 1,

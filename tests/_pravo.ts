@@ -140,6 +140,64 @@ export const SEED_VALID = {
   valid: true,
 };
 
+/** A root with a resource whose creation takes `seconds`: for timeouts and cancellation. */
+export const SLEEPY = (seconds: number) =>
+  `package slow
+
+import tm "pravo.dev/providers/hashicorp/time"
+
+$time: tm.#Provider
+
+nap: $time.#Resource.time_sleep & {create_duration: "${seconds}s"}
+`;
+
+/**
+ * A new root whose resource takes `seconds` to create, after `pravo init`,
+ * with its plan saved in x.plan: an apply_plan call that runs that long.
+ */
+export async function sleepyPlanned(seconds: number): Promise<string> {
+  const root = await makeRoot({ "main.cue": SLEEPY(seconds) });
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
+  return root;
+}
+
+/** A new root holding the seed page's main.cue, after `pravo init`. */
+export async function seedRoot(files: Record<string, string> = {}): Promise<string> {
+  const root = await makeRoot({ "main.cue": SEED, ...files });
+  const init = await pravo(root, ["init"]);
+  if (init.code !== 0) throw new Error(`pravo init failed: ${init.stderr}`);
+  return root;
+}
+
+/** An approver key pair in a folder of its own; `await using` removes the folder. */
+export interface ApproverKey {
+  /** The private key's path. */
+  key: string;
+  /** The public key's path. */
+  pub: string;
+  /** The folder that holds both. */
+  dir: string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A new approver key pair, made by `pravo approver-key` in a folder of its
+ * own outside every root: the private key's path and the public key's.
+ */
+export async function approverKey(): Promise<ApproverKey> {
+  const dir = await Deno.makeTempDir({ prefix: "pravo-approver-" });
+  await Deno.mkdir(`${dir}/elsewhere`); // the directory it runs in: not where the key goes
+  const r = await pravo(`${dir}/elsewhere`, ["approver-key", `${dir}/op`]);
+  if (r.code !== 0) throw new Error(`pravo approver-key failed: ${r.stderr}`);
+  return {
+    key: `${dir}/op`,
+    pub: `${dir}/op.pub`,
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
 /** The root's records in its default (SQLite) state, by address. */
 export async function records(root: string) {
   const store = await openStore({ root, state: undefined });
@@ -153,18 +211,16 @@ export async function records(root: string) {
 /** A state store, as `openStore` opens it. */
 export type Store = Awaited<ReturnType<typeof openStore>>;
 
+/** The lock another process holds: "bob"'s, for a long apply, taken at once or not at all. */
+const BOB = { actor: "bob", reason: "long apply", command: "apply", timeoutMs: 0 };
+
 /**
  * Runs `fn` while `store`'s lock is held as another process would hold it
  * (actor "bob", a long apply); releases the lock after, and leaves the store
  * open.
  */
 export async function whileLocked(store: Store, fn: () => Promise<void>): Promise<void> {
-  const lock = await store.acquireLock({
-    actor: "bob",
-    reason: "long apply",
-    command: "apply",
-    timeoutMs: 0,
-  });
+  const lock = await store.acquireLock(BOB);
   try {
     await fn();
   } finally {

@@ -187,8 +187,7 @@ outputs: first: a.id
   const plan = await pravo(root, ["plan", "--refresh", "all", "--json"]);
   assert.equal(plan.code, 2, plan.stderr);
   const doc = JSON.parse(plan.stdout);
-  const action = (a: string) =>
-    doc.nodes.find((n: { address: string }) => n.address === a)?.action;
+  const action = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a)?.action;
   assert.equal(action("a"), "replace");
   assert.notEqual(action("b"), "replace", "b's seed stays the id a gets back");
   assert.deepEqual(doc.output_changes ?? {}, {}, "the output stays what it was");

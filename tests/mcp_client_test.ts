@@ -12,22 +12,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { INSTRUCTIONS } from "../mcp/server.ts";
-import {
-  approverKey,
-  call,
-  connect,
-  exitCode,
-  makeRoot,
-  pravo,
-  processesWith,
-  rawServer,
-  seedRoot,
-  sleepyPlanned,
-  text,
-  type ToolResult,
-  waitFor,
-} from "./mcp/_client.ts";
-import { SEED_VALID } from "./_pravo.ts";
+import { call, connect, exitCode, rawServer, text, type ToolResult } from "./mcp/_client.ts";
+import { approverKey, makeRoot, pravo, SEED_VALID, seedRoot, sleepyPlanned } from "./_pravo.ts";
+import { processesWith, waitFor } from "./_processes.ts";
 
 /** The seed page's thirteen tools, in its order. */
 const TOOLS = [

@@ -8,7 +8,7 @@
  * (issue "Composition that holds", item 7).
  */
 import { strict as assert } from "node:assert";
-import { makeRoot, pravo, removing } from "./_pravo.ts";
+import { byAddress, makeRoot, pravo, removing } from "./_pravo.ts";
 import { call, connect, text } from "./mcp/_client.ts";
 
 const FILES: Record<string, string> = {
@@ -49,15 +49,27 @@ async function moduleRoot(): Promise<string> {
   return root;
 }
 
+/** The dependency edges of `pravo graph --json` in `root`, as "from -> to", sorted. */
+async function dependencies(root: string): Promise<string[]> {
+  const graph = await pravo(root, ["graph", "--json"]);
+  assert.equal(graph.code, 0, graph.stderr);
+  return JSON.parse(graph.stdout).edges
+    .filter((e: { kind: string }) => e.kind === "dependency")
+    .map((e: { from: string; to: string }) => `${e.from} -> ${e.to}`).sort();
+}
+
+/** Writes `mainCue` as the root's main.cue; what validate says of it, refused (exit 3). */
+async function refused(root: string, mainCue: string): Promise<string> {
+  await Deno.writeTextFile(`${root}/main.cue`, mainCue);
+  const r = await pravo(root, ["validate"]);
+  assert.equal(r.code, 3);
+  return r.stderr;
+}
+
 Deno.test("a root that is a CUE module imports its own package: edges across it, apply, no-op, an edit in the package", async () => {
   const root = await moduleRoot();
   await using _root = removing(root);
-  const graph = await pravo(root, ["graph", "--json"]);
-  assert.equal(graph.code, 0, graph.stderr);
-  const edges = JSON.parse(graph.stdout).edges
-    .filter((e: { kind: string }) => e.kind === "dependency")
-    .map((e: { from: string; to: string }) => `${e.from} -> ${e.to}`).sort();
-  assert.deepEqual(edges, ["web.pet -> base", "web.tag -> web.pet"]);
+  assert.deepEqual(await dependencies(root), ["web.pet -> base", "web.tag -> web.pet"]);
 
   const plan = await pravo(root, ["plan", "--out", "a.plan"]);
   assert.equal(plan.code, 2, plan.stderr);
@@ -83,30 +95,23 @@ Deno.test("a root that is a CUE module imports its own package: edges across it,
 Deno.test("a CUE module root: an import of a package it does not have, and dependency modules, are refused with what to do", async () => {
   const root = await moduleRoot();
   await using _root = removing(root);
-  await Deno.writeTextFile(
-    `${root}/main.cue`,
-    FILES["main.cue"].replace("lib/pets", "lib/pet"),
-  );
-  const bad = await pravo(root, ["validate"]);
-  assert.equal(bad.code, 3);
-  assert.match(bad.stderr, /Error: Unknown package/);
-  assert.match(bad.stderr, /on main\.cue line 5, column 2/);
-  assert.match(bad.stderr, /lives in the directory lib\/pet of the root/);
+  const bad = await refused(root, FILES["main.cue"].replace("lib/pets", "lib/pet"));
+  assert.match(bad, /Error: Unknown package/);
+  assert.match(bad, /on main\.cue line 5, column 2/);
+  assert.match(bad, /lives in the directory lib\/pet of the root/);
 
   // A package of a dependency module that is not vendored in cue.mod/pkg.
   await Deno.writeTextFile(
     `${root}/cue.mod/module.cue`,
     'module: "example.com/infra@v0"\ndeps: "example.com/other@v0": v: "v0.1.0"\n',
   );
-  await Deno.writeTextFile(
-    `${root}/main.cue`,
+  const deps = await refused(
+    root,
     FILES["main.cue"].replace("example.com/infra/lib/pets", "example.com/other/pets"),
   );
-  const deps = await pravo(root, ["validate"]);
-  assert.equal(deps.code, 3);
-  assert.match(deps.stderr, /Error: Unknown package/);
+  assert.match(deps, /Error: Unknown package/);
   assert.match(
-    deps.stderr,
+    deps,
     /a package of the module example\.com\/other, which cue\.mod\/module\.cue's deps list but pravo\.lock\.json does not pin[\s\S]*Run `pravo init` to fetch it/,
   );
   // Not listed in deps either: the message says how to add it.
@@ -155,21 +160,11 @@ Deno.test("a CUE module root uses a dependency module vendored in cue.mod/pkg: e
     FILES["main.cue"].replace("example.com/infra/lib/pets", "example.com/pets/pets"),
   );
   assert.equal((await pravo(root, ["init"])).code, 0);
-  const graph = await pravo(root, ["graph", "--json"]);
-  assert.equal(graph.code, 0, graph.stderr);
-  const edges = JSON.parse(graph.stdout).edges
-    .filter((e: { kind: string }) => e.kind === "dependency")
-    .map((e: { from: string; to: string }) => `${e.from} -> ${e.to}`).sort();
-  assert.deepEqual(edges, ["web.pet -> base", "web.tag -> web.pet"]);
+  assert.deepEqual(await dependencies(root), ["web.pet -> base", "web.tag -> web.pet"]);
   const plan = await pravo(root, ["plan", "--out", "a.plan", "--json"]);
   assert.equal(plan.code, 2, plan.stderr);
   // Each node says where its configuration is written, for policies.
-  const origins = Object.fromEntries(
-    JSON.parse(plan.stdout).nodes.map((n: { address: string; origin: unknown }) => [
-      n.address,
-      n.origin,
-    ]),
-  );
+  const origins = byAddress(JSON.parse(plan.stdout).nodes, "origin");
   assert.deepEqual(origins, {
     base: { package: "example.com/infra", module: "example.com/infra" },
     "web.pet": {

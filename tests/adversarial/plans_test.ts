@@ -18,19 +18,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  approverKey,
-  call,
-  connect,
-  exitCode,
-  makeRoot,
-  pravo,
-  SEED,
-  seedRoot,
-  text,
-  type ToolResult,
-} from "../mcp/_client.ts";
-import { records } from "../_pravo.ts";
+import { call, connect, exitCode, text, type ToolResult } from "../mcp/_client.ts";
+import { approverKey, makeRoot, pravo, records, SEED, seedRoot } from "../_pravo.ts";
 import { keyFromBytes } from "../../lib/keys/key.ts";
 import { loadApproverPublicKey } from "../../lib/keys/approver.ts";
 import { approvalsFile, signApproval } from "../../lib/plan/approval.ts";

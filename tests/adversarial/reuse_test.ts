@@ -24,12 +24,22 @@ async function log(root: string): Promise<{ id: number; changes: unknown[] }[]> 
   return JSON.parse(r.stdout).entries;
 }
 
+/** The operator plans to replace base in `root` (r.plan) and approves it with `op`. */
+async function approveReplace(root: string, op: { key: string }): Promise<void> {
+  assert.equal((await pravo(root, ["plan", "--replace", "base", "--out", "r.plan"])).code, 2);
+  assert.equal((await pravo(root, ["approve", "r.plan", "--key", op.key])).code, 0);
+}
+
+/** `root` applied, then approveReplace(). */
+async function approvedReplace(root: string, op: { key: string }): Promise<void> {
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  await approveReplace(root, op);
+}
+
 Deno.test("an approved plan applies once: a state the agent rolls back does not make the server apply it again", async () => {
   const root = await seedRoot();
   await using op = await approverKey();
-  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--replace", "base", "--out", "r.plan"])).code, 2);
-  assert.equal((await pravo(root, ["approve", "r.plan", "--key", op.key])).code, 0);
+  await approvedReplace(root, op);
   await using s = await connect(root, { args: ["--approver", op.pub] });
   // The server says at start what the approvals rest on.
   assert.match(s.stderr(), /Warning: the state .*state\.db lies inside the root/);
@@ -60,9 +70,7 @@ Deno.test("an approved plan applies once: a state the agent rolls back does not 
 Deno.test("an approved apply refused before it changed anything (a stale plan) leaves its approval for a later try", async () => {
   const root = await seedRoot();
   await using op = await approverKey();
-  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--replace", "base", "--out", "r.plan"])).code, 2);
-  assert.equal((await pravo(root, ["approve", "r.plan", "--key", op.key])).code, 0);
+  await approvedReplace(root, op);
   const saved = await Deno.readFile(join(root, ".pravo", "state.db"));
   // The state moves (an operator's apply): the plan is stale, and refused.
   assert.equal((await pravo(root, ["apply", "-auto-approve", "--replace", "base"])).code, 0);
@@ -104,8 +112,7 @@ Deno.test("a plan and its approval copied from a twin root (a copy with the same
   const cp = await new Deno.Command("cp", { args: ["-a", `${root}/.`, twin] }).output();
   assert.ok(cp.success);
   // In the first root the operator approves a plan that replaces base.
-  assert.equal((await pravo(root, ["plan", "--replace", "base", "--out", "r.plan"])).code, 2);
-  assert.equal((await pravo(root, ["approve", "r.plan", "--key", op.key])).code, 0);
+  await approveReplace(root, op);
   // The agent, with an editor in both, carries the file and the approval over.
   await Deno.copyFile(join(root, "r.plan"), join(twin, "r.plan"));
   await Deno.copyFile(

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { call, connect, type Session, text, type ToolResult } from "../mcp/_client.ts";
-import { makeRoot, pravo, records, removing, writeFiles } from "../_pravo.ts";
+import { initApply, makeRoot, pravo, records, removing, writeFiles } from "../_pravo.ts";
 
 const HEAD = `package adv
 
@@ -54,10 +54,7 @@ function assertNoSecret(where: string, body: string, secret: string): void {
 
 /** A root with `body`, initialised and applied by the operator; its password. */
 async function appliedRoot(body: string): Promise<{ root: string; secret: string }> {
-  const root = await makeRoot({ "main.cue": HEAD + body });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  const applied = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(applied.code, 0, applied.stderr);
+  const root = await initApply(await makeRoot({ "main.cue": HEAD + body }));
   const secret = String((await records(root)).get("pw")?.attributes.result);
   assert.equal(secret.length, 24);
   return { root, secret };
@@ -73,20 +70,23 @@ async function withSessions(
   }
 }
 
+/** Forms of the password that both the triggers and the outputs of TRANSFORMED hold. */
+const UPPER_B64 = `	upper: strings.ToUpper(pw.result)
+	b64:   base64.Encode(null, pw.result)`;
+const SLICE = "\tslice: strings.SliceRunes(pw.result, 0, 8)";
+
 const TRANSFORMED = `
 n: $null.#Resource.null_resource & {triggers: {
-	upper: strings.ToUpper(pw.result)
-	b64:   base64.Encode(null, pw.result)
+${UPPER_B64}
 	split: strings.Join(strings.Split(pw.result, ""), " ")
-	slice: strings.SliceRunes(pw.result, 0, 8)
+${SLICE}
 	text:  "the password is \\(pw.result)!"
 }}
 f: $local.#Resource.local_file & {filename: "out/upper.txt", content: strings.ToUpper(pw.result)}
 outputs: {
-	upper: strings.ToUpper(pw.result)
-	b64:   base64.Encode(null, pw.result)
+${UPPER_B64}
 	split: strings.Split(pw.result, "")
-	slice: strings.SliceRunes(pw.result, 0, 8)
+${SLICE}
 	length: pw.length
 }
 `;

@@ -9,20 +9,9 @@
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import {
-  call,
-  connect,
-  exitCode,
-  makeRoot,
-  pravo,
-  processesWith,
-  rawServer,
-  SEED,
-  seedRoot,
-  sleepyPlanned,
-  text,
-  waitFor,
-} from "../mcp/_client.ts";
+import { call, connect, exitCode, rawServer, text } from "../mcp/_client.ts";
+import { makeRoot, pravo, SEED, seedRoot, sleepyPlanned } from "../_pravo.ts";
+import { processesWith, waitFor } from "../_processes.ts";
 import { openStore } from "../../lib/state/open.ts";
 import { PG, pgRoot, stateTest } from "../_pg.ts";
 
@@ -52,6 +41,16 @@ async function records(root: string, state?: string): Promise<string[]> {
   } finally {
     await store.close();
   }
+}
+
+/** A raw server on a sleepyPlanned() root, applying x.plan as request 1: its child has started. */
+async function applyingRaw(root: string): Promise<ReturnType<typeof rawServer>> {
+  const raw = rawServer(root);
+  await raw.send(
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pravo_apply_plan","arguments":{"planfile":"x.plan"}}}\n',
+  );
+  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  return raw;
 }
 
 Deno.test("hole 7: a policy replaced by `// nothing` mid-session still judges every plan and apply; the server warns on stderr", async () => {
@@ -265,11 +264,7 @@ Deno.test("hole 13: ids that are objects, booleans, fractions get -32600 with id
 
 Deno.test("hole 13: a second request with the id of one in flight is refused; the first keeps its answer", async () => {
   const root = await sleepyPlanned(3);
-  const raw = rawServer(root);
-  await raw.send(
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pravo_apply_plan","arguments":{"planfile":"x.plan"}}}\n',
-  );
-  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  const raw = await applyingRaw(root);
   await raw.send('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
   const refused = JSON.parse(await raw.read());
   assert.equal(refused.id, 1);
@@ -375,11 +370,7 @@ Deno.test("hole 13: __proto__, constructor and toString are refused as arguments
 
 Deno.test("hole 13: SIGTERM to the server stops its running call gracefully, answers it, and exits 143", async () => {
   const root = await sleepyPlanned(30);
-  const raw = rawServer(root);
-  await raw.send(
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pravo_apply_plan","arguments":{"planfile":"x.plan"}}}\n',
-  );
-  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  const raw = await applyingRaw(root);
   raw.child.kill("SIGTERM");
   const m = JSON.parse(await raw.read());
   assert.equal(m.id, 1);
