@@ -27,6 +27,9 @@ async function exchange(chunks: string[], write?: (text: string) => Promise<void
   return { received, written, out: written.map((w) => JSON.parse(w)) };
 }
 
+/** A ping request line whose id is the JSON text `id`. */
+const ping = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
+
 Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted", () => {
   assert.equal(
     serialize({ result: { b: 1, a: { d: "<&>", c: 2 } }, id: 3 }),
@@ -39,25 +42,25 @@ Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted"
 });
 
 Deno.test("LineTransport answers a line that is not JSON with -32700, one that is no request with -32600, and goes on", async () => {
-  const { written, received, out } = await exchange([
+  const r = await exchange([
     "not json\n",
     "[1,2]\n",
-    '{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    ping("1"),
     "\n",
     '{"jsonrpc":"2.0","id":2,"meth',
     'od":"ping"}\n',
   ]);
-  assert.deepEqual(received.map((m) => m.id), [1, 2]);
-  assert.equal(out[0].error.code, -32700);
-  assert.equal(out[0].id, null);
-  assert.match(out[0].error.message, /^Parse error: the line is not JSON/);
-  assert.deepEqual(out[1], {
+  assert.deepEqual(r.received.map((m) => m.id), [1, 2]);
+  assert.equal(r.out[0].error.code, -32700);
+  assert.equal(r.out[0].id, null);
+  assert.match(r.out[0].error.message, /^Parse error: the line is not JSON/);
+  assert.deepEqual(r.out[1], {
     jsonrpc: "2.0",
     id: null,
     error: { code: -32600, message: "Invalid request: a message is one JSON-RPC 2.0 object" },
   });
-  assert.deepEqual(out.slice(2).map((m) => m.id), [1, 2]);
-  assert.ok(written.every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1));
+  assert.deepEqual(r.out.slice(2).map((m) => m.id), [1, 2]);
+  assert.ok(r.written.every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1));
 });
 
 Deno.test("LineTransport refuses a line over the limit with -32600 and reads the next one", async () => {
@@ -69,7 +72,7 @@ Deno.test("LineTransport refuses a line over the limit with -32600 and reads the
   for (let i = 0; i < big.length; i += 64 * 1024) pieces.push(big.slice(i, i + 64 * 1024));
   const { received, out } = await exchange([
     ...pieces,
-    '{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    ping("2"),
   ]);
   assert.equal(out[0].error.code, -32600);
   assert.match(out[0].error.message, /^Request too large/);
@@ -79,7 +82,7 @@ Deno.test("LineTransport refuses a line over the limit with -32600 and reads the
 
 Deno.test("LineTransport closes quietly when the client has closed our stdout", async () => {
   await exchange(
-    ['{"jsonrpc":"2.0","id":1,"method":"ping"}\n'],
+    [ping("1")],
     () => Promise.reject(new Deno.errors.BrokenPipe("closed")),
   );
 });
@@ -91,7 +94,7 @@ Deno.test("LineTransport ends, after the client closed stdin, only once every an
     written.push(s);
   };
   await exchange([
-    '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    ping("1") + ping("2"),
   ], slowWrite);
   // What the process would still write after this point is lost when it exits.
   assert.deepEqual(written.map((w) => JSON.parse(w).id), [1, 2]);
@@ -99,12 +102,12 @@ Deno.test("LineTransport ends, after the client closed stdin, only once every an
 
 Deno.test("LineTransport answers an id that is an object, a boolean, a fraction or null with -32600 and id null", async () => {
   const { received, out } = await exchange([
-    '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":true,"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":null,"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":[1],"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+    ping('{"a":1}'),
+    ping("true"),
+    ping("1.5"),
+    ping("null"),
+    ping("[1]"),
+    ping("3"),
   ]);
   assert.deepEqual(
     out.slice(0, 5).map((m) => [m.id, m.error.code, m.error.message]),
@@ -149,8 +152,8 @@ Deno.test("LineTransport refuses a second request with the id of one still being
   const input = ReadableStream.from(
     [
       '{"jsonrpc":"2.0","id":7,"method":"slow"}\n',
-      '{"jsonrpc":"2.0","id":7,"method":"ping"}\n',
-      '{"jsonrpc":"2.0","id":"7","method":"ping"}\n',
+      ping("7"),
+      ping('"7"'),
     ].map((c) => new TextEncoder().encode(c)),
   );
   const t = new LineTransport(input, (s) => Promise.resolve(void written.push(s)));

@@ -226,9 +226,9 @@ Deno.test("adversarial: a local_file data source reads neither pravo's state nor
   const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
   const outsideSecret = "outside-" + crypto.randomUUID();
   await Deno.writeTextFile(join(outside, "shadow"), outsideSecret);
-  await Deno.symlink(join(outside, "shadow"), join(root, "shadow.txt"));
-  await Deno.symlink(outside, join(root, "elsewhere"));
-  await Deno.symlink(".pravo", join(root, "dotpravo"));
+  // The agent's links: to a file outside, to the folder outside, to pravo's folder.
+  const links = { "shadow.txt": join(outside, "shadow"), elsewhere: outside, dotpravo: ".pravo" };
+  for (const [link, to] of Object.entries(links)) await Deno.symlink(to, join(root, link));
   const reads = [
     ".pravo/state.db",
     "shadow.txt",
