@@ -16,6 +16,20 @@ function transport(chunks: string[], write?: (text: string) => Promise<void>) {
   return { t, written, received, closed };
 }
 
+/**
+ * Runs a transport on `chunks` to the end: what the handler received, what
+ * the transport wrote and those lines parsed.
+ */
+async function exchange(chunks: string[], write?: (text: string) => Promise<void>) {
+  const { t, written, received, closed } = transport(chunks, write);
+  await t.start();
+  await closed;
+  return { received, written, out: written.map((w) => JSON.parse(w)) };
+}
+
+/** A ping request line whose id is the JSON text `id`. */
+const ping = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
+
 Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted", () => {
   assert.equal(
     serialize({ result: { b: 1, a: { d: "<&>", c: 2 } }, id: 3 }),
@@ -28,28 +42,25 @@ Deno.test("serialize() writes jsonrpc, id, then the result with its keys sorted"
 });
 
 Deno.test("LineTransport answers a line that is not JSON with -32700, one that is no request with -32600, and goes on", async () => {
-  const { t, written, received, closed } = transport([
+  const r = await exchange([
     "not json\n",
     "[1,2]\n",
-    '{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    ping("1"),
     "\n",
     '{"jsonrpc":"2.0","id":2,"meth',
     'od":"ping"}\n',
   ]);
-  await t.start();
-  await closed;
-  assert.deepEqual(received.map((m) => m.id), [1, 2]);
-  const out = written.map((w) => JSON.parse(w));
-  assert.equal(out[0].error.code, -32700);
-  assert.equal(out[0].id, null);
-  assert.match(out[0].error.message, /^Parse error: the line is not JSON/);
-  assert.deepEqual(out[1], {
+  assert.deepEqual(r.received.map((m) => m.id), [1, 2]);
+  assert.equal(r.out[0].error.code, -32700);
+  assert.equal(r.out[0].id, null);
+  assert.match(r.out[0].error.message, /^Parse error: the line is not JSON/);
+  assert.deepEqual(r.out[1], {
     jsonrpc: "2.0",
     id: null,
     error: { code: -32600, message: "Invalid request: a message is one JSON-RPC 2.0 object" },
   });
-  assert.deepEqual(out.slice(2).map((m) => m.id), [1, 2]);
-  assert.ok(written.every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1));
+  assert.deepEqual(r.out.slice(2).map((m) => m.id), [1, 2]);
+  assert.ok(r.written.every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1));
 });
 
 Deno.test("LineTransport refuses a line over the limit with -32600 and reads the next one", async () => {
@@ -59,13 +70,10 @@ Deno.test("LineTransport refuses a line over the limit with -32600 and reads the
   // Sent in pieces, as a pipe delivers it.
   const pieces: string[] = [];
   for (let i = 0; i < big.length; i += 64 * 1024) pieces.push(big.slice(i, i + 64 * 1024));
-  const { t, written, received, closed } = transport([
+  const { received, out } = await exchange([
     ...pieces,
-    '{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    ping("2"),
   ]);
-  await t.start();
-  await closed;
-  const out = written.map((w) => JSON.parse(w));
   assert.equal(out[0].error.code, -32600);
   assert.match(out[0].error.message, /^Request too large/);
   assert.deepEqual(received.map((m) => m.id), [2]);
@@ -73,12 +81,10 @@ Deno.test("LineTransport refuses a line over the limit with -32600 and reads the
 });
 
 Deno.test("LineTransport closes quietly when the client has closed our stdout", async () => {
-  const { t, closed } = transport(
-    ['{"jsonrpc":"2.0","id":1,"method":"ping"}\n'],
+  await exchange(
+    [ping("1")],
     () => Promise.reject(new Deno.errors.BrokenPipe("closed")),
   );
-  await t.start();
-  await closed;
 });
 
 Deno.test("LineTransport ends, after the client closed stdin, only once every answer is written", async () => {
@@ -87,27 +93,22 @@ Deno.test("LineTransport ends, after the client closed stdin, only once every an
     await new Promise((r) => setTimeout(r, 50));
     written.push(s);
   };
-  const { t, closed } = transport([
-    '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+  await exchange([
+    ping("1") + ping("2"),
   ], slowWrite);
-  await t.start();
-  await closed;
   // What the process would still write after this point is lost when it exits.
   assert.deepEqual(written.map((w) => JSON.parse(w).id), [1, 2]);
 });
 
 Deno.test("LineTransport answers an id that is an object, a boolean, a fraction or null with -32600 and id null", async () => {
-  const { t, written, received, closed } = transport([
-    '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":true,"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":null,"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":[1],"method":"ping"}\n',
-    '{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+  const { received, out } = await exchange([
+    ping('{"a":1}'),
+    ping("true"),
+    ping("1.5"),
+    ping("null"),
+    ping("[1]"),
+    ping("3"),
   ]);
-  await t.start();
-  await closed;
-  const out = written.map((w) => JSON.parse(w));
   assert.deepEqual(
     out.slice(0, 5).map((m) => [m.id, m.error.code, m.error.message]),
     [
@@ -127,14 +128,11 @@ Deno.test("LineTransport answers an id that is an object, a boolean, a fraction 
 });
 
 Deno.test("LineTransport answers params the protocol refuses (an object progressToken) with -32602 and the id", async () => {
-  const { t, written, received, closed } = transport([
+  const { received, out } = await exchange([
     '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":{"a":1}}}}\n',
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"x"}\n',
     '{"jsonrpc":"2.0","id":3,"method":7}\n',
   ]);
-  await t.start();
-  await closed;
-  const out = written.map((w) => JSON.parse(w));
   assert.deepEqual(out[0], {
     jsonrpc: "2.0",
     id: 1,
@@ -154,8 +152,8 @@ Deno.test("LineTransport refuses a second request with the id of one still being
   const input = ReadableStream.from(
     [
       '{"jsonrpc":"2.0","id":7,"method":"slow"}\n',
-      '{"jsonrpc":"2.0","id":7,"method":"ping"}\n',
-      '{"jsonrpc":"2.0","id":"7","method":"ping"}\n',
+      ping("7"),
+      ping('"7"'),
     ].map((c) => new TextEncoder().encode(c)),
   );
   const t = new LineTransport(input, (s) => Promise.resolve(void written.push(s)));

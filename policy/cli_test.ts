@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeRoot, pravo, SEED } from "../tests/_pravo.ts";
+import { initApply, makeRoot, pravo, SEED } from "../tests/_pravo.ts";
 
 const KEEP = "summary: destroy: 0\n";
 
@@ -15,10 +15,12 @@ async function appliedRoot(policies: Record<string, string> = {}): Promise<strin
   for (const [name, text] of Object.entries(policies)) {
     await Deno.writeTextFile(join(root, "policy", name), text);
   }
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  const r = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(r.code, 0, r.stderr);
-  return root;
+  return await initApply(root);
+}
+
+/** `pravo plan --destroy --out OUT --policy POLICY` in `root`. */
+function planDestroy(root: string, opts: { out: string; policy: string }) {
+  return pravo(root, ["plan", "--destroy", "--out", opts.out, "--policy", opts.policy]);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -33,7 +35,7 @@ async function exists(path: string): Promise<boolean> {
 Deno.test("plan --destroy --out x.plan --policy keep.cue exits 5 and writes no plan file", async () => {
   const root = await appliedRoot({ "keep.cue": KEEP });
   const keep = join(root, "policy", "keep.cue");
-  const r = await pravo(root, ["plan", "--destroy", "--out", "x.plan", "--policy", keep]);
+  const r = await planDestroy(root, { out: "x.plan", policy: keep });
   assert.equal(r.code, 5, r.stderr);
   assert.equal(await exists(join(root, "x.plan")), false);
   assert.match(r.stderr, /Error: Policy "keep.cue" refuses the plan/);
@@ -107,18 +109,11 @@ Deno.test("plan with an advisory rule warns and goes on; a mandatory one refuses
 }
 `,
   });
-  let r = await pravo(root, [
-    "plan",
-    "--destroy",
-    "--out",
-    "x.plan",
-    "--policy",
-    "policy/heads_up.cue",
-  ]);
+  let r = await planDestroy(root, { out: "x.plan", policy: "policy/heads_up.cue" });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /Warning: Policy "heads_up.cue" warns about the plan/);
   assert.equal(await exists(join(root, "x.plan")), true);
-  r = await pravo(root, ["plan", "--destroy", "--out", "y.plan", "--policy", "policy/must.cue"]);
+  r = await planDestroy(root, { out: "y.plan", policy: "policy/must.cue" });
   assert.equal(r.code, 5);
   assert.match(r.stderr, /Error: Policy "must.cue" refuses the plan/);
   assert.equal(await exists(join(root, "y.plan")), false);
@@ -155,14 +150,7 @@ Deno.test("apply without a plan file judges the plan it makes", async () => {
 
 Deno.test("a missing or unparsable policy is refused before anything runs, naming the file", async () => {
   const root = await appliedRoot({ "bad.cue": "summary: {destroy: 0\n" });
-  let r = await pravo(root, [
-    "plan",
-    "--destroy",
-    "--out",
-    "x.plan",
-    "--policy",
-    "policy/nope.cue",
-  ]);
+  let r = await planDestroy(root, { out: "x.plan", policy: "policy/nope.cue" });
   assert.equal(r.code, 5);
   assert.match(r.stderr, /Error: --policy "policy\/nope.cue": the file does not exist/);
   r = await pravo(root, ["plan", "--out", "x.plan", "--policy", "policy/bad.cue"]);

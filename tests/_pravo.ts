@@ -1,9 +1,12 @@
 /**
- * Test helpers: run the real pravo program in a root, write roots.
+ * Test helpers: run the real pravo program in a root (or any program, or
+ * pravo on a terminal), write roots, make applied roots, read their state
+ * and hold its lock.
  *
  * @module
  */
 
+import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { openStore } from "../lib/state/open.ts";
 
@@ -15,21 +18,27 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `pravo ARGS` as a real process in `root`. */
-export async function pravo(
-  root: string,
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Written to the program's standard input, which is then closed; without it, stdin is null. */
+  stdin?: string;
+}
+
+/** Runs `command ARGS` as a real process: its exit code and what it wrote. */
+export async function run(
+  command: string,
   args: string[],
-  opts: { env?: Record<string, string>; stdin?: string } = {},
+  opts: RunOptions = {},
 ): Promise<RunResult> {
-  const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "--no-color", ...args],
-    cwd: root,
-    env: { PRAVO_ACTOR: "test", ...opts.env },
+  const child = new Deno.Command(command, {
+    args,
+    cwd: opts.cwd,
+    env: opts.env,
     stdin: opts.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  });
-  const child = cmd.spawn();
+  }).spawn();
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
     await w.write(new TextEncoder().encode(opts.stdin));
@@ -41,6 +50,39 @@ export async function pravo(
     stdout: new TextDecoder().decode(out.stdout),
     stderr: new TextDecoder().decode(out.stderr),
   };
+}
+
+/** Runs `pravo ARGS` as a real process in `root`. */
+export function pravo(
+  root: string,
+  args: string[],
+  opts: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<RunResult> {
+  return run(Deno.execPath(), ["run", "-A", "--quiet", MAIN, "--no-color", ...args], {
+    cwd: root,
+    env: { PRAVO_ACTOR: "test", ...opts.env },
+    stdin: opts.stdin,
+  });
+}
+
+/**
+ * Runs `pravo ARGS` in `root` on a terminal (util-linux `script` gives it
+ * one), answering `answer` on it: what the terminal showed, without carriage
+ * returns, and a last line `exit=N`.
+ */
+export async function onTerminal(
+  root: string,
+  args: string[],
+  opts: { answer: string; actor?: string },
+): Promise<string> {
+  const words = [Deno.execPath(), "run", "-A", "--quiet", MAIN, "--no-color", ...args];
+  const quoted = words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
+  const r = await run("/usr/bin/script", ["-qec", `${quoted}; echo "exit=$?"`, "/dev/null"], {
+    cwd: root,
+    env: { PRAVO_ACTOR: opts.actor ?? "test" },
+    stdin: opts.answer + "\n",
+  });
+  return r.stdout.replaceAll("\r", "");
 }
 
 /** A new temporary root holding `files`. */
@@ -56,6 +98,11 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
   }
 }
 
+/** What `await using` takes to remove `path` and all below it when the block ends. */
+export function removing(path: string): AsyncDisposable {
+  return { [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
 /** The seed page's root. */
 export const SEED = `package demo
 
@@ -66,6 +113,91 @@ $random: rnd.#Provider
 base: $random.#Resource.random_integer & {min: 1, max: 9, seed: "base"}
 `;
 
+/** `pravo init` and `pravo apply -auto-approve` (with `flags`) in `root`, both asserted to succeed. */
+export async function initApply(root: string, flags: string[] = []): Promise<string> {
+  assert.equal((await pravo(root, ["init", ...flags])).code, 0);
+  const a = await pravo(root, ["apply", "-auto-approve", ...flags]);
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  return root;
+}
+
+/** A new temporary root holding `files`, initialised and applied (with `flags`). */
+export async function appliedRoot(
+  files: Record<string, string>,
+  flags: string[] = [],
+): Promise<string> {
+  return await initApply(await makeRoot(files), flags);
+}
+
+/** What `pravo validate --json` says of the seed page's root (keys in the order pravo writes them). */
+export const SEED_VALID = {
+  calls: 0,
+  data_sources: 0,
+  ephemeral: 0,
+  outputs: 0,
+  providers: 1,
+  resources: 1,
+  valid: true,
+};
+
+/** A root with a resource whose creation takes `seconds`: for timeouts and cancellation. */
+export const SLEEPY = (seconds: number) =>
+  `package slow
+
+import tm "pravo.dev/providers/hashicorp/time"
+
+$time: tm.#Provider
+
+nap: $time.#Resource.time_sleep & {create_duration: "${seconds}s"}
+`;
+
+/**
+ * A new root whose resource takes `seconds` to create, after `pravo init`,
+ * with its plan saved in x.plan: an apply_plan call that runs that long.
+ */
+export async function sleepyPlanned(seconds: number): Promise<string> {
+  const root = await makeRoot({ "main.cue": SLEEPY(seconds) });
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
+  return root;
+}
+
+/** A new root holding the seed page's main.cue, after `pravo init`. */
+export async function seedRoot(files: Record<string, string> = {}): Promise<string> {
+  const root = await makeRoot({ "main.cue": SEED, ...files });
+  const init = await pravo(root, ["init"]);
+  if (init.code !== 0) throw new Error(`pravo init failed: ${init.stderr}`);
+  return root;
+}
+
+/** An approver key pair in a folder of its own; `await using` removes the folder. */
+export interface ApproverKey {
+  /** The private key's path. */
+  key: string;
+  /** The public key's path. */
+  pub: string;
+  /** The folder that holds both. */
+  dir: string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A new approver key pair, made by `pravo approver-key` in a folder of its
+ * own outside every root: the private key's path and the public key's.
+ */
+export async function approverKey(): Promise<ApproverKey> {
+  const dir = await Deno.makeTempDir({ prefix: "pravo-approver-" });
+  await Deno.mkdir(`${dir}/elsewhere`); // the directory it runs in: not where the key goes
+  const r = await pravo(`${dir}/elsewhere`, ["approver-key", `${dir}/op`]);
+  if (r.code !== 0) throw new Error(`pravo approver-key failed: ${r.stderr}`);
+  return {
+    key: `${dir}/op`,
+    pub: `${dir}/op.pub`,
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
 /** The root's records in its default (SQLite) state, by address. */
 export async function records(root: string) {
   const store = await openStore({ root, state: undefined });
@@ -74,6 +206,33 @@ export async function records(root: string) {
   } finally {
     await store.close();
   }
+}
+
+/** A state store, as `openStore` opens it. */
+export type Store = Awaited<ReturnType<typeof openStore>>;
+
+/** The lock another process holds: "bob"'s, for a long apply, taken at once or not at all. */
+const BOB = { actor: "bob", reason: "long apply", command: "apply", timeoutMs: 0 };
+
+/**
+ * Runs `fn` while `store`'s lock is held as another process would hold it
+ * (actor "bob", a long apply); releases the lock after, and leaves the store
+ * open.
+ */
+export async function whileLocked(store: Store, fn: () => Promise<void>): Promise<void> {
+  const lock = await store.acquireLock(BOB);
+  try {
+    await fn();
+  } finally {
+    await store.releaseLock(lock);
+  }
+}
+
+/** `field` of each node of a JSON document's `nodes`, by address. */
+export function byAddress(nodes: { address: string }[], field: string): Record<string, unknown> {
+  return Object.fromEntries(
+    nodes.map((n) => [n.address, (n as Record<string, unknown>)[field]]),
+  );
 }
 
 /** A root of `n` local files, `out/f0.txt`...: real-world effects a test can count. */

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle, BUNDLE_PATH, bundleIsFresh, externalImports } from "../scripts/bundle.ts";
 import { permissionFlags } from "../lib/permissions/permissions.ts";
+import { removing, run, type RunResult } from "./_pravo.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -24,40 +25,32 @@ if (built.toolMissing) {
 const ignore = built.toolMissing;
 
 /** Runs the bundle alone in a fresh directory with the seed root in `demo/`. */
-async function runAlone(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runAlone(args: string[]): Promise<RunResult> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-bundle-" }));
-  try {
-    const program = join(dir, "pravo.js");
-    await Deno.copyFile(BUNDLE_PATH, program);
-    const root = join(dir, "demo");
-    await Deno.mkdir(root);
-    await Deno.copyFile(join(PROJECT, "examples", "seed", "main.cue"), join(root, "main.cue"));
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        ...permissionFlags({
-          root,
-          execPath: Deno.execPath(),
-          projectDir: dir,
-          programFiles: ["pravo.js"],
-        }),
-        program,
-        "-C",
-        "demo",
-        ...args,
-      ],
-      cwd: dir,
-      env: { NO_COLOR: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const dec = new TextDecoder();
-    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using _dir = removing(dir);
+  const program = join(dir, "pravo.js");
+  await Deno.copyFile(BUNDLE_PATH, program);
+  const root = join(dir, "demo");
+  await Deno.mkdir(root);
+  await Deno.copyFile(join(PROJECT, "examples", "seed", "main.cue"), join(root, "main.cue"));
+  return await run(
+    Deno.execPath(),
+    [
+      "run",
+      "--no-config",
+      ...permissionFlags({
+        root,
+        execPath: Deno.execPath(),
+        projectDir: dir,
+        programFiles: ["pravo.js"],
+      }),
+      program,
+      "-C",
+      "demo",
+      ...args,
+    ],
+    { cwd: dir, env: { NO_COLOR: "1" } },
+  );
 }
 
 Deno.test({ name: "deno task bundle writes dist/pravo.js", ignore }, () => {

@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeRoot, pravo, SEED } from "./_pravo.ts";
+import { byAddress, makeRoot, pravo, SEED } from "./_pravo.ts";
 import { VERSION } from "../lib/version.ts";
 
 const CHAIN = `package demo
@@ -92,13 +92,10 @@ Deno.test("pravo graph --plan colours the nodes by their planned action, deletes
   assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
   const r = await pravo(root, ["graph", "--plan", "x.plan", "--json"]);
   assert.equal(r.code, 0, r.stderr);
-  const actions = Object.fromEntries(
-    JSON.parse(r.stdout).nodes.map((n: { address: string; action: string }) => [
-      n.address,
-      n.action,
-    ]),
-  );
-  assert.deepEqual(actions, { base: "replace", size: "delete" });
+  assert.deepEqual(byAddress(JSON.parse(r.stdout).nodes, "action"), {
+    base: "replace",
+    size: "delete",
+  });
   const dot = await pravo(root, ["graph", "--plan", "x.plan"]);
   assert.match(
     dot.stdout,

@@ -5,7 +5,7 @@
  * (issue "Composition that holds", items 1 and 2).
  */
 import { strict as assert } from "node:assert";
-import { makeRoot, pravo } from "./_pravo.ts";
+import { makeRoot, pravo, removing } from "./_pravo.ts";
 
 const ROOT = `package demo
 
@@ -56,28 +56,25 @@ const ORDER: [string, string][] = [
 
 Deno.test("a definition instantiated twice with inputs, and depends_on: applied in order, a no-op plan, destroyed in reverse", async () => {
   const root = await makeRoot({ "main.cue": ROOT });
-  try {
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    const graph = await pravo(root, ["graph", "--json"]);
-    assert.equal(graph.code, 0, graph.stderr);
-    const apply = await pravo(root, ["apply", "-auto-approve"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    for (const [a, b] of ORDER) before(apply.stdout, a, b, "Creat");
-    const show = await pravo(root, ["state", "show", "q.first", "--json"]);
-    const second = await pravo(root, ["state", "show", "p.second", "--json"]);
-    assert.equal(
-      JSON.parse(show.stdout).record.attributes.prefix,
-      "p" + JSON.parse(second.stdout).record.attributes.id,
-      "q's input is p.second's id, as applied",
-    );
-    const again = await pravo(root, ["plan"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-    const destroy = await pravo(root, ["destroy", "-auto-approve"]);
-    assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
-    for (const [a, b] of ORDER) before(destroy.stdout, b, a, "Destr");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  const graph = await pravo(root, ["graph", "--json"]);
+  assert.equal(graph.code, 0, graph.stderr);
+  const apply = await pravo(root, ["apply", "-auto-approve"]);
+  assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+  for (const [a, b] of ORDER) before(apply.stdout, a, b, "Creat");
+  const show = await pravo(root, ["state", "show", "q.first", "--json"]);
+  const second = await pravo(root, ["state", "show", "p.second", "--json"]);
+  assert.equal(
+    JSON.parse(show.stdout).record.attributes.prefix,
+    "p" + JSON.parse(second.stdout).record.attributes.id,
+    "q's input is p.second's id, as applied",
+  );
+  const again = await pravo(root, ["plan"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const destroy = await pravo(root, ["destroy", "-auto-approve"]);
+  assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
+  for (const [a, b] of ORDER) before(destroy.stdout, b, a, "Destr");
 });
 
 Deno.test("a data source that depends on a node the plan creates is read at apply, after it, as Terraform does", async () => {
@@ -95,26 +92,23 @@ also: $local.#Data.local_file & {filename: note.filename}
 outputs: {got: seen.content, again: also.content}
 `,
   });
-  try {
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    const plan = await pravo(root, ["plan", "--json", "--out", "a.plan"]);
-    assert.equal(plan.code, 2, plan.stderr);
-    const doc = JSON.parse(plan.stdout);
-    for (const a of ["seen", "also"]) {
-      const n = doc.nodes.find((x: { address: string }) => x.address === a);
-      assert.equal(n.action, "read", a);
-      assert.ok(n.after_unknown.includes("content"), `${a} is read at apply`);
-    }
-    const apply = await pravo(root, ["apply", "a.plan"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    const out = JSON.parse((await pravo(root, ["output", "--json"])).stdout);
-    assert.deepEqual(out.outputs, { got: "hi\n", again: "hi\n" });
-    // Applied: the next plan reads them at once, and there is nothing to do.
-    const again = await pravo(root, ["plan"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-  } finally {
-    await Deno.remove(root, { recursive: true });
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  const plan = await pravo(root, ["plan", "--json", "--out", "a.plan"]);
+  assert.equal(plan.code, 2, plan.stderr);
+  const doc = JSON.parse(plan.stdout);
+  for (const a of ["seen", "also"]) {
+    const n = doc.nodes.find((x: { address: string }) => x.address === a);
+    assert.equal(n.action, "read", a);
+    assert.ok(n.after_unknown.includes("content"), `${a} is read at apply`);
   }
+  const apply = await pravo(root, ["apply", "a.plan"]);
+  assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+  const out = JSON.parse((await pravo(root, ["output", "--json"])).stdout);
+  assert.deepEqual(out.outputs, { got: "hi\n", again: "hi\n" });
+  // Applied: the next plan reads them at once, and there is nothing to do.
+  const again = await pravo(root, ["plan"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
 });
 
 Deno.test("an optional and computed attribute given to a module's input with a default of its own (*null | string): known after apply, then the applied value; no placeholder anywhere", async () => {
@@ -140,30 +134,27 @@ n: #Stamp & {}
 outputs: {at: m.stamp.rfc3339, rotated: rot.rfc3339}
 `,
   });
-  try {
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    const valid = await pravo(root, ["validate"]);
-    assert.equal(valid.code, 0, valid.stderr);
-    const plan = await pravo(root, ["plan", "--json"]);
-    assert.equal(plan.code, 2, plan.stderr);
-    assert.doesNotMatch(plan.stdout, /⟦pravo|7000000000000000/);
-    const doc = JSON.parse(plan.stdout);
-    const m = doc.nodes.find((x: { address: string }) => x.address === "m.stamp");
-    assert.ok(m.after_unknown.includes("rfc3339"), JSON.stringify(m));
-    assert.ok(m.dependencies.includes("rot"));
-    const apply = await pravo(root, ["apply", "-auto-approve"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    assert.ok(
-      lineOf(apply.stdout, "rot: Creation complete") < lineOf(apply.stdout, "m.stamp: Creating"),
-    );
-    const out = JSON.parse((await pravo(root, ["output", "--json"])).stdout).outputs;
-    assert.match(out.rotated, /^\d{4}-\d\d-\d\dT/);
-    assert.equal(out.at, out.rotated, "the module's node has the applied value");
-    const again = await pravo(root, ["plan"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  const valid = await pravo(root, ["validate"]);
+  assert.equal(valid.code, 0, valid.stderr);
+  const plan = await pravo(root, ["plan", "--json"]);
+  assert.equal(plan.code, 2, plan.stderr);
+  assert.doesNotMatch(plan.stdout, /⟦pravo|7000000000000000/);
+  const doc = JSON.parse(plan.stdout);
+  const m = doc.nodes.find((x: { address: string }) => x.address === "m.stamp");
+  assert.ok(m.after_unknown.includes("rfc3339"), JSON.stringify(m));
+  assert.ok(m.dependencies.includes("rot"));
+  const apply = await pravo(root, ["apply", "-auto-approve"]);
+  assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+  assert.ok(
+    lineOf(apply.stdout, "rot: Creation complete") < lineOf(apply.stdout, "m.stamp: Creating"),
+  );
+  const out = JSON.parse((await pravo(root, ["output", "--json"])).stdout).outputs;
+  assert.match(out.rotated, /^\d{4}-\d\d-\d\dT/);
+  assert.equal(out.at, out.rotated, "the module's node has the applied value");
+  const again = await pravo(root, ["plan"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
 });
 
 Deno.test("a node replaced after drift whose new values are known at plan: its dependents read those, not what the refresh found", async () => {
@@ -188,27 +179,23 @@ b: $random.#Resource.random_integer & {min: 1, max: 1000, seed: a.id}
 outputs: first: a.id
 `,
   });
-  try {
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
-    const before = JSON.parse((await pravo(root, ["state", "show", "b", "--json"])).stdout);
-    await Deno.writeTextFile(`${root}/a.txt`, "changed behind pravo's back\n");
-    const plan = await pravo(root, ["plan", "--refresh", "all", "--json"]);
-    assert.equal(plan.code, 2, plan.stderr);
-    const doc = JSON.parse(plan.stdout);
-    const action = (a: string) =>
-      doc.nodes.find((n: { address: string }) => n.address === a)?.action;
-    assert.equal(action("a"), "replace");
-    assert.notEqual(action("b"), "replace", "b's seed stays the id a gets back");
-    assert.deepEqual(doc.output_changes ?? {}, {}, "the output stays what it was");
-    const apply = await pravo(root, ["apply", "-auto-approve", "--refresh", "all"]);
-    assert.equal(apply.code, 0, apply.stderr);
-    const after = JSON.parse((await pravo(root, ["state", "show", "b", "--json"])).stdout);
-    assert.equal(after.record.attributes.result, before.record.attributes.result);
-    const again = await pravo(root, ["plan"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-    assert.doesNotMatch(again.stdout, /Changes to Outputs/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  const before = JSON.parse((await pravo(root, ["state", "show", "b", "--json"])).stdout);
+  await Deno.writeTextFile(`${root}/a.txt`, "changed behind pravo's back\n");
+  const plan = await pravo(root, ["plan", "--refresh", "all", "--json"]);
+  assert.equal(plan.code, 2, plan.stderr);
+  const doc = JSON.parse(plan.stdout);
+  const action = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a)?.action;
+  assert.equal(action("a"), "replace");
+  assert.notEqual(action("b"), "replace", "b's seed stays the id a gets back");
+  assert.deepEqual(doc.output_changes ?? {}, {}, "the output stays what it was");
+  const apply = await pravo(root, ["apply", "-auto-approve", "--refresh", "all"]);
+  assert.equal(apply.code, 0, apply.stderr);
+  const after = JSON.parse((await pravo(root, ["state", "show", "b", "--json"])).stdout);
+  assert.equal(after.record.attributes.result, before.record.attributes.result);
+  const again = await pravo(root, ["plan"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.doesNotMatch(again.stdout, /Changes to Outputs/);
 });

@@ -14,6 +14,15 @@ async function planJson(root: string, args: string[] = []) {
   return { code: r.code, doc: JSON.parse(r.stdout) };
 }
 
+/** The document of `pravo --json show PLANFILE` in `root`, which succeeds, in format 1.0. */
+async function showJson(root: string, planfile: string) {
+  const show = await pravo(root, ["--json", "show", planfile]);
+  assert.equal(show.code, 0, show.stderr);
+  const doc = JSON.parse(show.stdout);
+  assert.equal(doc.format_version, "1.0");
+  return doc;
+}
+
 Deno.test("the seed's loop: init, plan --out, show, apply, plan again has nothing to do", async () => {
   const root = await makeRoot({ "main.cue": SEED });
   assert.equal((await pravo(root, ["init"])).code, 0);
@@ -23,10 +32,7 @@ Deno.test("the seed's loop: init, plan --out, show, apply, plan again has nothin
   assert.match(p.stdout, /result = \(known after apply\)/);
   assert.match(p.stdout, /Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy\./);
 
-  const show = await pravo(root, ["--json", "show", "x.plan"]);
-  assert.equal(show.code, 0, show.stderr);
-  const doc = JSON.parse(show.stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = await showJson(root, "x.plan");
   assert.deepEqual(doc.summary, {
     add: 1,
     change: 0,

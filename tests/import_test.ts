@@ -7,7 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { makeRoot, pravo, records } from "./_pravo.ts";
+import { makeRoot, pravo, records, whileLocked } from "./_pravo.ts";
+import { BACKENDS, stateFlags, stateTest } from "./_pg.ts";
 import { openStore } from "../lib/state/open.ts";
 
 const ALL = `package demo
@@ -153,43 +154,28 @@ Deno.test("pravo import refuses twice, undeclared, unimportable and malformed, a
   assert.equal((await records(dir)).get("int")!.attributes.result, 7);
 });
 
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
-
-for (const backend of ["sqlite", ...(PG ? ["postgres"] : [])]) {
-  Deno.test({
-    name:
-      `pravo import on ${backend}: the record, then refused while another process holds the lock`,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const flags = backend === "sqlite"
-        ? []
-        : ["--state", `${PG}${PG.includes("?") ? "&" : "?"}root=import/${crypto.randomUUID()}`];
+for (const backend of BACKENDS) {
+  stateTest(
+    `pravo import on ${backend}: the record, then refused while another process holds the lock`,
+    async () => {
+      const flags = stateFlags(backend, "import");
       const dir = await makeRoot({ "main.cue": ALL });
       assert.equal((await pravo(dir, ["init", ...flags])).code, 0);
       const ok = await pravo(dir, ["import", "uuid", IDS[4][1], ...flags]);
       assert.equal(ok.code, 0, ok.stderr);
       const store = await openStore({ root: dir, state: flags[1] });
-      const lock = await store.acquireLock({
-        actor: "bob",
-        reason: "long apply",
-        command: "apply",
-        timeoutMs: 0,
-      });
       try {
-        const r = await pravo(dir, ["import", "int", "7,1,50000", ...flags]);
-        assert.equal(r.code, 4, r.stderr);
-        assert.match(r.stderr, /"bob"/);
-      } finally {
-        await store.releaseLock(lock);
-      }
-      try {
+        await whileLocked(store, async () => {
+          const r = await pravo(dir, ["import", "int", "7,1,50000", ...flags]);
+          assert.equal(r.code, 4, r.stderr);
+          assert.match(r.stderr, /"bob"/);
+        });
         assert.deepEqual(await store.listAddresses(), ["uuid"]);
       } finally {
         await store.close();
       }
     },
-  });
+  );
 }
 
 Deno.test("a plan after an import shows what the configuration does not agree with", async () => {

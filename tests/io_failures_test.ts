@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { makeRoot, pravo, type RunResult, SEED } from "./_pravo.ts";
+import { appliedRoot, pravo, type RunResult, SEED } from "./_pravo.ts";
 
 const IS_ROOT = Deno.uid() === 0;
 
@@ -25,17 +25,8 @@ function noBug(r: RunResult) {
   assert.doesNotMatch(r.stderr, /This is a bug in pravo|internal error|\n\s+at /, r.stderr);
 }
 
-async function appliedSeed(dir?: string): Promise<string> {
-  const root = dir ?? await makeRoot({ "main.cue": SEED });
-  if (dir) await Deno.writeTextFile(`${dir}/main.cue`, SEED);
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  const a = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(a.code, 0, a.stderr);
-  return root;
-}
-
 Deno.test("a damaged state.db: every command says the state store is damaged, which file, and what to do", async () => {
-  const root = await appliedSeed();
+  const root = await appliedRoot({ "main.cue": SEED });
   const db = `${root}/.pravo/state.db`;
   // Damage the pages after the first (the schema stays readable, the tables do not).
   const bytes = await Deno.readFile(db);
@@ -120,7 +111,7 @@ Deno.test({
 });
 
 Deno.test("a read-only root: the read commands work; a write says the file system is read-only", async () => {
-  const root = await appliedSeed();
+  const root = await appliedRoot({ "main.cue": SEED });
   assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 0);
   let where = root;
   let undo: () => Promise<void>;

@@ -12,20 +12,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { INSTRUCTIONS } from "../mcp/server.ts";
-import {
-  approverKey,
-  call,
-  connect,
-  makeRoot,
-  pravo,
-  processesWith,
-  rawServer,
-  seedRoot,
-  SLEEPY,
-  text,
-  type ToolResult,
-  waitFor,
-} from "./mcp/_client.ts";
+import { call, connect, exitCode, rawServer, text, type ToolResult } from "./mcp/_client.ts";
+import { approverKey, makeRoot, pravo, SEED_VALID, seedRoot, sleepyPlanned } from "./_pravo.ts";
+import { processesWith, waitFor } from "./_processes.ts";
 
 /** The seed page's thirteen tools, in its order. */
 const TOOLS = [
@@ -87,25 +76,17 @@ async function keepPolicy(root: string): Promise<string> {
   return `${root}/policy/keep.cue`;
 }
 
-function exitCode(r: ToolResult): number | undefined {
-  return r.structuredContent?.exit_code;
-}
-
 Deno.test("pravo mcp answers initialize with the version the client asked for, 2024-11-05 to the SDK's latest", async () => {
   const root = await seedRoot();
   const versions = SUPPORTED_PROTOCOL_VERSIONS.filter((v: string) => v >= "2024-11-05").sort();
   assert.equal(versions[0], "2024-11-05");
   assert.equal(versions.at(-1), LATEST_PROTOCOL_VERSION);
   for (const v of versions) {
-    const s = await connect(root, { protocolVersion: v });
-    try {
-      assert.equal(s.negotiated, v);
-      assert.deepEqual(s.client.getServerVersion(), { name: "pravo", version: "0.1.0-dev" });
-      assert.deepEqual(s.client.getServerCapabilities(), { tools: {} });
-      assert.equal(s.client.getInstructions(), INSTRUCTIONS);
-    } finally {
-      await s.close();
-    }
+    await using s = await connect(root, { protocolVersion: v });
+    assert.equal(s.negotiated, v);
+    assert.deepEqual(s.client.getServerVersion(), { name: "pravo", version: "0.1.0-dev" });
+    assert.deepEqual(s.client.getServerCapabilities(), { tools: {} });
+    assert.equal(s.client.getInstructions(), INSTRUCTIONS);
   }
   // A version the server does not speak is answered with its newest.
   const raw = rawServer(root);
@@ -127,78 +108,74 @@ Deno.test("pravo mcp answers initialize with the version the client asked for, 2
 
 Deno.test("tools/list: the thirteen tools, each with a title, annotations, an input and an output schema; readOnlyHint on the eleven that change nothing; an unknown tool is -32602", async () => {
   const root = await seedRoot();
-  const s = await connect(root);
-  try {
-    const tools = await listTools(s);
-    assert.deepEqual(tools.map((t) => t.name), TOOLS);
-    for (const t of tools) {
-      assert.ok(t.title, `${t.name} has a title`);
-      assert.equal(t.annotations?.title, t.title);
-      assert.ok(t.description, `${t.name} has a description`);
-      assert.equal(t.inputSchema.type, "object");
-      assert.equal(t.outputSchema?.type, "object");
-      assert.deepEqual(t.outputSchema?.required, ["exit_code"]);
-      for (const [k, p] of Object.entries(t.inputSchema.properties ?? {})) {
-        assert.ok((p as { description?: string }).description, `${t.name}.${k} is described`);
-      }
-      const a = t.annotations!;
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) {
-        assert.equal(typeof (a as Record<string, unknown>)[hint], "boolean", `${t.name} ${hint}`);
-      }
-      assert.equal(a.readOnlyHint, !WRITERS.includes(t.name), `${t.name} readOnlyHint`);
-      assert.equal(a.destructiveHint, t.name === "pravo_apply_plan", `${t.name} destructiveHint`);
-      if (a.readOnlyHint && t.name !== "pravo_drift") assert.equal(a.idempotentHint, true);
+  await using s = await connect(root);
+  const tools = await listTools(s);
+  assert.deepEqual(tools.map((t) => t.name), TOOLS);
+  for (const t of tools) {
+    assert.ok(t.title, `${t.name} has a title`);
+    assert.equal(t.annotations?.title, t.title);
+    assert.ok(t.description, `${t.name} has a description`);
+    assert.equal(t.inputSchema.type, "object");
+    assert.equal(t.outputSchema?.type, "object");
+    assert.deepEqual(t.outputSchema?.required, ["exit_code"]);
+    for (const [k, p] of Object.entries(t.inputSchema.properties ?? {})) {
+      assert.ok((p as { description?: string }).description, `${t.name}.${k} is described`);
     }
-    assert.equal(tools.filter((t) => t.annotations?.readOnlyHint).length, 11);
-    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    // The seed's arguments, types and required arguments.
-    const props = (n: string) => Object.keys(byName[n].inputSchema.properties ?? {}).sort();
-    const required = (n: string) => byName[n].inputSchema.required ?? [];
-    assert.deepEqual(props("pravo_plan"), [
-      "destroy",
-      "full",
-      "include_skipped",
-      "out",
-      "refresh",
-      "replace",
-      "reserve",
-      "tags",
-    ]);
-    assert.deepEqual(byName.pravo_plan.inputSchema.properties!.refresh.enum, [
-      "age",
-      "expired",
-      "false",
-      "all",
-    ]);
-    assert.deepEqual(required("pravo_show_plan"), ["planfile"]);
-    assert.deepEqual(props("pravo_apply_plan"), ["only", "planfile"]);
-    assert.deepEqual(required("pravo_apply_plan"), ["planfile"]);
-    assert.deepEqual(required("pravo_schema"), ["types"]);
-    assert.deepEqual(required("pravo_why"), ["addrs"]);
-    assert.deepEqual(required("pravo_state_query"), ["expression"]);
-    assert.deepEqual(required("pravo_state_show"), ["addr"]);
-    assert.deepEqual(required("pravo_dependents"), ["addr"]);
-    assert.deepEqual(props("pravo_drift"), ["due", "limit", "tags"]);
-    assert.equal(byName.pravo_drift.inputSchema.properties!.limit.type, "integer");
-    assert.equal(byName.pravo_drift.inputSchema.properties!.limit.minimum, 1);
-    assert.deepEqual(props("pravo_providers"), []);
-    for (const n of ["pravo_validate", "pravo_state_log", "pravo_locks"]) {
-      assert.deepEqual(props(n), ["tags"]);
+    const a = t.annotations!;
+    for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) {
+      assert.equal(typeof (a as Record<string, unknown>)[hint], "boolean", `${t.name} ${hint}`);
     }
-
-    // A tool that does not exist is a JSON-RPC error, and the server goes on.
-    await assert.rejects(
-      () => call(s, "pravo_destroy"),
-      (e: Error & { code?: number }) => {
-        assert.equal(e.code, -32602);
-        assert.equal(e.message, "MCP error -32602: unknown tool pravo_destroy");
-        return true;
-      },
-    );
-    assert.equal(exitCode(await call(s, "pravo_providers")), 0);
-  } finally {
-    await s.close();
+    assert.equal(a.readOnlyHint, !WRITERS.includes(t.name), `${t.name} readOnlyHint`);
+    assert.equal(a.destructiveHint, t.name === "pravo_apply_plan", `${t.name} destructiveHint`);
+    if (a.readOnlyHint && t.name !== "pravo_drift") assert.equal(a.idempotentHint, true);
   }
+  assert.equal(tools.filter((t) => t.annotations?.readOnlyHint).length, 11);
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  // The seed's arguments, types and required arguments.
+  const props = (n: string) => Object.keys(byName[n].inputSchema.properties ?? {}).sort();
+  const required = (n: string) => byName[n].inputSchema.required ?? [];
+  assert.deepEqual(props("pravo_plan"), [
+    "destroy",
+    "full",
+    "include_skipped",
+    "out",
+    "refresh",
+    "replace",
+    "reserve",
+    "tags",
+  ]);
+  assert.deepEqual(byName.pravo_plan.inputSchema.properties!.refresh.enum, [
+    "age",
+    "expired",
+    "false",
+    "all",
+  ]);
+  assert.deepEqual(required("pravo_show_plan"), ["planfile"]);
+  assert.deepEqual(props("pravo_apply_plan"), ["only", "planfile"]);
+  assert.deepEqual(required("pravo_apply_plan"), ["planfile"]);
+  assert.deepEqual(required("pravo_schema"), ["types"]);
+  assert.deepEqual(required("pravo_why"), ["addrs"]);
+  assert.deepEqual(required("pravo_state_query"), ["expression"]);
+  assert.deepEqual(required("pravo_state_show"), ["addr"]);
+  assert.deepEqual(required("pravo_dependents"), ["addr"]);
+  assert.deepEqual(props("pravo_drift"), ["due", "limit", "tags"]);
+  assert.equal(byName.pravo_drift.inputSchema.properties!.limit.type, "integer");
+  assert.equal(byName.pravo_drift.inputSchema.properties!.limit.minimum, 1);
+  assert.deepEqual(props("pravo_providers"), []);
+  for (const n of ["pravo_validate", "pravo_state_log", "pravo_locks"]) {
+    assert.deepEqual(props(n), ["tags"]);
+  }
+
+  // A tool that does not exist is a JSON-RPC error, and the server goes on.
+  await assert.rejects(
+    () => call(s, "pravo_destroy"),
+    (e: Error & { code?: number }) => {
+      assert.equal(e.code, -32602);
+      assert.equal(e.message, "MCP error -32602: unknown tool pravo_destroy");
+      return true;
+    },
+  );
+  assert.equal(exitCode(await call(s, "pravo_providers")), 0);
 });
 
 Deno.test("the seed's workflow through scripts/pravo mcp (narrow permissions): schema, validate, plan with out, show, apply, state; exit codes as the seed says; actor and reason recorded", async () => {
@@ -214,19 +191,7 @@ Deno.test("the seed's workflow through scripts/pravo mcp (narrow permissions): s
     assert.deepEqual(validate, {
       content: [{
         type: "text",
-        text: JSON.stringify(
-          {
-            calls: 0,
-            data_sources: 0,
-            ephemeral: 0,
-            outputs: 0,
-            providers: 1,
-            resources: 1,
-            valid: true,
-          },
-          null,
-          2,
-        ),
+        text: JSON.stringify(SEED_VALID, null, 2),
       }],
       isError: false,
       structuredContent: { exit_code: 0 },
@@ -323,29 +288,25 @@ Deno.test("a plan the server's policy refuses returns the plan document then the
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
   // A destroy plan saved from the command line, which the agent then tries to apply.
   assert.equal((await pravo(root, ["plan", "--destroy", "--out", "d.plan"])).code, 2);
-  const s = await connect(root, { args: ["--policy", policy] });
-  try {
-    const r = await call(s, "pravo_plan", { destroy: true, out: "x.plan" });
-    assert.equal(r.isError, true);
-    assert.equal(exitCode(r), 5, text(r));
-    assert.ok(!existsSync(`${root}/x.plan`), "no plan file is written");
-    const t = text(r);
-    const split = t.indexOf("\n}\n{") + 2;
-    assert.ok(split > 2, t);
-    const doc = JSON.parse(t.slice(0, split));
-    assert.equal(doc.summary.destroy, 1);
-    const error = JSON.parse(t.slice(split + 1));
-    assert.equal(error.error, true);
-    assert.equal(error.exit_code, 5);
-    assert.ok(JSON.stringify(error.diagnostics).includes("keep.cue"));
+  await using s = await connect(root, { args: ["--policy", policy] });
+  const r = await call(s, "pravo_plan", { destroy: true, out: "x.plan" });
+  assert.equal(r.isError, true);
+  assert.equal(exitCode(r), 5, text(r));
+  assert.ok(!existsSync(`${root}/x.plan`), "no plan file is written");
+  const t = text(r);
+  const split = t.indexOf("\n}\n{") + 2;
+  assert.ok(split > 2, t);
+  const doc = JSON.parse(t.slice(0, split));
+  assert.equal(doc.summary.destroy, 1);
+  const error = JSON.parse(t.slice(split + 1));
+  assert.equal(error.error, true);
+  assert.equal(error.exit_code, 5);
+  assert.ok(JSON.stringify(error.diagnostics).includes("keep.cue"));
 
-    // A tool argument cannot remove the policy: the saved destroy plan is refused too.
-    const apply = await call(s, "pravo_apply_plan", { planfile: "d.plan" });
-    assert.equal(exitCode(apply), 5, text(apply));
-    assert.equal(exitCode(await call(s, "pravo_state_show", { addr: "base" })), 0);
-  } finally {
-    await s.close();
-  }
+  // A tool argument cannot remove the policy: the saved destroy plan is refused too.
+  const apply = await call(s, "pravo_apply_plan", { planfile: "d.plan" });
+  assert.equal(exitCode(apply), 5, text(apply));
+  assert.equal(exitCode(await call(s, "pravo_state_show", { addr: "base" })), 0);
 });
 
 Deno.test("paths an agent passes stay inside the root: .., an absolute path elsewhere and a symbolic link out are refused", async () => {
@@ -355,172 +316,143 @@ Deno.test("paths an agent passes stay inside the root: .., an absolute path else
   assert.equal((await pravo(elsewhere, ["--version"])).code, 0);
   await Deno.writeTextFile(`${elsewhere}/y.plan`, "{}");
   symlinkSync(`${elsewhere}/y.plan`, `${root}/y.plan`);
-  const s = await connect(root);
-  try {
-    for (const out of ["../x.plan", `${elsewhere}/x.plan`, "out/x.plan", "a/../../x.plan"]) {
-      const r = await call(s, "pravo_plan", { out });
-      assertRefused(r, `out ${JSON.stringify(out)} is outside the root`);
-    }
-    for (const planfile of ["../y.plan", `${elsewhere}/y.plan`, "y.plan", "out/y.plan"]) {
-      for (const tool of ["pravo_show_plan", "pravo_apply_plan"]) {
-        assertRefused(await call(s, tool, { planfile }), "is outside the root");
-      }
-    }
-    assert.deepEqual([...Deno.readDirSync(elsewhere)].map((e) => e.name), ["y.plan"]);
-    // Inside the root, an absolute path is fine.
-    const r = await call(s, "pravo_plan", { out: `${root}/in.plan` });
-    assert.equal(exitCode(r), 2, text(r));
-    assert.ok(existsSync(`${root}/in.plan`));
-  } finally {
-    await s.close();
+  await using s = await connect(root);
+  for (const out of ["../x.plan", `${elsewhere}/x.plan`, "out/x.plan", "a/../../x.plan"]) {
+    const r = await call(s, "pravo_plan", { out });
+    assertRefused(r, `out ${JSON.stringify(out)} is outside the root`);
   }
+  for (const planfile of ["../y.plan", `${elsewhere}/y.plan`, "y.plan", "out/y.plan"]) {
+    for (const tool of ["pravo_show_plan", "pravo_apply_plan"]) {
+      assertRefused(await call(s, tool, { planfile }), "is outside the root");
+    }
+  }
+  assert.deepEqual([...Deno.readDirSync(elsewhere)].map((e) => e.name), ["y.plan"]);
+  // Inside the root, an absolute path is fine.
+  const r = await call(s, "pravo_plan", { out: `${root}/in.plan` });
+  assert.equal(exitCode(r), 2, text(r));
+  assert.ok(existsSync(`${root}/in.plan`));
 });
 
 Deno.test("--read-only: no pravo_apply_plan, pravo_plan without out and reserve, every tool read-only", async () => {
   const root = await seedRoot();
-  const s = await connect(root, { args: ["--read-only"] });
-  try {
-    const tools = await listTools(s);
-    assert.deepEqual(
-      tools.map((t) => t.name),
-      TOOLS.filter((n) => n !== "pravo_apply_plan"),
-    );
-    for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, t.name);
-    const plan = tools.find((t) => t.name === "pravo_plan")!;
-    const props = Object.keys(plan.inputSchema.properties ?? {});
-    assert.ok(!props.includes("out") && !props.includes("reserve"), props.join(","));
-    assertRefused(
-      await call(s, "pravo_plan", { out: "x.plan" }),
-      `pravo_plan has no argument "out"`,
-    );
-    assertRefused(await call(s, "pravo_plan", { reserve: true }), `no argument "reserve"`);
-    await assert.rejects(() => call(s, "pravo_apply_plan", { planfile: "x.plan" }), /-32602/);
-    const r = await call(s, "pravo_plan");
-    assert.equal(exitCode(r), 2, text(r));
-    assert.deepEqual([...Deno.readDirSync(root)].map((e) => e.name).sort(), [
-      ".pravo",
-      "main.cue",
-      "pravo.lock.json",
-    ]);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args: ["--read-only"] });
+  const tools = await listTools(s);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    TOOLS.filter((n) => n !== "pravo_apply_plan"),
+  );
+  for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, t.name);
+  const plan = tools.find((t) => t.name === "pravo_plan")!;
+  const props = Object.keys(plan.inputSchema.properties ?? {});
+  assert.ok(!props.includes("out") && !props.includes("reserve"), props.join(","));
+  assertRefused(
+    await call(s, "pravo_plan", { out: "x.plan" }),
+    `pravo_plan has no argument "out"`,
+  );
+  assertRefused(await call(s, "pravo_plan", { reserve: true }), `no argument "reserve"`);
+  await assert.rejects(() => call(s, "pravo_apply_plan", { planfile: "x.plan" }), /-32602/);
+  const r = await call(s, "pravo_plan");
+  assert.equal(exitCode(r), 2, text(r));
+  assert.deepEqual([...Deno.readDirSync(root)].map((e) => e.name).sort(), [
+    ".pravo",
+    "main.cue",
+    "pravo.lock.json",
+  ]);
 });
 
 Deno.test("--require-approval: an unapproved plan is refused, `pravo approve` lets it through, another file is refused", async () => {
   const root = await seedRoot();
-  const op = await approverKey();
+  await using op = await approverKey();
   assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
   assert.equal((await pravo(root, ["plan", "--out", "y.plan"])).code, 2);
-  const s = await connect(root, { args: ["--require-approval", "--approver", op.pub] });
-  try {
-    assertRefused(
-      await call(s, "pravo_apply_plan", { planfile: "x.plan" }),
-      "is not approved: this server applies only plans an operator approved",
-    );
-    const approve = await pravo(root, [
-      "--actor",
-      "operator",
-      "--reason",
-      "reviewed",
-      "approve",
-      "x.plan",
-      "--key",
-      op.key,
-    ]);
-    assert.equal(approve.code, 0, approve.stderr);
+  await using s = await connect(root, { args: ["--require-approval", "--approver", op.pub] });
+  assertRefused(
+    await call(s, "pravo_apply_plan", { planfile: "x.plan" }),
+    "is not approved: this server applies only plans an operator approved",
+  );
+  const approve = await pravo(root, [
+    "--actor",
+    "operator",
+    "--reason",
+    "reviewed",
+    "approve",
+    "x.plan",
+    "--key",
+    op.key,
+  ]);
+  assert.equal(approve.code, 0, approve.stderr);
 
-    // Another plan of the same root is another file: not approved.
-    assertRefused(await call(s, "pravo_apply_plan", { planfile: "y.plan" }), "is not approved");
+  // Another plan of the same root is another file: not approved.
+  assertRefused(await call(s, "pravo_apply_plan", { planfile: "y.plan" }), "is not approved");
 
-    const r = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
-    assert.equal(exitCode(r), 0, text(r));
+  const r = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
+  assert.equal(exitCode(r), 0, text(r));
 
-    // The approved name, now holding another plan, is refused.
-    await Deno.copyFile(`${root}/y.plan`, `${root}/x.plan`);
-    assertRefused(await call(s, "pravo_apply_plan", { planfile: "x.plan" }), "is not approved");
-    // No tool approves.
-    const tools = await listTools(s);
-    assert.ok(!tools.some((t) => /approve/.test(t.name)));
-  } finally {
-    await s.close();
-    await Deno.remove(op.dir, { recursive: true });
-  }
+  // The approved name, now holding another plan, is refused.
+  await Deno.copyFile(`${root}/y.plan`, `${root}/x.plan`);
+  assertRefused(await call(s, "pravo_apply_plan", { planfile: "x.plan" }), "is not approved");
+  // No tool approves.
+  const tools = await listTools(s);
+  assert.ok(!tools.some((t) => /approve/.test(t.name)));
 });
 
 Deno.test("--max-result-bytes: a longer result is cut and is still one JSON document, with a note that says how to get the rest", async () => {
   const root = await seedRoot();
-  const s = await connect(root, { args: ["--max-result-bytes", "1024"] });
-  try {
-    const r = await call(s, "pravo_schema", { types: ["random_integer", "random_string"] });
-    assert.equal(exitCode(r), 0);
-    const t = text(r);
-    assert.ok(new TextEncoder().encode(t).length <= 1024, t);
-    const doc = JSON.parse(t);
-    const m =
-      /^the result is (\d+) bytes and this server returns at most 1024; narrow the request, or ask the operator to raise --max-result-bytes; lists, objects and strings marked \[cut\] were shortened$/
-        .exec(doc.cut);
-    assert.ok(m, doc.cut);
-    assert.ok(Number(m[1]) > 1024);
-    assert.ok(JSON.stringify(doc.partial).includes("[cut: "), t);
-    // A small result is whole.
-    assert.ok(JSON.parse(text(await call(s, "pravo_validate"))).valid);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args: ["--max-result-bytes", "1024"] });
+  const r = await call(s, "pravo_schema", { types: ["random_integer", "random_string"] });
+  assert.equal(exitCode(r), 0);
+  const t = text(r);
+  assert.ok(new TextEncoder().encode(t).length <= 1024, t);
+  const doc = JSON.parse(t);
+  const m =
+    /^the result is (\d+) bytes and this server returns at most 1024; narrow the request, or ask the operator to raise --max-result-bytes; lists, objects and strings marked \[cut\] were shortened$/
+      .exec(doc.cut);
+  assert.ok(m, doc.cut);
+  assert.ok(Number(m[1]) > 1024);
+  assert.ok(JSON.stringify(doc.partial).includes("[cut: "), t);
+  // A small result is whole.
+  assert.ok(JSON.parse(text(await call(s, "pravo_validate"))).valid);
 });
 
 Deno.test("--timeout stops a call that runs longer, and the result says so", async () => {
-  const root = await makeRoot({ "main.cue": SLEEPY(30) });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
-  const s = await connect(root, { args: ["--timeout", "2s"] });
-  try {
-    const r = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
-    assert.equal(r.isError, true);
-    assert.ok(
-      text(r).endsWith(
-        "[stopped: the call ran longer than 2 s, the server's limit: it was sent SIGTERM and ended within 10 s; ask the operator to raise --timeout, or narrow the request]",
-      ),
-      text(r),
-    );
-    assert.equal(processesWith(root).length, 0);
-    // Stopped before its 30 s were over: nap was never recorded.
-    const list = await pravo(root, ["--json", "state", "list"]);
-    assert.equal(list.code, 0, list.stderr);
-    assert.doesNotMatch(list.stdout, /"nap"/);
-  } finally {
-    await s.close();
-  }
+  const root = await sleepyPlanned(30);
+  await using s = await connect(root, { args: ["--timeout", "2s"] });
+  const r = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
+  assert.equal(r.isError, true);
+  assert.ok(
+    text(r).endsWith(
+      "[stopped: the call ran longer than 2 s, the server's limit: it was sent SIGTERM and ended within 10 s; ask the operator to raise --timeout, or narrow the request]",
+    ),
+    text(r),
+  );
+  assert.equal(processesWith(root).length, 0);
+  // Stopped before its 30 s were over: nap was never recorded.
+  const list = await pravo(root, ["--json", "state", "list"]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.doesNotMatch(list.stdout, /"nap"/);
 });
 
 Deno.test("cancellation: notifications/cancelled from the client's AbortSignal ends the child; progress comes while it runs", async () => {
-  const root = await makeRoot({ "main.cue": SLEEPY(30) });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
-  const s = await connect(root);
-  try {
-    const abort = new AbortController();
-    const progress: number[] = [];
-    const pending = call(s, "pravo_apply_plan", { planfile: "x.plan" }, {
-      signal: abort.signal,
-      onprogress: (p) => progress.push(p.progress),
-    });
-    pending.catch(() => {});
-    // The child runs with the root in its permission flags.
-    await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
-    await waitFor(() => progress.length > 0, 20_000, "a progress notification");
-    abort.abort("enough");
-    await assert.rejects(pending);
-    // The server gives it GRACE_MS (10 s) after SIGTERM, then kills it: wait longer than that.
-    await waitFor(() => processesWith(root).length === 0, 30_000, "the child to end");
-    // Nothing was applied, and the server goes on.
-    const show = await call(s, "pravo_state_show", { addr: "nap" });
-    assert.notEqual(exitCode(show), 0, text(show));
-    assert.equal(exitCode(await call(s, "pravo_validate")), 0);
-  } finally {
-    await s.close();
-  }
+  const root = await sleepyPlanned(30);
+  await using s = await connect(root);
+  const abort = new AbortController();
+  const progress: number[] = [];
+  const pending = call(s, "pravo_apply_plan", { planfile: "x.plan" }, {
+    signal: abort.signal,
+    onprogress: (p) => progress.push(p.progress),
+  });
+  pending.catch(() => {});
+  // The child runs with the root in its permission flags.
+  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  await waitFor(() => progress.length > 0, 20_000, "a progress notification");
+  abort.abort("enough");
+  await assert.rejects(pending);
+  // The server gives it GRACE_MS (10 s) after SIGTERM, then kills it: wait longer than that.
+  await waitFor(() => processesWith(root).length === 0, 30_000, "the child to end");
+  // Nothing was applied, and the server goes on.
+  const show = await call(s, "pravo_state_show", { addr: "nap" });
+  assert.notEqual(exitCode(show), 0, text(show));
+  assert.equal(exitCode(await call(s, "pravo_validate")), 0);
 });
 
 Deno.test("a line that is not JSON gets -32700 and the server answers the next request; closing stdin ends it with 0", async () => {

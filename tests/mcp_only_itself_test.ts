@@ -9,15 +9,15 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { permissionFlags } from "../lib/permissions/permissions.ts";
+import { run } from "./_pravo.ts";
 import {
   call,
   connect,
   makeRoot,
-  pravo,
   processesWith,
   PROJECT,
   seedRoot,
-  SLEEPY,
+  sleepyPlanned,
   text,
   waitFor,
 } from "./mcp/_client.ts";
@@ -40,21 +40,21 @@ await attempt("deno eval", Deno.execPath(), ["eval", "console.log(Deno.args[0])"
 console.log(JSON.stringify(tried));
 `;
 
+/** What the root's probe.ts found it could run, under `flags`; asserts that it ran to the end. */
+async function probe(root: string, flags: string[]): Promise<Record<string, string>> {
+  const args = ["run", "--quiet", "--config", `${PROJECT}/deno.json`, ...flags, `${root}/probe.ts`];
+  const out = await run(Deno.execPath(), args, { cwd: root });
+  assert.equal(out.code, 0, out.stderr);
+  return JSON.parse(out.stdout);
+}
+
 Deno.test("under the children's permission flags a shell or any other program is refused with NotCapable; only the deno executable itself may run", async () => {
   const root = await makeRoot({ "probe.ts": PROBE });
   const exec = Deno.execPath();
   // The flags mcp/child.ts gives a tool's process: no program may run at all.
   const flags = permissionFlags({ root, execPath: exec, projectDir: PROJECT, allowRun: false });
   assert.deepEqual(flags.filter((f) => f.startsWith("--allow-run")), []);
-  const out = await new Deno.Command(exec, {
-    args: ["run", "--quiet", "--config", `${PROJECT}/deno.json`, ...flags, `${root}/probe.ts`],
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, stderr);
-  const tried = JSON.parse(new TextDecoder().decode(out.stdout));
+  const tried = await probe(root, flags);
   assert.equal(
     tried.sh,
     'NotCapable: Requires run access to "/bin/sh", run again with the --allow-run flag',
@@ -96,15 +96,7 @@ console.log(JSON.stringify(tried));`,
     plugins: { providers: [{ executable: pinnedExe, packageDir: pkg }] },
   });
   assert.deepEqual(flags.filter((f) => f.startsWith("--allow-run")), [`--allow-run=${pinnedExe}`]);
-  const out = await new Deno.Command(exec, {
-    args: ["run", "--quiet", "--config", `${PROJECT}/deno.json`, ...flags, `${root}/probe.ts`],
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, stderr);
-  const tried = JSON.parse(new TextDecoder().decode(out.stdout));
+  const tried = await probe(root, flags);
   assert.match(tried.sh, /^NotCapable: Requires run access to "\/bin\/sh"/);
   assert.match(tried["deno eval"], /^NotCapable: Requires run access to /);
   assert.match(tried.planted, /^NotCapable: Requires run access to /);
@@ -165,9 +157,7 @@ Deno.test("tool arguments that look like flags or shell are refused or passed as
 });
 
 Deno.test("each child is `deno run --quiet --v8-flags=<memory> --config deno.json <the narrow flags> main.ts --pinned-stdin --json --no-color ...` (source mode), never a shell", async () => {
-  const root = await makeRoot({ "main.cue": SLEEPY(30) });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
+  const root = await sleepyPlanned(30);
   const s = await connect(root); // deno run -A main.ts mcp: the source
   try {
     const abort = new AbortController();

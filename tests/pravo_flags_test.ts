@@ -10,6 +10,7 @@ import {
 } from "../lib/permissions/permissions.ts";
 import { V8_FLAGS } from "../lib/cli/v8_flags.ts";
 import { selfCommand } from "../mcp/child.ts";
+import { removing, run, SEED_VALID } from "./_pravo.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const SCRIPT = join(PROJECT, "scripts", "pravo");
@@ -21,19 +22,16 @@ async function dryRun(
   cwd: string,
   env: Record<string, string> = {},
 ): Promise<string[]> {
-  const out = await new Deno.Command(SCRIPT, {
-    args,
-    cwd,
-    env: { ...env, PRAVO_SCRIPT_DRY_RUN: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+  const out = await run(SCRIPT, args, { cwd, env: { ...env, PRAVO_SCRIPT_DRY_RUN: "1" } });
+  assert.equal(out.code, 0, out.stderr);
+  return out.stdout.trimEnd().split("\n");
 }
 
 /** The key folder scripts/pravo grants in this test's environment. */
 const KEY_DIR = Deno.env.get("PRAVO_KEY") ? undefined : dirname(keyFilePath()!);
+
+/** The plain options of the permissionFlags() cases below: root /r, deno /d/deno, project /p. */
+const R = { root: "/r", execPath: "/d/deno", projectDir: "/p" };
 
 const permissions = (cmd: string[]) => cmd.filter((w) => /^--(no-prompt|allow-)/.test(w));
 
@@ -59,48 +57,43 @@ Deno.test("permissionFlags() refuses relative paths and paths with a comma", () 
 
 Deno.test("scripts/pravo uses the flags of permissionFlags() for every way to name the root", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    await Deno.mkdir(join(tmp, "sub"));
-    const cases: [string[], string][] = [
-      [["validate"], tmp],
-      [["-C", "sub", "validate"], join(tmp, "sub")],
-      [["-C=sub", "validate"], join(tmp, "sub")],
-      [["validate", "-Csub/../sub/"], join(tmp, "sub")],
-      [["--reason", "-C", "-C", "/elsewhere", "validate"], "/elsewhere"],
-      [["--", "-C", "x"], tmp],
-    ];
-    for (const [args, root] of cases) {
-      const cmd = await dryRun(args, tmp);
-      assert.deepEqual(
-        permissions(cmd),
-        permissionFlags({ root, execPath: DENO, projectDir: PROJECT, keyDir: KEY_DIR }),
-        args.join(" "),
-      );
-      assert.equal(cmd[0], DENO, "deno is the real binary, as Deno.execPath() reports it");
-      assert.deepEqual(cmd.slice(-args.length), args, "the arguments pass unchanged");
-    }
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
+  await using _tmp = removing(tmp);
+  await Deno.mkdir(join(tmp, "sub"));
+  const cases: [string[], string][] = [
+    [["validate"], tmp],
+    [["-C", "sub", "validate"], join(tmp, "sub")],
+    [["-C=sub", "validate"], join(tmp, "sub")],
+    [["validate", "-Csub/../sub/"], join(tmp, "sub")],
+    [["--reason", "-C", "-C", "/elsewhere", "validate"], "/elsewhere"],
+    [["--", "-C", "x"], tmp],
+  ];
+  for (const [args, root] of cases) {
+    const cmd = await dryRun(args, tmp);
+    assert.deepEqual(
+      permissions(cmd),
+      permissionFlags({ root, execPath: DENO, projectDir: PROJECT, keyDir: KEY_DIR }),
+      args.join(" "),
+    );
+    assert.equal(cmd[0], DENO, "deno is the real binary, as Deno.execPath() reports it");
+    assert.deepEqual(cmd.slice(-args.length), args, "the arguments pass unchanged");
   }
 });
 
 Deno.test("permissionFlags() with allowNet grants the network to those servers alone, and the PG variables", () => {
   const flags = permissionFlags({
-    root: "/r",
-    execPath: "/d/deno",
-    projectDir: "/p",
+    ...R,
     programFiles: ["main.ts"],
     allowNet: ["db.internal:5432", "[::1]:6432", "db.internal:5432"],
   });
   assert.deepEqual(flags.slice(-1), ["--allow-net=db.internal:5432,[::1]:6432"]);
   assert.ok(flags.includes(`--allow-env=${[...ENV_VARS, ...PG_ENV_VARS].join(",")}`));
   assert.deepEqual(
-    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowNet: [] }),
-    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p" }),
+    permissionFlags({ ...R, allowNet: [] }),
+    permissionFlags(R),
   );
   for (const bad of ["db.internal", "a,b:1", "h:1 --allow-all", ""]) {
     assert.throws(
-      () => permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowNet: [bad] }),
+      () => permissionFlags({ ...R, allowNet: [bad] }),
       /must be HOST:PORT/,
     );
   }
@@ -108,121 +101,112 @@ Deno.test("permissionFlags() with allowNet grants the network to those servers a
 
 Deno.test("scripts/pravo grants the network to the state's PostgreSQL server: --state, $PRAVO_STATE, pravo.jsonc, --to", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    await Deno.mkdir(join(tmp, "cfg"));
-    await Deno.writeTextFile(
-      join(tmp, "cfg", "pravo.jsonc"),
-      '{\n  // shared state\n  "state": {"url": "postgres://pravo@cfg.db:5433/infra", "root": "x"},\n}\n',
+  await using _tmp = removing(tmp);
+  await Deno.mkdir(join(tmp, "cfg"));
+  await Deno.writeTextFile(
+    join(tmp, "cfg", "pravo.jsonc"),
+    '{\n  // shared state\n  "state": {"url": "postgres://pravo@cfg.db:5433/infra", "root": "x"},\n}\n',
+  );
+  const cases: [string[], Record<string, string>, string, string[]][] = [
+    [["validate"], {}, tmp, []],
+    [["--state", "postgres://u:pw@db.x:6432/d?root=a", "plan"], {}, tmp, ["db.x:6432"]],
+    [["--state=postgresql://h1,h2:7,[::1]:9/d", "plan"], {}, tmp, ["h1:5432", "h2:7", "[::1]:9"]],
+    [["plan"], { PRAVO_STATE: "postgres://envhost/d" }, tmp, ["envhost:5432"]],
+    [["-C", "cfg", "plan"], {}, join(tmp, "cfg"), ["cfg.db:5433"]],
+    [["-C", "cfg", "--state", "sqlite:s.db", "plan"], {}, join(tmp, "cfg"), []],
+    [["-C", "cfg", "state", "migrate", "--to", "postgres://u@new.db/d"], {}, join(tmp, "cfg"), [
+      "cfg.db:5433",
+      "new.db:5432",
+    ]],
+  ];
+  for (const [args, env, root, net] of cases) {
+    const cmd = await dryRun(args, tmp, env);
+    assert.deepEqual(
+      permissions(cmd),
+      permissionFlags({
+        root,
+        execPath: DENO,
+        projectDir: PROJECT,
+        allowNet: net,
+        keyDir: KEY_DIR,
+      }),
+      args.join(" "),
     );
-    const cases: [string[], Record<string, string>, string, string[]][] = [
-      [["validate"], {}, tmp, []],
-      [["--state", "postgres://u:pw@db.x:6432/d?root=a", "plan"], {}, tmp, ["db.x:6432"]],
-      [["--state=postgresql://h1,h2:7,[::1]:9/d", "plan"], {}, tmp, ["h1:5432", "h2:7", "[::1]:9"]],
-      [["plan"], { PRAVO_STATE: "postgres://envhost/d" }, tmp, ["envhost:5432"]],
-      [["-C", "cfg", "plan"], {}, join(tmp, "cfg"), ["cfg.db:5433"]],
-      [["-C", "cfg", "--state", "sqlite:s.db", "plan"], {}, join(tmp, "cfg"), []],
-      [["-C", "cfg", "state", "migrate", "--to", "postgres://u@new.db/d"], {}, join(tmp, "cfg"), [
-        "cfg.db:5433",
-        "new.db:5432",
-      ]],
-    ];
-    for (const [args, env, root, net] of cases) {
-      const cmd = await dryRun(args, tmp, env);
-      assert.deepEqual(
-        permissions(cmd),
-        permissionFlags({
-          root,
-          execPath: DENO,
-          projectDir: PROJECT,
-          allowNet: net,
-          keyDir: KEY_DIR,
-        }),
-        args.join(" "),
-      );
-    }
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
   }
 });
 
 Deno.test("scripts/pravo grants read of approvers' keys named on the command line, and write of the pair approver-key makes", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    const pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n";
-    const cases: [string[], Record<string, string>, string[], string[]][] = [
-      [["approve", "x.plan", "--key", "../keys/op"], {}, [join(dirname(tmp), "keys", "op")], []],
-      [["approve", "x.plan", "--key=/k/op"], {}, ["/k/op"], []],
-      [["approve", "x.plan"], { PRAVO_APPROVER_KEY: "/k/op" }, ["/k/op"], []],
-      [["approve", "x.plan"], { PRAVO_APPROVER_KEY: pem }, [], []],
-      [["mcp", "--approver", "/k/a.pub", "--approver=/k/b.pub", "--policy", "/p.cue"], {}, [
-        "/k/a.pub",
-        "/k/b.pub",
-        "/p.cue",
-      ], []],
-      [["--actor", "op", "approver-key", "/k/op"], {}, ["/k"], ["/k/op", "/k/op.pub"]],
-      [["-C", ".", "approver-key", "keys/op"], {}, [join(tmp, "keys")], [
-        join(tmp, "keys", "op"),
-        join(tmp, "keys", "op.pub"),
-      ]],
-    ];
-    for (const [args, env, extraRead, extraWrite] of cases) {
-      const cmd = await dryRun(args, tmp, env);
-      assert.deepEqual(
-        permissions(cmd),
-        permissionFlags({
-          root: tmp,
-          execPath: DENO,
-          projectDir: PROJECT,
-          keyDir: KEY_DIR,
-          extraRead,
-          extraWrite,
-        }),
-        args.join(" "),
-      );
-    }
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
-
-Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the program", async () => {
-  const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    const bundle = join(tmp, "pravo.js");
-    await Deno.writeTextFile(bundle, "");
-    const out = await new Deno.Command(join(PROJECT, "scripts", "pravo-bundle"), {
-      args: ["validate"],
-      cwd: tmp,
-      env: { PRAVO_SCRIPT_DRY_RUN: "1", PRAVO_BUNDLE: bundle },
-      stdout: "piped",
-    }).output();
-    const cmd = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+  await using _tmp = removing(tmp);
+  const pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n";
+  const cases: [string[], Record<string, string>, string[], string[]][] = [
+    [["approve", "x.plan", "--key", "../keys/op"], {}, [join(dirname(tmp), "keys", "op")], []],
+    [["approve", "x.plan", "--key=/k/op"], {}, ["/k/op"], []],
+    [["approve", "x.plan"], { PRAVO_APPROVER_KEY: "/k/op" }, ["/k/op"], []],
+    [["approve", "x.plan"], { PRAVO_APPROVER_KEY: pem }, [], []],
+    [["mcp", "--approver", "/k/a.pub", "--approver=/k/b.pub", "--policy", "/p.cue"], {}, [
+      "/k/a.pub",
+      "/k/b.pub",
+      "/p.cue",
+    ], []],
+    [["--actor", "op", "approver-key", "/k/op"], {}, ["/k"], ["/k/op", "/k/op.pub"]],
+    [["-C", ".", "approver-key", "keys/op"], {}, [join(tmp, "keys")], [
+      join(tmp, "keys", "op"),
+      join(tmp, "keys", "op.pub"),
+    ]],
+  ];
+  for (const [args, env, extraRead, extraWrite] of cases) {
+    const cmd = await dryRun(args, tmp, env);
     assert.deepEqual(
       permissions(cmd),
       permissionFlags({
         root: tmp,
         execPath: DENO,
-        projectDir: tmp,
-        programFiles: ["pravo.js"],
+        projectDir: PROJECT,
         keyDir: KEY_DIR,
+        extraRead,
+        extraWrite,
       }),
+      args.join(" "),
     );
-    assert.ok(cmd.includes("--no-config"));
-    assert.deepEqual(cmd.slice(-2), [bundle, "validate"]);
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
   }
+});
+
+Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the program", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  await using _tmp = removing(tmp);
+  const bundle = join(tmp, "pravo.js");
+  await Deno.writeTextFile(bundle, "");
+  const out = await new Deno.Command(join(PROJECT, "scripts", "pravo-bundle"), {
+    args: ["validate"],
+    cwd: tmp,
+    env: { PRAVO_SCRIPT_DRY_RUN: "1", PRAVO_BUNDLE: bundle },
+    stdout: "piped",
+  }).output();
+  const cmd = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+  assert.deepEqual(
+    permissions(cmd),
+    permissionFlags({
+      root: tmp,
+      execPath: DENO,
+      projectDir: tmp,
+      programFiles: ["pravo.js"],
+      keyDir: KEY_DIR,
+    }),
+  );
+  assert.ok(cmd.includes("--no-config"));
+  assert.deepEqual(cmd.slice(-2), [bundle, "validate"]);
 });
 
 Deno.test("the flags let a program use its root and run deno, and nothing else", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    const root = join(tmp, "root");
-    await Deno.mkdir(root);
-    const probe = join(tmp, "probe.ts");
-    await Deno.writeTextFile(
-      probe,
-      `
+  await using _tmp = removing(tmp);
+  const root = join(tmp, "root");
+  await Deno.mkdir(root);
+  const probe = join(tmp, "probe.ts");
+  await Deno.writeTextFile(
+    probe,
+    `
 const results: Record<string, string> = {};
 async function attempt(name: string, f: () => unknown) {
   try { await f(); results[name] = "ok"; } catch (e) { results[name] = (e as Error).name; }
@@ -241,76 +225,49 @@ await attempt("sys hostname", () => Deno.hostname());
 await attempt("sys other", () => Deno.osRelease());
 console.log(JSON.stringify(results));
 `,
-    );
-    const out = await new Deno.Command(DENO, {
-      args: [
-        "run",
-        ...permissionFlags({ root, execPath: DENO, projectDir: PROJECT }),
-        probe,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
-      "write root": "ok",
-      "read root": "ok",
-      "read project": "ok",
-      "write outside": "NotCapable",
-      "read outside": "NotCapable",
-      "env PRAVO_ACTOR": "ok",
-      "env other": "NotCapable",
-      "run deno": "ok",
-      "run sh": "NotCapable",
-      "net": "NotCapable",
-      "sys hostname": "ok",
-      "sys other": "NotCapable",
-    });
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+  );
+  const flags = permissionFlags({ root, execPath: DENO, projectDir: PROJECT });
+  const out = await run(DENO, ["run", ...flags, probe]);
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(JSON.parse(out.stdout), {
+    "write root": "ok",
+    "read root": "ok",
+    "read project": "ok",
+    "write outside": "NotCapable",
+    "read outside": "NotCapable",
+    "env PRAVO_ACTOR": "ok",
+    "env other": "NotCapable",
+    "run deno": "ok",
+    "run sh": "NotCapable",
+    "net": "NotCapable",
+    "sys hostname": "ok",
+    "sys other": "NotCapable",
+  });
 });
 
 Deno.test("scripts/pravo runs pravo from another directory on the root given by -C", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    await Deno.mkdir(join(tmp, "root"));
-    await Deno.mkdir(join(tmp, "elsewhere"));
-    await Deno.copyFile(
-      join(PROJECT, "examples", "seed", "main.cue"),
-      join(tmp, "root", "main.cue"),
-    );
-    const out = await new Deno.Command(SCRIPT, {
-      args: ["-C", "../root", "validate", "--json"],
-      cwd: join(tmp, "elsewhere"),
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(new TextDecoder().decode(out.stderr), "");
-    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
-      calls: 0,
-      data_sources: 0,
-      ephemeral: 0,
-      outputs: 0,
-      providers: 1,
-      resources: 1,
-      valid: true,
-    });
-    assert.equal(out.code, 0);
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+  await using _tmp = removing(tmp);
+  await Deno.mkdir(join(tmp, "root"));
+  await Deno.mkdir(join(tmp, "elsewhere"));
+  await Deno.copyFile(
+    join(PROJECT, "examples", "seed", "main.cue"),
+    join(tmp, "root", "main.cue"),
+  );
+  const out = await run(SCRIPT, ["-C", "../root", "validate", "--json"], {
+    cwd: join(tmp, "elsewhere"),
+  });
+  assert.equal(out.stderr, "");
+  assert.deepEqual(JSON.parse(out.stdout), SEED_VALID);
+  assert.equal(out.code, 0);
 });
 
 Deno.test("scripts/compile bakes in the same env list, relative root access and run of the install path", async () => {
-  const out = await new Deno.Command(join(PROJECT, "scripts", "compile"), {
-    args: ["--target", "aarch64-apple-darwin"],
+  const out = await run(join(PROJECT, "scripts", "compile"), ["--target", "aarch64-apple-darwin"], {
     env: { PRAVO_SCRIPT_DRY_RUN: "1", PRAVO_INSTALL_PATH: "/opt/bin/pravo" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const cmd = new TextDecoder().decode(out.stdout).trim().split(" ");
+  });
+  assert.equal(out.code, 0, out.stderr);
+  const cmd = out.stdout.trim().split(" ");
   assert.deepEqual(permissions(cmd), [
     "--no-prompt",
     "--allow-read=.",
@@ -324,86 +281,78 @@ Deno.test("scripts/compile bakes in the same env list, relative root access and 
 
 Deno.test("scripts/pravo grants the key's folder from $PRAVO_KEY_FILE, $XDG_CONFIG_HOME or $HOME, and none with $PRAVO_KEY", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    const cases: [Record<string, string>, string | undefined][] = [
-      [{ PRAVO_KEY_FILE: "/etc/pravo/the.key" }, "/etc/pravo"],
-      [{ PRAVO_KEY_FILE: "keys/k" }, join(tmp, "keys")],
-      [{ PRAVO_KEY_FILE: "", XDG_CONFIG_HOME: "/xdg" }, "/xdg/pravo"],
-      [{ PRAVO_KEY_FILE: "", XDG_CONFIG_HOME: "", HOME: "/home/op" }, "/home/op/.config/pravo"],
-      [{ PRAVO_KEY: "anything", PRAVO_KEY_FILE: "/etc/pravo/k" }, undefined],
-    ];
-    for (const [env, keyDir] of cases) {
-      const cmd = await dryRun(["validate"], tmp, { PRAVO_KEY: "", ...env });
-      assert.deepEqual(
-        permissions(cmd),
-        permissionFlags({ root: tmp, execPath: DENO, projectDir: PROJECT, keyDir }),
-        JSON.stringify(env),
-      );
-    }
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
+  await using _tmp = removing(tmp);
+  const cases: [Record<string, string>, string | undefined][] = [
+    [{ PRAVO_KEY_FILE: "/etc/pravo/the.key" }, "/etc/pravo"],
+    [{ PRAVO_KEY_FILE: "keys/k" }, join(tmp, "keys")],
+    [{ PRAVO_KEY_FILE: "", XDG_CONFIG_HOME: "/xdg" }, "/xdg/pravo"],
+    [{ PRAVO_KEY_FILE: "", XDG_CONFIG_HOME: "", HOME: "/home/op" }, "/home/op/.config/pravo"],
+    [{ PRAVO_KEY: "anything", PRAVO_KEY_FILE: "/etc/pravo/k" }, undefined],
+  ];
+  for (const [env, keyDir] of cases) {
+    const cmd = await dryRun(["validate"], tmp, { PRAVO_KEY: "", ...env });
+    assert.deepEqual(
+      permissions(cmd),
+      permissionFlags({ root: tmp, execPath: DENO, projectDir: PROJECT, keyDir }),
+      JSON.stringify(env),
+    );
   }
 });
 
 Deno.test("scripts/pravo grants init the plugin cache, pravo's cache, the mirrors and the network, and other commands none", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    await Deno.writeTextFile(
-      join(tmp, "pravo.jsonc"),
-      `{
+  await using _tmp = removing(tmp);
+  await Deno.writeTextFile(
+    join(tmp, "pravo.jsonc"),
+    `{
   "providers": {"hashicorp/aws": "~> 5.100"},
   // mirrors, one relative to the root
   "provider_mirrors": [
-    "/opt/tf-plugins",
-    "../mirror", "/opt/tf-plugins",
+  "/opt/tf-plugins",
+  "../mirror", "/opt/tf-plugins",
   ],
 }
 `,
+  );
+  const mirrors = ["/opt/tf-plugins", join(dirname(tmp), "mirror")];
+  const cases: [Record<string, string>, { cacheDir: string; pravoCache?: string }][] = [
+    [{ XDG_CACHE_HOME: "/xdg/cache", TF_PLUGIN_CACHE_DIR: "" }, {
+      cacheDir: "/xdg/cache/pravo/providers",
+      pravoCache: "/xdg/cache/pravo",
+    }],
+    [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "" }, {
+      cacheDir: "/home/op/.cache/pravo/providers",
+      pravoCache: "/home/op/.cache/pravo",
+    }],
+    [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "plugins" }, {
+      cacheDir: join(tmp, "plugins"),
+      pravoCache: "/home/op/.cache/pravo",
+    }],
+    [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "~/tf" }, {
+      cacheDir: "/home/op/tf",
+      pravoCache: "/home/op/.cache/pravo",
+    }],
+  ];
+  for (const [env, caches] of cases) {
+    const keyDir = dirname(keyFilePath((n) => ({ ...Deno.env.toObject(), ...env })[n])!);
+    const base = { root: tmp, execPath: DENO, projectDir: PROJECT, keyDir };
+    const withKey = Deno.env.get("PRAVO_KEY") ? { ...base, keyDir: undefined } : base;
+    assert.deepEqual(
+      permissions(await dryRun(["init", "-upgrade"], tmp, env)),
+      permissionFlags({ ...withKey, install: { ...caches, mirrors } }),
+      JSON.stringify(env),
     );
-    const mirrors = ["/opt/tf-plugins", join(dirname(tmp), "mirror")];
-    const cases: [Record<string, string>, { cacheDir: string; pravoCache?: string }][] = [
-      [{ XDG_CACHE_HOME: "/xdg/cache", TF_PLUGIN_CACHE_DIR: "" }, {
-        cacheDir: "/xdg/cache/pravo/providers",
-        pravoCache: "/xdg/cache/pravo",
-      }],
-      [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "" }, {
-        cacheDir: "/home/op/.cache/pravo/providers",
-        pravoCache: "/home/op/.cache/pravo",
-      }],
-      [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "plugins" }, {
-        cacheDir: join(tmp, "plugins"),
-        pravoCache: "/home/op/.cache/pravo",
-      }],
-      [{ XDG_CACHE_HOME: "", HOME: "/home/op", TF_PLUGIN_CACHE_DIR: "~/tf" }, {
-        cacheDir: "/home/op/tf",
-        pravoCache: "/home/op/.cache/pravo",
-      }],
-    ];
-    for (const [env, caches] of cases) {
-      const keyDir = dirname(keyFilePath((n) => ({ ...Deno.env.toObject(), ...env })[n])!);
-      const base = { root: tmp, execPath: DENO, projectDir: PROJECT, keyDir };
-      const withKey = Deno.env.get("PRAVO_KEY") ? { ...base, keyDir: undefined } : base;
-      assert.deepEqual(
-        permissions(await dryRun(["init", "-upgrade"], tmp, env)),
-        permissionFlags({ ...withKey, install: { ...caches, mirrors } }),
-        JSON.stringify(env),
-      );
-      assert.deepEqual(
-        permissions(await dryRun(["validate"], tmp, env)),
-        permissionFlags(withKey),
-        "another command gets no cache, no mirror, no network",
-      );
-    }
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
+    assert.deepEqual(
+      permissions(await dryRun(["validate"], tmp, env)),
+      permissionFlags(withKey),
+      "another command gets no cache, no mirror, no network",
+    );
   }
 });
 
 Deno.test("permissionFlags() with install opens the network and the caches, and nothing more", () => {
   const flags = permissionFlags({
-    root: "/r",
-    execPath: "/d/deno",
-    projectDir: "/p",
+    ...R,
     programFiles: ["main.ts"],
     install: { cacheDir: "/c/providers", pravoCache: "/c", mirrors: ["/m", "/m"] },
   });
@@ -427,9 +376,7 @@ Deno.test("permissionFlags() with plugins runs exactly the verified executables,
     pravoCache: "/home/op/.cache/pravo",
   };
   const flags = permissionFlags({
-    root: "/r",
-    execPath: "/d/deno",
-    projectDir: "/p",
+    ...R,
     programFiles: ["main.ts"],
     allowRun: false,
     plugins,
@@ -443,12 +390,12 @@ Deno.test("permissionFlags() with plugins runs exactly the verified executables,
     "--allow-sys=hostname,uid,gid,userInfo",
   ]);
   assert.ok(
-    permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", plugins }).includes(
+    permissionFlags({ ...R, plugins }).includes(
       "--allow-run=/d/deno,/c/aws/terraform-provider-aws_v5.100.0_x5,/m/x/terraform-provider-x",
     ),
   );
   assert.ok(
-    !permissionFlags({ root: "/r", execPath: "/d/deno", projectDir: "/p", allowRun: false })
+    !permissionFlags({ ...R, allowRun: false })
       .some((f) => f.startsWith("--allow-run")),
     "no plugin and no deno: no --allow-run at all",
   );
@@ -508,92 +455,83 @@ Deno.test("scripts/pravo grants the commands that may start plugin providers the
 
 Deno.test("scripts/pravo, scripts/compile and pravo mcp's children run with V8_FLAGS", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    const flag = `--v8-flags=${V8_FLAGS.join(",")}`;
-    const cmd = await dryRun(["validate"], tmp);
-    assert.equal(cmd[2], flag, "scripts/pravo");
-    const out = await new Deno.Command(join(PROJECT, "scripts", "compile"), {
-      args: ["--target", "x86_64-unknown-linux-gnu"],
-      env: { PRAVO_SCRIPT_DRY_RUN: "1" },
-      stdout: "piped",
-    }).output();
-    assert.ok(new TextDecoder().decode(out.stdout).trim().split(" ").includes(flag), "compile");
-    const child = selfCommand(tmp).prefix.find((w) => w.startsWith("--v8-flags="))!;
-    for (const f of V8_FLAGS) assert.ok(child.slice(11).split(",").includes(f), child);
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
+  await using _tmp = removing(tmp);
+  const flag = `--v8-flags=${V8_FLAGS.join(",")}`;
+  const cmd = await dryRun(["validate"], tmp);
+  assert.equal(cmd[2], flag, "scripts/pravo");
+  const out = await new Deno.Command(join(PROJECT, "scripts", "compile"), {
+    args: ["--target", "x86_64-unknown-linux-gnu"],
+    env: { PRAVO_SCRIPT_DRY_RUN: "1" },
+    stdout: "piped",
+  }).output();
+  assert.ok(new TextDecoder().decode(out.stdout).trim().split(" ").includes(flag), "compile");
+  const child = selfCommand(tmp).prefix.find((w) => w.startsWith("--v8-flags="))!;
+  for (const f of V8_FLAGS) assert.ok(child.slice(11).split(",").includes(f), child);
 });
 
 Deno.test("hints name pravo as the user ran it: ./scripts/pravo by a relative path, else pravo", async () => {
   const root = await Deno.makeTempDir({ prefix: "pravo-hint-" });
   await Deno.writeTextFile(join(root, "main.cue"), "package demo\n");
-  try {
-    // As a shell runs it: the script's $0 is the path as typed.
-    const run = async (program: string, cwd: string, env: Record<string, string> = {}) => {
-      const out = await new Deno.Command("bash", {
-        args: ["-c", `${program} -C "$1" plan`, "bash", root],
-        cwd,
-        env,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(out.code, 1);
-      return new TextDecoder().decode(out.stderr);
-    };
-    // Not initialised: the message says what to run.
-    assert.match(await run("./scripts/pravo", PROJECT), /Run `\.\/scripts\/pravo init` in /);
-    assert.match(await run("scripts/pravo", PROJECT), /Run `scripts\/pravo init` in /);
-    assert.match(await run(SCRIPT, root), /Run `pravo init` in /);
-    // A name that is not a relative path, or not a plain one, is not used.
-    for (const odd of ["/usr/bin/other", "./a b", "./x`id`", "plain"]) {
-      assert.match(await run(SCRIPT, root, { PRAVO_PROGRAM: odd }), /Run `pravo init` in /, odd);
-    }
-  } finally {
-    await Deno.remove(root, { recursive: true });
+  await using _root = removing(root);
+  // As a shell runs it: the script's $0 is the path as typed.
+  const run = async (program: string, cwd: string, env: Record<string, string> = {}) => {
+    const out = await new Deno.Command("bash", {
+      args: ["-c", `${program} -C "$1" plan`, "bash", root],
+      cwd,
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 1);
+    return new TextDecoder().decode(out.stderr);
+  };
+  // Not initialised: the message says what to run.
+  assert.match(await run("./scripts/pravo", PROJECT), /Run `\.\/scripts\/pravo init` in /);
+  assert.match(await run("scripts/pravo", PROJECT), /Run `scripts\/pravo init` in /);
+  assert.match(await run(SCRIPT, root), /Run `pravo init` in /);
+  // A name that is not a relative path, or not a plain one, is not used.
+  for (const odd of ["/usr/bin/other", "./a b", "./x`id`", "plain"]) {
+    assert.match(await run(SCRIPT, root, { PRAVO_PROGRAM: odd }), /Run `pravo init` in /, odd);
   }
 });
 
 Deno.test("scripts/pravo grants read of the modules folder of pravo's cache, and nothing more, where the lock pins CUE modules", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
-  try {
-    const lock = (modules: boolean) =>
-      JSON.stringify({
-        format_version: "1.0",
-        providers: { "hashicorp/random": { version: "0.1.0" } },
-        ...(modules
-          ? {
-            modules: {
-              "example.com/pets@v0": {
-                version: "v0.1.0",
-                digest: `sha256:${"a".repeat(64)}`,
-                manifest: `sha256:${"b".repeat(64)}`,
-              },
+  await using _tmp = removing(tmp);
+  const lock = (modules: boolean) =>
+    JSON.stringify({
+      format_version: "1.0",
+      providers: { "hashicorp/random": { version: "0.1.0" } },
+      ...(modules
+        ? {
+          modules: {
+            "example.com/pets@v0": {
+              version: "v0.1.0",
+              digest: `sha256:${"a".repeat(64)}`,
+              manifest: `sha256:${"b".repeat(64)}`,
             },
-          }
-          : {}),
-      });
-    const cases: [Record<string, string>, string][] = [
-      [{ XDG_CACHE_HOME: "/xdg/cache" }, "/xdg/cache/pravo/modules"],
-      [{ XDG_CACHE_HOME: "", HOME: "/home/op" }, "/home/op/.cache/pravo/modules"],
-    ];
-    for (const [env, dir] of cases) {
-      const keyDir = dirname(keyFilePath((n) => ({ ...Deno.env.toObject(), ...env })[n])!);
-      const base = { root: tmp, execPath: DENO, projectDir: PROJECT, keyDir };
-      const withKey = Deno.env.get("PRAVO_KEY") ? { ...base, keyDir: undefined } : base;
-      await Deno.writeTextFile(join(tmp, "pravo.lock.json"), lock(true));
-      for (const command of ["validate", "plan", "mcp", "state"]) {
-        assert.deepEqual(
-          permissions(await dryRun([command], tmp, env)),
-          permissionFlags({ ...withKey, modules: dir }),
-          `${command} ${JSON.stringify(env)}`,
-        );
-      }
-      await Deno.writeTextFile(join(tmp, "pravo.lock.json"), lock(false));
-      assert.deepEqual(permissions(await dryRun(["plan"], tmp, env)), permissionFlags(withKey));
+          },
+        }
+        : {}),
+    });
+  const cases: [Record<string, string>, string][] = [
+    [{ XDG_CACHE_HOME: "/xdg/cache" }, "/xdg/cache/pravo/modules"],
+    [{ XDG_CACHE_HOME: "", HOME: "/home/op" }, "/home/op/.cache/pravo/modules"],
+  ];
+  for (const [env, dir] of cases) {
+    const keyDir = dirname(keyFilePath((n) => ({ ...Deno.env.toObject(), ...env })[n])!);
+    const base = { root: tmp, execPath: DENO, projectDir: PROJECT, keyDir };
+    const withKey = Deno.env.get("PRAVO_KEY") ? { ...base, keyDir: undefined } : base;
+    await Deno.writeTextFile(join(tmp, "pravo.lock.json"), lock(true));
+    for (const command of ["validate", "plan", "mcp", "state"]) {
+      assert.deepEqual(
+        permissions(await dryRun([command], tmp, env)),
+        permissionFlags({ ...withKey, modules: dir }),
+        `${command} ${JSON.stringify(env)}`,
+      );
     }
-    assert.ok(ENV_VARS.includes("CUE_REGISTRY"), "init reads $CUE_REGISTRY");
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
+    await Deno.writeTextFile(join(tmp, "pravo.lock.json"), lock(false));
+    assert.deepEqual(permissions(await dryRun(["plan"], tmp, env)), permissionFlags(withKey));
   }
+  assert.ok(ENV_VARS.includes("CUE_REGISTRY"), "init reads $CUE_REGISTRY");
 });

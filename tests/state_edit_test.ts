@@ -7,10 +7,9 @@
  */
 
 import assert from "node:assert/strict";
-import { makeRoot, pravo } from "./_pravo.ts";
+import { appliedRoot, pravo, whileLocked } from "./_pravo.ts";
+import { BACKENDS, stateFlags, stateTest } from "./_pg.ts";
 import { openStore } from "../lib/state/open.ts";
-
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 
 const ROOT = `package demo
 
@@ -25,30 +24,18 @@ net: {
 }
 `;
 
-/** The state flag for a backend: none for SQLite, a fresh root key on PostgreSQL. */
-function stateFlags(backend: string): string[] {
-  if (backend === "sqlite") return [];
-  return ["--state", `${PG}${PG.includes("?") ? "&" : "?"}root=edit/${crypto.randomUUID()}`];
-}
-
-const BACKENDS = ["sqlite", ...(PG ? ["postgres"] : [])];
-
-async function applied(files: Record<string, string>, flags: string[]): Promise<string> {
-  const dir = await makeRoot(files);
-  assert.equal((await pravo(dir, ["init", ...flags])).code, 0);
-  const a = await pravo(dir, ["apply", "-auto-approve", ...flags]);
-  assert.equal(a.code, 0, a.stderr);
-  return dir;
+/** Writes `mainCue` as the root's main.cue and plans. */
+async function planWith(dir: string, mainCue: string) {
+  await Deno.writeTextFile(`${dir}/main.cue`, mainCue);
+  return await pravo(dir, ["plan"]);
 }
 
 for (const backend of BACKENDS) {
-  Deno.test({
-    name: `state list, mv and rm on ${backend}: the edits, in the log with the actor and reason`,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const flags = stateFlags(backend);
-      const dir = await applied({ "main.cue": ROOT }, flags);
+  stateTest(
+    `state list, mv and rm on ${backend}: the edits, in the log with the actor and reason`,
+    async () => {
+      const flags = stateFlags(backend, "edit");
+      const dir = await appliedRoot({ "main.cue": ROOT }, flags);
       const run = (...args: string[]) => pravo(dir, [...args, ...flags]);
       assert.equal((await run("state", "list")).stdout, "base\nnet.db\nnet.web\n");
       assert.equal((await run("state", "list", "net")).stdout, "net.db\nnet.web\n");
@@ -93,30 +80,23 @@ for (const backend of BACKENDS) {
       assert.match(human.stdout, /-> net\.web \(move to network\.web\)/);
       assert.match(human.stdout, /- base \(forget: the object left as it is\)/);
     },
-  });
+  );
 
-  Deno.test({
-    name: `state mv and rm on ${backend} are refused while another process holds the state lock`,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const flags = stateFlags(backend);
-      const dir = await applied({ "main.cue": ROOT }, flags);
+  stateTest(
+    `state mv and rm on ${backend} are refused while another process holds the state lock`,
+    async () => {
+      const flags = stateFlags(backend, "edit");
+      const dir = await appliedRoot({ "main.cue": ROOT }, flags);
       const store = await openStore({ root: dir, state: flags[1] });
-      const lock = await store.acquireLock({
-        actor: "bob",
-        reason: "long apply",
-        command: "apply",
-        timeoutMs: 0,
-      });
       try {
-        for (const args of [["state", "mv", "base", "b2"], ["state", "rm", "base"]]) {
-          const r = await pravo(dir, [...args, ...flags]);
-          assert.equal(r.code, 4, `${args.join(" ")}: ${r.stderr}`);
-          assert.match(r.stderr, /"bob"/);
-        }
+        await whileLocked(store, async () => {
+          for (const args of [["state", "mv", "base", "b2"], ["state", "rm", "base"]]) {
+            const r = await pravo(dir, [...args, ...flags]);
+            assert.equal(r.code, 4, `${args.join(" ")}: ${r.stderr}`);
+            assert.match(r.stderr, /"bob"/);
+          }
+        });
       } finally {
-        await store.releaseLock(lock);
         await store.close();
       }
       assert.equal(
@@ -124,75 +104,70 @@ for (const backend of BACKENDS) {
         "base\nnet.db\nnet.web\n",
       );
     },
-  });
+  );
 
-  Deno.test({
-    name: `moved on ${backend}: readme renamed to docs.readme_file keeps its file`,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const flags = stateFlags(backend);
-      const head = `package demo
+  stateTest(`moved on ${backend}: readme renamed to docs.readme_file keeps its file`, async () => {
+    const flags = stateFlags(backend, "edit");
+    const head = `package demo
 
 import lc "pravo.dev/providers/hashicorp/local"
 
 $local: lc.#Provider
 `;
-      const dir = await applied({
-        "main.cue": head +
-          'readme: $local.#Resource.local_file & {filename: "README.txt", content: "hi"}\n',
-      }, flags);
-      const written = (await Deno.stat(`${dir}/README.txt`)).mtime!.getTime();
-      await Deno.writeTextFile(
-        `${dir}/main.cue`,
-        head +
-          'docs: readme_file: $local.#Resource.local_file & {filename: "README.txt", content: "hi"}\n\n' +
-          'moved: [{from: "readme", to: "docs.readme_file"}]\n',
-      );
-      assert.equal((await pravo(dir, ["validate", ...flags])).code, 0);
-      const plan = await pravo(dir, ["plan", "--out", "m.plan", ...flags]);
-      assert.equal(plan.code, 2, plan.stderr);
-      assert.match(plan.stdout, /# readme has moved to docs\.readme_file/);
-      assert.match(
-        plan.stdout,
-        /Plan: 0 to add, 0 to change, 0 to replace, 0 to destroy, 1 to move\./,
-      );
-      assert.doesNotMatch(plan.stdout, /will be created|will be destroyed/);
-      const doc = JSON.parse((await pravo(dir, ["show", "m.plan", "--json", ...flags])).stdout);
-      assert.deepEqual(
-        doc.nodes.map((n: { address: string; action: string; moved_from?: string }) => [
-          n.address,
-          n.action,
-          n.moved_from,
-        ]),
-        [["docs.readme_file", "no-op", "readme"]],
-      );
-      assert.equal(doc.nodes[0].reasons, undefined);
-      const why = await pravo(dir, ["why", "docs.readme_file", ...flags]);
-      assert.match(
-        why.stdout,
-        /its object moves from readme, as a moved entry of the configuration says/,
-      );
+    const dir = await appliedRoot({
+      "main.cue": head +
+        'readme: $local.#Resource.local_file & {filename: "README.txt", content: "hi"}\n',
+    }, flags);
+    const written = (await Deno.stat(`${dir}/README.txt`)).mtime!.getTime();
+    await Deno.writeTextFile(
+      `${dir}/main.cue`,
+      head +
+        'docs: readme_file: $local.#Resource.local_file & {filename: "README.txt", content: "hi"}\n\n' +
+        'moved: [{from: "readme", to: "docs.readme_file"}]\n',
+    );
+    assert.equal((await pravo(dir, ["validate", ...flags])).code, 0);
+    const plan = await pravo(dir, ["plan", "--out", "m.plan", ...flags]);
+    assert.equal(plan.code, 2, plan.stderr);
+    assert.match(plan.stdout, /# readme has moved to docs\.readme_file/);
+    assert.match(
+      plan.stdout,
+      /Plan: 0 to add, 0 to change, 0 to replace, 0 to destroy, 1 to move\./,
+    );
+    assert.doesNotMatch(plan.stdout, /will be created|will be destroyed/);
+    const doc = JSON.parse((await pravo(dir, ["show", "m.plan", "--json", ...flags])).stdout);
+    assert.deepEqual(
+      doc.nodes.map((n: { address: string; action: string; moved_from?: string }) => [
+        n.address,
+        n.action,
+        n.moved_from,
+      ]),
+      [["docs.readme_file", "no-op", "readme"]],
+    );
+    assert.equal(doc.nodes[0].reasons, undefined);
+    const why = await pravo(dir, ["why", "docs.readme_file", ...flags]);
+    assert.match(
+      why.stdout,
+      /its object moves from readme, as a moved entry of the configuration says/,
+    );
 
-      const apply = await pravo(dir, ["apply", "m.plan", "--reason", "tidy", ...flags]);
-      assert.equal(apply.code, 0, apply.stderr);
-      assert.match(apply.stdout, /readme: moved to docs\.readme_file\n/);
-      assert.equal((await Deno.stat(`${dir}/README.txt`)).mtime!.getTime(), written);
-      assert.equal((await pravo(dir, ["state", "list", ...flags])).stdout, "docs.readme_file\n");
-      const again = await pravo(dir, ["plan", ...flags]);
-      assert.equal(again.code, 0, again.stdout);
-      const log = JSON.parse(
-        (await pravo(dir, ["state", "log", "--json", "--limit", "1", ...flags]))
-          .stdout,
-      );
-      assert.equal(log.entries[0].reason, "tidy");
-      assert.deepEqual(
-        log.entries[0].changes.map((
-          c: { address: string; action: string },
-        ) => [c.address, c.action]),
-        [["readme", "move"], ["docs.readme_file", "move"]],
-      );
-    },
+    const apply = await pravo(dir, ["apply", "m.plan", "--reason", "tidy", ...flags]);
+    assert.equal(apply.code, 0, apply.stderr);
+    assert.match(apply.stdout, /readme: moved to docs\.readme_file\n/);
+    assert.equal((await Deno.stat(`${dir}/README.txt`)).mtime!.getTime(), written);
+    assert.equal((await pravo(dir, ["state", "list", ...flags])).stdout, "docs.readme_file\n");
+    const again = await pravo(dir, ["plan", ...flags]);
+    assert.equal(again.code, 0, again.stdout);
+    const log = JSON.parse(
+      (await pravo(dir, ["state", "log", "--json", "--limit", "1", ...flags]))
+        .stdout,
+    );
+    assert.equal(log.entries[0].reason, "tidy");
+    assert.deepEqual(
+      log.entries[0].changes.map((
+        c: { address: string; action: string },
+      ) => [c.address, c.action]),
+      [["readme", "move"], ["docs.readme_file", "move"]],
+    );
   });
 }
 
@@ -203,17 +178,16 @@ import tm "pravo.dev/providers/hashicorp/time"
 
 $time: tm.#Provider
 `;
-  const dir = await applied({
+  const dir = await appliedRoot({
     "main.cue": head + 'nap: $time.#Resource.time_sleep & {create_duration: "1ms"}\n',
-  }, []);
+  });
   const id = JSON.parse((await pravo(dir, ["state", "show", "nap", "--json"])).stdout).record
     .attributes.id;
-  await Deno.writeTextFile(
-    `${dir}/main.cue`,
+  const plan = await planWith(
+    dir,
     head + 'waits: short: $time.#Resource.time_sleep & {create_duration: "2ms"}\n' +
       'moved: [{from: "nap", to: "waits.short"}]\n',
   );
-  const plan = await pravo(dir, ["plan"]);
   assert.equal(plan.code, 2);
   assert.match(plan.stdout, /# waits\.short will be updated in place\n {2}# \(moved from nap\)/);
   assert.match(plan.stdout, /1 to change, 0 to replace, 0 to destroy, 1 to move\./);
@@ -232,26 +206,24 @@ import rnd "pravo.dev/providers/hashicorp/random"
 
 $random: rnd.#Provider
 `;
-  const dir = await applied({
+  const dir = await appliedRoot({
     "main.cue": head +
       "a: $random.#Resource.random_pet & {}\nb: $random.#Resource.random_pet & {}\n",
-  }, []);
+  });
   // To an address that holds an object already.
-  await Deno.writeTextFile(
-    `${dir}/main.cue`,
+  const taken = await planWith(
+    dir,
     head + 'b: $random.#Resource.random_pet & {}\nmoved: [{from: "a", to: "b"}]\n',
   );
-  const taken = await pravo(dir, ["plan"]);
   assert.equal(taken.code, 1);
   assert.match(taken.stderr, /Cannot move a to b/);
   assert.match(taken.stderr, /the state holds an object there already/);
   // To a node of another type.
-  await Deno.writeTextFile(
-    `${dir}/main.cue`,
+  const other = await planWith(
+    dir,
     head + "b: $random.#Resource.random_pet & {}\nc: $random.#Resource.random_uuid & {}\n" +
       'moved: [{from: "a", to: "c"}]\n',
   );
-  const other = await pravo(dir, ["plan"]);
   assert.equal(other.code, 1);
   assert.match(other.stderr, /The state holds a random_pet at a, and c is a random_uuid/);
 });

@@ -9,20 +9,18 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { run, type RunResult } from "./_pravo.ts";
 
 const PROJECT = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = join(PROJECT, "tests", "fixtures");
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = RunResult;
 
 /** Runs `pravo --no-color -C tests/fixtures/<fixture> validate ARGS...`. */
-async function validate(fixture: string, ...args: string[]): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
+function validate(fixture: string, ...args: string[]): Promise<Run> {
+  return run(
+    Deno.execPath(),
+    [
       "run",
       "-A",
       "--config",
@@ -34,13 +32,8 @@ async function validate(fixture: string, ...args: string[]): Promise<Run> {
       "validate",
       ...args,
     ],
-    cwd: PROJECT,
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+    { cwd: PROJECT },
+  );
 }
 
 /** The human and the `--json` runs of one case, side by side. */
@@ -87,6 +80,16 @@ function rendered(summary: string, where: string | undefined, detail: string): s
   return `Error: ${summary}\n${where ? `\n  ${where}:\n` : ""}\n${detail}\n`;
 }
 
+/** The human rendering of an error at a node and a place. */
+function renderedAt(d: Required<JsonDiagnostic>): string {
+  const { file, line, column } = d.range;
+  return rendered(
+    d.summary,
+    `on ${file} line ${line}, column ${column}, in ${d.address}`,
+    d.detail,
+  );
+}
+
 function counts(c: Partial<Record<string, number>>): string {
   return JSON.stringify(
     {
@@ -128,34 +131,147 @@ Deno.test("validate counts nodes of two files: nested, a computed reference, dat
   );
 });
 
-Deno.test("validate reports a type error at its file, line and column", async () => {
-  const [human, json] = await both("type_error");
-  const detail =
-    'random_integer.max is an int, and base.max is "nine" (a string). Give a whole number such as 3.';
-  assert.equal(
-    invalid(human),
-    rendered("Wrong type for max", "on main.cue line 9, column 2, in base.max", detail),
-  );
-  assert.deepEqual(invalidJson(json), [{
-    address: "base.max",
-    detail,
-    range: { column: 2, file: "main.cue", line: 9 },
+// Three files, errors in the second and the third. cue-wasm reports one error
+// at a time; each must come out at its own file, line and column.
+
+/** The error of a random_integer `node` whose max is `given`, at column 2 of a line of a file. */
+function wrongMax(
+  node: string,
+  given: string,
+  at: { file: string; line: number },
+): Required<JsonDiagnostic> {
+  return {
+    address: `${node}.max`,
+    detail:
+      `random_integer.max is an int, and ${node}.max is ${given}. Give a whole number such as 3.`,
+    range: { column: 2, ...at },
     severity: "error",
     summary: "Wrong type for max",
-  }]);
-});
+  };
+}
 
-Deno.test("validate names an unknown attribute and the nearest one", async () => {
-  const stderr = invalid(await validate("unknown_attribute"));
-  assert.equal(
-    stderr,
-    rendered(
-      'Unsupported attribute "sede"',
-      "on main.cue line 7, column 59, in base.sede",
-      'random_integer has no attribute "sede"; did you mean "seed"? Remove it or correct its name; run `pravo schema random_integer` for the attributes of the type.',
-    ),
-  );
-});
+const THIRD = wrongMax("c", '"nine" (a string)', { file: "c.cue", line: 5 });
+const SECOND = wrongMax("b", "true (a bool)", { file: "b.cue", line: 6 });
+
+/** Cases with one error at a node: its human rendering and its `--json` diagnostic. */
+const ONE_ERROR: { name: string; fixture: string; diagnostic: Required<JsonDiagnostic> }[] = [
+  {
+    name: "validate reports a type error at its file, line and column",
+    fixture: "type_error",
+    diagnostic: wrongMax("base", '"nine" (a string)', { file: "main.cue", line: 9 }),
+  },
+  {
+    name: "validate reports a cycle between two nodes, naming both",
+    fixture: "cycle",
+    diagnostic: {
+      address: "a",
+      detail:
+        "These nodes refer to each other in a cycle: a -> b -> a. pravo cannot tell which to create first; remove one of the references.",
+      range: { column: 1, file: "main.cue", line: 7 },
+      severity: "error",
+      summary: "Dependency cycle",
+    },
+  },
+  {
+    name: "validate reports an error in the third of three files at c.cue line 5, column 2",
+    fixture: "three_files_third",
+    diagnostic: THIRD,
+  },
+  {
+    name: "validate reports an error in the second of three files at b.cue line 6, column 2",
+    fixture: "three_files_second",
+    diagnostic: SECOND,
+  },
+];
+
+for (const c of ONE_ERROR) {
+  Deno.test(c.name, async () => {
+    const [human, json] = await both(c.fixture);
+    assert.equal(invalid(human), renderedAt(c.diagnostic));
+    assert.deepEqual(invalidJson(json), [c.diagnostic]);
+  });
+}
+
+/** A run refused with one error, and that error as the human run prints it. */
+interface HumanError {
+  /** The fixture and the arguments of the run. */
+  run: string[];
+  summary: string;
+  where?: string;
+  detail: string;
+}
+
+/** Tests of runs refused with one error each; a test's runs go side by side. */
+const HUMAN_ERROR: { name: string; runs: HumanError[] }[] = [
+  {
+    name: "validate names an unknown attribute and the nearest one",
+    runs: [{
+      run: ["unknown_attribute"],
+      summary: 'Unsupported attribute "sede"',
+      where: "on main.cue line 7, column 59, in base.sede",
+      detail:
+        'random_integer has no attribute "sede"; did you mean "seed"? Remove it or correct its name; run `pravo schema random_integer` for the attributes of the type.',
+    }],
+  },
+  {
+    name: "validate reports an undeclared tag with did-you-mean, and a tag of the wrong type",
+    runs: [{
+      run: ["tags", "-t", "envv=prod"],
+      summary: 'No field declares the tag "envv"',
+      detail:
+        '-t envv=prod names a tag that no field declares with @tag(envv) (did you mean "env"?). The tags declared are: env, n. Correct the name, or add @tag(envv) to the field it should fill.',
+    }, {
+      run: ["tags", "-t", "env=prod", "-t", "n=x"],
+      summary: 'Tag "n" needs a value of type int',
+      where: "on main.cue line 8, column 15",
+      detail: '-t n=x gives "x", which is not an int. Pass a value such as 3.',
+    }],
+  },
+  {
+    name: "validate refuses an unknown non-builtin import and an unused import",
+    runs: [{
+      run: ["unknown_import"],
+      summary: "Unknown import",
+      where: "on main.cue line 3, column 8",
+      detail:
+        '"example.com/things" is neither one of CUE\'s builtin packages nor a pravo provider, and the root is no CUE module (cue.mod/module.cue). Import a builtin package (such as "strings"), a provider as "pravo.dev/providers/<namespace>/<name>", or a package of the root\'s module by its path.',
+    }, {
+      run: ["unused_import"],
+      summary: 'Import "strings" is not used',
+      where: "on main.cue line 4, column 2",
+      detail:
+        'CUE refuses an import that nothing refers to. Use "strings" in main.cue, or remove the import.',
+    }],
+  },
+  {
+    name: "validate reports a root without .cue files",
+    runs: [{
+      run: ["no_cue_files"],
+      summary: "No .cue files in the root",
+      detail: `"${
+        join(FIXTURES, "no_cue_files")
+      }" holds no .cue file. Write the specification in a file such as main.cue that starts with a package clause, or give the root with -C DIR.`,
+    }],
+  },
+  {
+    name: "validate reports a syntax error at its line and column",
+    runs: [{
+      run: ["syntax_error"],
+      summary: "Syntax error",
+      where: "on main.cue line 9, column 9",
+      detail: `missing ',' or new line before "seed". Correct the syntax at this place.`,
+    }],
+  },
+];
+
+for (const c of HUMAN_ERROR) {
+  Deno.test(c.name, async () => {
+    const runs = await Promise.all(c.runs.map((r) => validate(r.run[0], ...r.run.slice(1))));
+    for (const [i, r] of c.runs.entries()) {
+      assert.equal(invalid(runs[i]), rendered(r.summary, r.where, r.detail), r.run.join(" "));
+    }
+  });
+}
 
 Deno.test("validate reports a missing required attribute at its node", async () => {
   const diags = invalidJson(await validate("missing_required", "--json"));
@@ -190,29 +306,6 @@ Deno.test("validate fills @tag fields from -t; a tag value makes the spec valid"
   assert.deepEqual(tooBig[0].range, { file: "main.cue", line: 10, column: 51 });
 });
 
-Deno.test("validate reports an undeclared tag with did-you-mean, and a tag of the wrong type", async () => {
-  const [typo, wrongType] = await Promise.all([
-    validate("tags", "-t", "envv=prod"),
-    validate("tags", "-t", "env=prod", "-t", "n=x"),
-  ]);
-  assert.equal(
-    invalid(typo),
-    rendered(
-      'No field declares the tag "envv"',
-      undefined,
-      '-t envv=prod names a tag that no field declares with @tag(envv) (did you mean "env"?). The tags declared are: env, n. Correct the name, or add @tag(envv) to the field it should fill.',
-    ),
-  );
-  assert.equal(
-    invalid(wrongType),
-    rendered(
-      'Tag "n" needs a value of type int',
-      "on main.cue line 8, column 15",
-      '-t n=x gives "x", which is not an int. Pass a value such as 3.',
-    ),
-  );
-});
-
 Deno.test("validate names the providers that exist for an unknown provider import", async () => {
   const diags = invalidJson(await validate("unknown_provider", "--json"));
   assert.deepEqual(diags, [{
@@ -222,29 +315,6 @@ Deno.test("validate names the providers that exist for an unknown provider impor
     severity: "error",
     summary: "Unknown provider",
   }]);
-});
-
-Deno.test("validate refuses an unknown non-builtin import and an unused import", async () => {
-  const [unknown, unused] = await Promise.all([
-    validate("unknown_import"),
-    validate("unused_import"),
-  ]);
-  assert.equal(
-    invalid(unknown),
-    rendered(
-      "Unknown import",
-      "on main.cue line 3, column 8",
-      '"example.com/things" is neither one of CUE\'s builtin packages nor a pravo provider, and the root is no CUE module (cue.mod/module.cue). Import a builtin package (such as "strings"), a provider as "pravo.dev/providers/<namespace>/<name>", or a package of the root\'s module by its path.',
-    ),
-  );
-  assert.equal(
-    invalid(unused),
-    rendered(
-      'Import "strings" is not used',
-      "on main.cue line 4, column 2",
-      'CUE refuses an import that nothing refers to. Use "strings" in main.cue, or remove the import.',
-    ),
-  );
 });
 
 Deno.test("validate names a file of another package", async () => {
@@ -258,102 +328,13 @@ Deno.test("validate names a file of another package", async () => {
   );
 });
 
-Deno.test("validate reports a root without .cue files", async () => {
-  const stderr = invalid(await validate("no_cue_files"));
-  assert.equal(
-    stderr,
-    rendered(
-      "No .cue files in the root",
-      undefined,
-      `"${
-        join(FIXTURES, "no_cue_files")
-      }" holds no .cue file. Write the specification in a file such as main.cue that starts with a package clause, or give the root with -C DIR.`,
-    ),
-  );
-});
-
-Deno.test("validate reports a cycle between two nodes, naming both", async () => {
-  const [human, json] = await both("cycle");
-  const detail =
-    "These nodes refer to each other in a cycle: a -> b -> a. pravo cannot tell which to create first; remove one of the references.";
-  assert.equal(
-    invalid(human),
-    rendered("Dependency cycle", "on main.cue line 7, column 1, in a", detail),
-  );
-  assert.deepEqual(invalidJson(json), [{
-    address: "a",
-    detail,
-    range: { column: 1, file: "main.cue", line: 7 },
-    severity: "error",
-    summary: "Dependency cycle",
-  }]);
-});
-
-Deno.test("validate reports a syntax error at its line and column", async () => {
-  const stderr = invalid(await validate("syntax_error"));
-  assert.equal(
-    stderr,
-    rendered(
-      "Syntax error",
-      "on main.cue line 9, column 9",
-      `missing ',' or new line before "seed". Correct the syntax at this place.`,
-    ),
-  );
-});
-
-// Three files, errors in the second and the third. cue-wasm reports one error
-// at a time; each must come out at its own file, line and column.
-
-const THIRD = {
-  address: "c.max",
-  detail:
-    'random_integer.max is an int, and c.max is "nine" (a string). Give a whole number such as 3.',
-  range: { column: 2, file: "c.cue", line: 5 },
-  severity: "error",
-  summary: "Wrong type for max",
-};
-
-const SECOND = {
-  address: "b.max",
-  detail:
-    "random_integer.max is an int, and b.max is true (a bool). Give a whole number such as 3.",
-  range: { column: 2, file: "b.cue", line: 6 },
-  severity: "error",
-  summary: "Wrong type for max",
-};
-
-Deno.test("validate reports an error in the third of three files at c.cue line 5, column 2", async () => {
-  const [human, json] = await both("three_files_third");
-  assert.equal(
-    invalid(human),
-    rendered(THIRD.summary, "on c.cue line 5, column 2, in c.max", THIRD.detail),
-  );
-  assert.deepEqual(invalidJson(json), [THIRD]);
-});
-
-Deno.test("validate reports an error in the second of three files at b.cue line 6, column 2", async () => {
-  const [human, json] = await both("three_files_second");
-  assert.equal(
-    invalid(human),
-    rendered(SECOND.summary, "on b.cue line 6, column 2, in b.max", SECOND.detail),
-  );
-  assert.deepEqual(invalidJson(json), [SECOND]);
-});
-
 Deno.test("validate reports one of two errors in two files, at its own position", async () => {
   const [human, json] = await both("three_files_both");
   const diags = invalidJson(json);
   assert.equal(diags.length, 1, "cue-wasm reports the first error only");
   const found = diags[0].address === "b.max" ? SECOND : THIRD;
   assert.deepEqual(diags, [found]);
-  assert.equal(
-    invalid(human),
-    rendered(
-      found.summary,
-      `on ${found.range.file} line ${found.range.line}, column ${found.range.column}, in ${found.address}`,
-      found.detail,
-    ),
-  );
+  assert.equal(invalid(human), renderedAt(found));
 });
 
 Deno.test("validate checks a range computed from a value known only after apply at apply, not on a stand-in number", async () => {

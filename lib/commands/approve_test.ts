@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAIN, makeRoot, pravo, SEED } from "../../tests/_pravo.ts";
+import { makeRoot, onTerminal, pravo, SEED } from "../../tests/_pravo.ts";
 
 const HAS_SCRIPT = (() => {
   try {
@@ -9,25 +9,6 @@ const HAS_SCRIPT = (() => {
     return false;
   }
 })();
-
-/** Runs pravo on a terminal (util-linux `script` gives it one), answering `answer`. */
-async function onTerminal(root: string, args: string[], answer: string) {
-  const words = [Deno.execPath(), "run", "-A", "--quiet", MAIN, "--no-color", ...args];
-  const quoted = words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = new Deno.Command("/usr/bin/script", {
-    args: ["-qec", `${quoted}; echo "exit=$?"`, "/dev/null"],
-    cwd: root,
-    env: { PRAVO_ACTOR: "operator" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(answer + "\n"));
-  await w.close();
-  const out = await child.output();
-  return new TextDecoder().decode(out.stdout).replaceAll("\r", "");
-}
 
 async function setup() {
   const base = await Deno.makeTempDir({ prefix: "pravo-approve-" });
@@ -45,7 +26,10 @@ Deno.test({
   ignore: !HAS_SCRIPT,
   async fn() {
     const t = await setup();
-    const no = await onTerminal(t.root, ["approve", "x.plan", "--key", t.key], "no");
+    const no = await onTerminal(t.root, ["approve", "x.plan", "--key", t.key], {
+      answer: "no",
+      actor: "operator",
+    });
     assert.match(no, /# base will be created/);
     assert.match(no, /Do you approve exactly this plan\?/);
     assert.match(no, /Approval cancelled: nothing was approved\.\nexit=1/);
@@ -53,7 +37,10 @@ Deno.test({
       Deno.stat(join(t.root, ".pravo", "approvals.jsonl")),
       Deno.errors.NotFound,
     );
-    const yes = await onTerminal(t.root, ["approve", "x.plan", "--key", t.key], "yes");
+    const yes = await onTerminal(t.root, ["approve", "x.plan", "--key", t.key], {
+      answer: "yes",
+      actor: "operator",
+    });
     assert.match(yes, /Approved plan [0-9a-f-]+ \(1 to add, .* as operator, signed with/);
     assert.match(yes, /exit=0/);
     const lines = (await Deno.readTextFile(join(t.root, ".pravo", "approvals.jsonl"))).trim()

@@ -4,7 +4,7 @@ import { loadPolicy } from "../../policy/mod.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { rootConfig } from "./config.ts";
 import { stateLocation } from "../state/open.ts";
-import { MAIN, makeRoot, SEED } from "../../tests/_pravo.ts";
+import { MAIN, makeRoot, run, SEED } from "../../tests/_pravo.ts";
 import { lockFileText } from "./pinned_files.ts";
 import { mergeTags, parsePinned, pin, type Pinned, PINNED_FLAG } from "./pinned.ts";
 import { toBase64 } from "../bytes.ts";
@@ -84,24 +84,16 @@ Deno.test("parsePinned() refuses what is not a pinned document", () => {
   assert.equal(parsePinned(JSON.stringify(doc("/r"))).root, "/r");
 });
 
-async function pinnedRun(root: string, pinned: Pinned, args: string[], env = {}) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, PINNED_FLAG, "--json", "--no-color", ...args],
-    cwd: root,
-    env: { PRAVO_STATE: "sqlite:/nowhere/state.db", ...env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(JSON.stringify(pinned)));
-  await w.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+function pinnedRun(root: string, pinned: Pinned, args: string[], env = {}) {
+  return run(
+    Deno.execPath(),
+    ["run", "-A", "--quiet", MAIN, PINNED_FLAG, "--json", "--no-color", ...args],
+    {
+      cwd: root,
+      env: { PRAVO_STATE: "sqlite:/nowhere/state.db", ...env },
+      stdin: JSON.stringify(pinned),
+    },
+  );
 }
 
 Deno.test("main.ts --pinned-stdin: the root, state, actor and tags come from stdin; -C, --state, --actor on the line and a changed operator tag are refused", async () => {

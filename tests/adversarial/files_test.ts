@@ -17,6 +17,7 @@ import {
   approverKey,
   call,
   connect,
+  exitCode,
   pravo,
   SEED,
   seedRoot,
@@ -26,8 +27,6 @@ import {
 } from "../mcp/_client.ts";
 /** The bound on the approvals file (lib/plan/approval.ts). */
 const MAX_APPROVALS_BYTES = 16 * 1024 * 1024;
-
-const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
 
 /** Makes a FIFO: what an agent could leave where pravo reads a file. */
 async function mkfifo(path: string): Promise<void> {
@@ -44,67 +43,57 @@ function assertRefused(r: ToolResult, re: RegExp): void {
 
 Deno.test("a FIFO or a link to /dev/zero as the plan file or the approvals file does not stall the server: refused at once, and the next call answered", async () => {
   const root = await seedRoot();
-  const op = await approverKey();
+  await using op = await approverKey();
   assert.equal((await pravo(root, ["plan", "--out", "ok.plan"])).code, 2);
   await mkfifo(join(root, "fifo.plan"));
-  const s = await connect(root, { args: ["--approver", op.pub] });
-  try {
-    // The server reads the plan file to look its approval up: a FIFO blocked
-    // it (and every other client) for good on main.
-    assertRefused(
-      await call(s, "pravo_apply_plan", { planfile: "fifo.plan" }),
-      /planfile "fifo\.plan" cannot be read: it is not a plan file: it is a FIFO/,
-    );
-    // The child that shows it is not stalled either.
-    const shown = await call(s, "pravo_show_plan", { planfile: "fifo.plan" });
-    assert.equal(exitCode(shown), 1, text(shown));
-    assert.match(text(shown), /It is not a plan file: it is a FIFO/);
-    // The approvals file as a FIFO, a link to /dev/zero, a link to a file elsewhere.
-    const approvals = join(root, ".pravo", "approvals.jsonl");
-    await mkfifo(approvals);
-    assertRefused(
-      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
-      /the approvals file \.pravo\/approvals\.jsonl cannot be used: it is a FIFO/,
-    );
-    await Deno.remove(approvals);
-    await Deno.symlink("/dev/zero", approvals);
-    assertRefused(
-      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
-      /cannot be used: it is a symbolic link/,
-    );
-    await Deno.remove(approvals);
-    // Still serving.
-    const v = await call(s, "pravo_validate", {});
-    assert.equal(exitCode(v), 0, text(v));
-    // An approval the operator makes now is found as before.
-    assert.equal((await pravo(root, ["approve", "ok.plan", "--key", op.key])).code, 0);
-    const applied = await call(s, "pravo_apply_plan", { planfile: "ok.plan" });
-    assert.equal(exitCode(applied), 0, text(applied));
-  } finally {
-    await s.close();
-    await Deno.remove(op.dir, { recursive: true });
-  }
+  await using s = await connect(root, { args: ["--approver", op.pub] });
+  // The server reads the plan file to look its approval up: a FIFO blocked
+  // it (and every other client) for good on main.
+  assertRefused(
+    await call(s, "pravo_apply_plan", { planfile: "fifo.plan" }),
+    /planfile "fifo\.plan" cannot be read: it is not a plan file: it is a FIFO/,
+  );
+  // The child that shows it is not stalled either.
+  const shown = await call(s, "pravo_show_plan", { planfile: "fifo.plan" });
+  assert.equal(exitCode(shown), 1, text(shown));
+  assert.match(text(shown), /It is not a plan file: it is a FIFO/);
+  // The approvals file as a FIFO, a link to /dev/zero, a link to a file elsewhere.
+  const approvals = join(root, ".pravo", "approvals.jsonl");
+  await mkfifo(approvals);
+  assertRefused(
+    await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+    /the approvals file \.pravo\/approvals\.jsonl cannot be used: it is a FIFO/,
+  );
+  await Deno.remove(approvals);
+  await Deno.symlink("/dev/zero", approvals);
+  assertRefused(
+    await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+    /cannot be used: it is a symbolic link/,
+  );
+  await Deno.remove(approvals);
+  // Still serving.
+  const v = await call(s, "pravo_validate", {});
+  assert.equal(exitCode(v), 0, text(v));
+  // An approval the operator makes now is found as before.
+  assert.equal((await pravo(root, ["approve", "ok.plan", "--key", op.key])).code, 0);
+  const applied = await call(s, "pravo_apply_plan", { planfile: "ok.plan" });
+  assert.equal(exitCode(applied), 0, text(applied));
 });
 
 Deno.test("an approvals file grown past its bound is refused with a message, not read whole", async () => {
   const root = await seedRoot();
-  const op = await approverKey();
+  await using op = await approverKey();
   assert.equal((await pravo(root, ["plan", "--out", "ok.plan"])).code, 2);
   assert.equal((await pravo(root, ["approve", "ok.plan", "--key", op.key])).code, 0);
   const approvals = join(root, ".pravo", "approvals.jsonl");
   const f = await Deno.open(approvals, { append: true });
   await f.truncate(MAX_APPROVALS_BYTES + 1); // what an agent appends with its editor
   f.close();
-  const s = await connect(root, { args: ["--approver", op.pub] });
-  try {
-    assertRefused(
-      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
-      /approvals\.jsonl cannot be used: it is 16777217 bytes, more than the 16777216 pravo reads there/,
-    );
-  } finally {
-    await s.close();
-    await Deno.remove(op.dir, { recursive: true });
-  }
+  await using s = await connect(root, { args: ["--approver", op.pub] });
+  assertRefused(
+    await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+    /approvals\.jsonl cannot be used: it is 16777217 bytes, more than the 16777216 pravo reads there/,
+  );
 });
 
 Deno.test("pravo.jsonc or a policy in the root turned into a FIFO or a link to /dev/zero mid-session: every call is answered, and the server warns", async () => {
@@ -113,28 +102,24 @@ Deno.test("pravo.jsonc or a policy in the root turned into a FIFO or a link to /
   await Deno.mkdir(join(root, "policy"));
   const policy = join(root, "policy", "keep.cue");
   await Deno.writeTextFile(policy, "summary: destroy: 0\n");
-  const s = await connect(root, { args: ["--policy", policy] });
-  try {
-    assert.equal(exitCode(await call(s, "pravo_validate", {})), 0);
-    await Deno.remove(join(root, "pravo.jsonc"));
-    await Deno.symlink("/dev/zero", join(root, "pravo.jsonc"));
-    await Deno.remove(policy);
-    await mkfifo(policy);
-    // On main the server read both whole on every call: /dev/zero without
-    // end, and the FIFO blocked for good.
-    for (let i = 0; i < 2; i++) {
-      const r = await call(s, "pravo_plan", { destroy: true });
-      assert.equal(exitCode(r), 5, text(r)); // the pinned policy still judges
-    }
-    await waitFor(
-      () => /The policy .*keep\.cue changed since the server started/.test(s.stderr()),
-      5_000,
-      "the warning about the policy",
-    );
-    assert.match(s.stderr(), /pravo\.jsonc changed since the server started/);
-  } finally {
-    await s.close();
+  await using s = await connect(root, { args: ["--policy", policy] });
+  assert.equal(exitCode(await call(s, "pravo_validate", {})), 0);
+  await Deno.remove(join(root, "pravo.jsonc"));
+  await Deno.symlink("/dev/zero", join(root, "pravo.jsonc"));
+  await Deno.remove(policy);
+  await mkfifo(policy);
+  // On main the server read both whole on every call: /dev/zero without
+  // end, and the FIFO blocked for good.
+  for (let i = 0; i < 2; i++) {
+    const r = await call(s, "pravo_plan", { destroy: true });
+    assert.equal(exitCode(r), 5, text(r)); // the pinned policy still judges
   }
+  await waitFor(
+    () => /The policy .*keep\.cue changed since the server started/.test(s.stderr()),
+    5_000,
+    "the warning about the policy",
+  );
+  assert.match(s.stderr(), /pravo\.jsonc changed since the server started/);
 });
 
 Deno.test("a FIFO or a link to /dev/zero at pravo.jsonc, pravo.lock.json or a policy when the server starts: a clear error, not a server that never answers", async () => {

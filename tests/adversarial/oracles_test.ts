@@ -16,36 +16,37 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { call, connect, makeRoot, pravo, text, type ToolResult } from "../mcp/_client.ts";
-import { records } from "../_pravo.ts";
-
-const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
+import { call, connect, exitCode, pravo, text, type ToolResult } from "../mcp/_client.ts";
+import { appliedRoot, records } from "../_pravo.ts";
 
 /** A root with a sensitive value read from secret.txt, and `base` applied with seed "base". */
 async function secretRoot(secret: string): Promise<string> {
-  const root = await makeRoot({
-    "main.cue": body('max: 9, seed: "base"'),
-    "secret.txt": secret,
-  });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  const applied = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(applied.code, 0, applied.stderr);
-  return root;
+  return await appliedRoot({ "main.cue": body('max: 9, seed: "base"'), "secret.txt": secret });
 }
 
-function body(baseFields: string, extra = ""): string {
+/** The head of the roots below: package demo, strings, random and `other`, the two providers. */
+function head(other: "local" | "null"): string {
+  const alias = other === "local" ? "loc" : "nul";
   return `package demo
 
 import (
 	"strings"
 	rnd "pravo.dev/providers/hashicorp/random"
-	loc "pravo.dev/providers/hashicorp/local"
+	${alias} "pravo.dev/providers/hashicorp/${other}"
 )
 
 $random: rnd.#Provider
-$local:  loc.#Provider
+${`$${other}:`.padEnd(9)}${alias}.#Provider
 
-s:    $local.#Data.local_sensitive_file & {filename: "secret.txt"}
+`;
+}
+
+/** A password of twelve lowercase letters. */
+const PW =
+  "pw: $random.#Resource.random_password & {length: 12, special: false, upper: false, numeric: false}\n";
+
+function body(baseFields: string, extra = ""): string {
+  return `${head("local")}s:    $local.#Data.local_sensitive_file & {filename: "secret.txt"}
 base: $random.#Resource.random_integer & {min: 1, ${baseFields}}
 _use: strings.ToUpper("a")
 ${extra}`;
@@ -74,13 +75,9 @@ function seen(r: ToolResult): string {
 async function answer(secret: string, main: string, args: string[] = []): Promise<string> {
   const root = await secretRoot(secret);
   await Deno.writeTextFile(join(root, "main.cue"), main);
-  const s = await connect(root, { args });
-  try {
-    const r = await call(s, "pravo_plan", { include_skipped: true });
-    return seen(r);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args });
+  const r = await call(s, "pravo_plan", { include_skipped: true });
+  return seen(r);
 }
 
 Deno.test("whether a node changes does not tell of a secret: an input that becomes computed from one changes, whatever it holds", async () => {
@@ -101,24 +98,8 @@ Deno.test("whether a provider's check fails does not tell of a secret: inputs co
 });
 
 Deno.test("whether a data source can be read does not tell of a password: one whose inputs are computed from a secret is read at apply", async () => {
-  const main = (extra: string) =>
-    `package demo
-
-import (
-	"strings"
-	rnd "pravo.dev/providers/hashicorp/random"
-	loc "pravo.dev/providers/hashicorp/local"
-)
-
-$random: rnd.#Provider
-$local:  loc.#Provider
-
-pw: $random.#Resource.random_password & {length: 12, special: false, upper: false, numeric: false}
-_use: strings.ToUpper("a")
-${extra}`;
-  const root = await makeRoot({ "main.cue": main("") });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+  const main = (extra: string) => `${head("local")}${PW}_use: strings.ToUpper("a")\n${extra}`;
+  const root = await appliedRoot({ "main.cue": main("") });
   const first = String((await records(root)).get("pw")!.attributes.result)[0];
   assert.match(first, /^[a-z]$/);
   const other = first === "a" ? "b" : "a";
@@ -146,19 +127,7 @@ ${extra}`;
 Deno.test("a check of a password answers the same for every password at plan time: nothing is evaluated with it before apply, and planning stays open", async () => {
   // A password in the state: what the evaluation would unify in, sealed at rest.
   const main = (check: string) =>
-    `package demo
-
-import (
-	"strings"
-	rnd "pravo.dev/providers/hashicorp/random"
-	nul "pravo.dev/providers/hashicorp/null"
-)
-
-$random: rnd.#Provider
-$null:   nul.#Provider
-
-pw: $random.#Resource.random_password & {length: 12, special: false, upper: false, numeric: false}
-n: $null.#Resource.null_resource & {triggers: {p: pw.result}}
+    `${head("null")}${PW}n: $null.#Resource.null_resource & {triggers: {p: pw.result}}
 check: ${check}
 `;
   const answersFor = async (root: string, password: string) => {
@@ -173,23 +142,17 @@ check: ${check}
       `len(pw.result) == 12 & true`,
       `strings.ContainsAny(pw.result, "aeiou") & true`,
     ];
-    const s = await connect(root, { args: ["--read-only"] });
-    try {
-      const got: string[] = [];
-      for (const m of probes) {
-        await Deno.writeTextFile(join(root, "main.cue"), main(m));
-        got.push(seen(await call(s, "pravo_plan", {})));
-      }
-      return { got, stderr: s.stderr() };
-    } finally {
-      await s.close();
+    await using s = await connect(root, { args: ["--read-only"] });
+    const got: string[] = [];
+    for (const m of probes) {
+      await Deno.writeTextFile(join(root, "main.cue"), main(m));
+      got.push(seen(await call(s, "pravo_plan", {})));
     }
+    return { got, stderr: s.stderr() };
   };
   const roots: { root: string; password: string }[] = [];
   for (let i = 0; i < 2; i++) {
-    const root = await makeRoot({ "main.cue": main('strings.ToUpper("") == ""') });
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
+    const root = await appliedRoot({ "main.cue": main('strings.ToUpper("") == ""') });
     roots.push({ root, password: String((await records(root)).get("pw")!.attributes.result) });
   }
   // Two roots whose passwords differ in their first letter (re-applied until they do).

@@ -18,18 +18,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  approverKey,
-  call,
-  connect,
-  makeRoot,
-  pravo,
-  SEED,
-  seedRoot,
-  text,
-  type ToolResult,
-} from "../mcp/_client.ts";
-import { records } from "../_pravo.ts";
+import { call, connect, exitCode, text, type ToolResult } from "../mcp/_client.ts";
+import { approverKey, makeRoot, pravo, records, SEED, seedRoot } from "../_pravo.ts";
 import { keyFromBytes } from "../../lib/keys/key.ts";
 import { loadApproverPublicKey } from "../../lib/keys/approver.ts";
 import { approvalsFile, signApproval } from "../../lib/plan/approval.ts";
@@ -43,10 +33,6 @@ const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const KEY_TEXT = "adversarial tests' 32-byte key!!";
 const KEY = keyFromBytes(new TextEncoder().encode(KEY_TEXT), "test");
 const ENV = { PRAVO_KEY: btoa(KEY_TEXT) };
-
-function exitCode(r: ToolResult): number | undefined {
-  return r.structuredContent?.exit_code;
-}
 
 /** A refusal: an error result, with the exit code when a command ran. */
 function assertFails(r: ToolResult, code: number | undefined, re: RegExp): void {
@@ -117,7 +103,7 @@ Deno.test("hole 2: out never lands on the state, the lock file, a .cue file, a p
 
 Deno.test("hole 1: no self-approval, neither through out nor by appending lines to the approvals file", async () => {
   const root = await seedRoot();
-  const op = await approverKey();
+  await using op = await approverKey();
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
   // A plan the operator approved (for the last case below).
   await Deno.writeTextFile(
@@ -126,82 +112,77 @@ Deno.test("hole 1: no self-approval, neither through out nor by appending lines 
   );
   assert.equal((await pravo(root, ["plan", "--out", "ok.plan"])).code, 2);
   assert.equal((await pravo(root, ["approve", "ok.plan", "--key", op.key])).code, 0);
-  const s = await connect(root, {
+  await using s = await connect(root, {
     args: ["--actor", "agent", "--require-approval", "--approver", op.pub],
   });
-  try {
-    // The plan file as its own approval: out cannot reach the approvals file.
+  // The plan file as its own approval: out cannot reach the approvals file.
+  assertFails(
+    await call(s, "pravo_plan", { destroy: true, out: ".pravo/approvals.jsonl" }),
+    64,
+    /is under \.pravo\//,
+  );
+  assertFails(
+    await call(s, "pravo_apply_plan", { planfile: ".pravo/approvals.jsonl" }),
+    undefined,
+    /is not approved/,
+  );
+  // The agent's destroy plan, and approvals it writes with its editor.
+  const d = await call(s, "pravo_plan", { destroy: true, out: "d.plan" });
+  assert.equal(exitCode(d), 2, text(d));
+  const digest = await bytes(join(root, "d.plan"));
+  const opPub = await loadApproverPublicKey(op.pub, { root });
+  const agentPair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+    "sign",
+    "verify",
+  ]) as CryptoKeyPair;
+  const agentKey = { key: agentPair.privateKey, fingerprint: "feedfacefeedface", source: "x" };
+  const statement = {
+    domain: "pravo plan approval v1",
+    plan_sha256: digest,
+    plan_id: "whatever",
+    state_lineage: "whatever",
+    actor: "operator",
+    reason: "looks fine",
+    approved_at: new Date().toISOString(),
+  };
+  const genuine = JSON.parse(
+    (await Deno.readTextFile(approvalsFile(root))).trim().split("\n")[0],
+  );
+  const forged = [
+    // The form main accepted: a digest and nothing else.
+    { plan_id: "whatever", digest, actor: "operator", reason: "", at: "now" },
+    // A statement with a signature that is not one.
+    { statement, key: opPub.fingerprint, signature: btoa("x".repeat(64)) },
+    // Signed, by a key the agent made; naming its own key, or the operator's.
+    await signApproval(statement, agentKey),
+    { ...(await signApproval(statement, agentKey)), key: opPub.fingerprint },
+    // The operator's genuine approval of another plan, its digest replaced.
+    { ...genuine, statement: { ...genuine.statement, plan_sha256: digest } },
+  ];
+  for (const line of forged) {
+    await Deno.writeTextFile(approvalsFile(root), JSON.stringify(line) + "\n", {
+      append: true,
+    });
     assertFails(
-      await call(s, "pravo_plan", { destroy: true, out: ".pravo/approvals.jsonl" }),
-      64,
-      /is under \.pravo\//,
-    );
-    assertFails(
-      await call(s, "pravo_apply_plan", { planfile: ".pravo/approvals.jsonl" }),
+      await call(s, "pravo_apply_plan", { planfile: "d.plan" }),
       undefined,
-      /is not approved/,
+      /is not approved: this server applies only plans an operator approved after review, with `pravo approve d\.plan --key FILE`/,
     );
-    // The agent's destroy plan, and approvals it writes with its editor.
-    const d = await call(s, "pravo_plan", { destroy: true, out: "d.plan" });
-    assert.equal(exitCode(d), 2, text(d));
-    const digest = await bytes(join(root, "d.plan"));
-    const opPub = await loadApproverPublicKey(op.pub, { root });
-    const agentPair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
-      "sign",
-      "verify",
-    ]) as CryptoKeyPair;
-    const agentKey = { key: agentPair.privateKey, fingerprint: "feedfacefeedface", source: "x" };
-    const statement = {
-      domain: "pravo plan approval v1",
-      plan_sha256: digest,
-      plan_id: "whatever",
-      state_lineage: "whatever",
-      actor: "operator",
-      reason: "looks fine",
-      approved_at: new Date().toISOString(),
-    };
-    const genuine = JSON.parse(
-      (await Deno.readTextFile(approvalsFile(root))).trim().split("\n")[0],
-    );
-    const forged = [
-      // The form main accepted: a digest and nothing else.
-      { plan_id: "whatever", digest, actor: "operator", reason: "", at: "now" },
-      // A statement with a signature that is not one.
-      { statement, key: opPub.fingerprint, signature: btoa("x".repeat(64)) },
-      // Signed, by a key the agent made; naming its own key, or the operator's.
-      await signApproval(statement, agentKey),
-      { ...(await signApproval(statement, agentKey)), key: opPub.fingerprint },
-      // The operator's genuine approval of another plan, its digest replaced.
-      { ...genuine, statement: { ...genuine.statement, plan_sha256: digest } },
-    ];
-    for (const line of forged) {
-      await Deno.writeTextFile(approvalsFile(root), JSON.stringify(line) + "\n", {
-        append: true,
-      });
-      assertFails(
-        await call(s, "pravo_apply_plan", { planfile: "d.plan" }),
-        undefined,
-        /is not approved: this server applies only plans an operator approved after review, with `pravo approve d\.plan --key FILE`/,
-      );
-    }
-    // The approved file's name, now holding the agent's plan.
-    const again = await call(s, "pravo_plan", { destroy: true, out: "ok.plan" });
-    assert.equal(exitCode(again), 2, text(again));
-    assertFails(
-      await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
-      undefined,
-      /is not approved/,
-    );
-    assert.equal((await records(root)).size, 1, "nothing was destroyed");
-    // What the operator approves is applied.
-    assert.equal((await pravo(root, ["approve", "d.plan", "--key", op.key])).code, 0);
-    const applied = await call(s, "pravo_apply_plan", { planfile: "d.plan" });
-    assert.equal(exitCode(applied), 0, text(applied));
-    assert.equal((await records(root)).size, 0);
-  } finally {
-    await s.close();
-    await Deno.remove(op.dir, { recursive: true });
   }
+  // The approved file's name, now holding the agent's plan.
+  const again = await call(s, "pravo_plan", { destroy: true, out: "ok.plan" });
+  assert.equal(exitCode(again), 2, text(again));
+  assertFails(
+    await call(s, "pravo_apply_plan", { planfile: "ok.plan" }),
+    undefined,
+    /is not approved/,
+  );
+  assert.equal((await records(root)).size, 1, "nothing was destroyed");
+  // What the operator approves is applied.
+  assert.equal((await pravo(root, ["approve", "d.plan", "--key", op.key])).code, 0);
+  const applied = await call(s, "pravo_apply_plan", { planfile: "d.plan" });
+  assert.equal(exitCode(applied), 0, text(applied));
+  assert.equal((await records(root)).size, 0);
 });
 
 Deno.test("hole 3: an edited plan file, its digest recomputed, is refused before it is shown, judged or applied", async () => {
@@ -271,19 +252,15 @@ Deno.test("hole 3: a plan sealed with another key is refused, saying which key i
   const root = await seedRoot();
   const theirs = { PRAVO_KEY: btoa("someone else's key of 32 bytes!!") };
   assert.equal((await pravo(root, ["plan", "--out", "p.plan"], { env: theirs })).code, 2);
-  const s = await connect(root, { env: ENV });
-  try {
-    for (const tool of ["pravo_show_plan", "pravo_apply_plan"]) {
-      assertFails(
-        await call(s, tool, { planfile: "p.plan" }),
-        8,
-        new RegExp(`this pravo's key is ${KEY.fingerprint} .*\\$PRAVO_KEY or \\$PRAVO_KEY_FILE`),
-      );
-    }
-    assert.equal((await records(root)).size, 0);
-  } finally {
-    await s.close();
+  await using s = await connect(root, { env: ENV });
+  for (const tool of ["pravo_show_plan", "pravo_apply_plan"]) {
+    assertFails(
+      await call(s, tool, { planfile: "p.plan" }),
+      8,
+      new RegExp(`this pravo's key is ${KEY.fingerprint} .*\\$PRAVO_KEY or \\$PRAVO_KEY_FILE`),
+    );
   }
+  assert.equal((await records(root)).size, 0);
 });
 
 Deno.test("hole 3: a plan file keeps the secrets it carries unreadable to whoever reads the root", async () => {
@@ -298,15 +275,11 @@ f: $local.#Resource.local_file & {filename: "out.txt", sensitive_content: "s3cre
 `,
   });
   assert.equal((await pravo(root, ["init"])).code, 0);
-  const s = await connect(root);
-  try {
-    assert.equal(exitCode(await call(s, "pravo_plan", { out: "s.plan" })), 2);
-    const raw = await Deno.readTextFile(join(root, "s.plan"));
-    assert.ok(!raw.includes("s3cret-value-42"));
-    assert.ok(!raw.includes("out.txt"), "nothing of the plan is in clear");
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root);
+  assert.equal(exitCode(await call(s, "pravo_plan", { out: "s.plan" })), 2);
+  const raw = await Deno.readTextFile(join(root, "s.plan"));
+  assert.ok(!raw.includes("s3cret-value-42"));
+  assert.ok(!raw.includes("out.txt"), "nothing of the plan is in clear");
 });
 
 Deno.test("hole 6: apply checks the digest of the bytes it parsed: a file swapped after the approval check is refused", async () => {

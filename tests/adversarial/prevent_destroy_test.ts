@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { call, connect, makeRoot, pravo, text } from "../mcp/_client.ts";
-import { records } from "../_pravo.ts";
+import { call, connect, pravo, text } from "../mcp/_client.ts";
+import { appliedRoot, records } from "../_pravo.ts";
 
 const ROOT = `package demo
 
@@ -21,16 +21,8 @@ keep: $random.#Resource.random_integer & {
 other: $random.#Resource.random_integer & {min: 1, max: 9, seed: "other"}
 `;
 
-async function appliedRoot(): Promise<string> {
-  const root = await makeRoot({ "main.cue": ROOT });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  const a = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(a.code, 0, a.stderr);
-  return root;
-}
-
 Deno.test("pravo_plan with destroy is refused for a node with prevent_destroy: no plan file, nothing to apply", async () => {
-  const root = await appliedRoot();
+  const root = await appliedRoot({ "main.cue": ROOT });
   const s = await connect(root, { script: true });
   try {
     const r = await call(s, "pravo_plan", { destroy: true, out: "d.plan" });
@@ -46,7 +38,7 @@ Deno.test("pravo_plan with destroy is refused for a node with prevent_destroy: n
 });
 
 Deno.test("apply -auto-approve --destroy refuses, names the file and line, and destroys nothing", async () => {
-  const root = await appliedRoot();
+  const root = await appliedRoot({ "main.cue": ROOT });
   const r = await pravo(root, ["apply", "-auto-approve", "--destroy"]);
   assert.equal(r.code, 1, r.stdout);
   assert.match(r.stderr, /Error: keep is protected from destruction/);
@@ -57,7 +49,7 @@ Deno.test("apply -auto-approve --destroy refuses, names the file and line, and d
 });
 
 Deno.test("a node removed from the configuration has no lifecycle left: it is destroyed, as Terraform does", async () => {
-  const root = await appliedRoot();
+  const root = await appliedRoot({ "main.cue": ROOT });
   await Deno.writeTextFile(
     `${root}/main.cue`,
     ROOT.replace(/keep: [\s\S]*?\n}\n/, ""),

@@ -14,8 +14,9 @@ import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import postgres from "postgres";
 import { call, connect, makeRoot, pravo, text } from "../mcp/_client.ts";
+import { appliedRoot, removing } from "../_pravo.ts";
+import { PG, pgRoot, stateTest } from "../_pg.ts";
 
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 if (PG === "") {
   console.log(
     "tests/adversarial/read_only_test.ts: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
@@ -92,38 +93,28 @@ async function everyTool(root: string, env: Record<string, string> = {}): Promis
 }
 
 Deno.test("adversarial: a read-only session that calls every tool leaves the SQLite state and the root byte for byte as they were", async () => {
-  const root = await makeRoot({ "main.cue": MAIN });
+  const root = await appliedRoot({ "main.cue": MAIN });
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["plan", "--out", "saved.plan"])).code, 0);
+  const before = await files(root);
+  const called = await everyTool(root);
+  assert.equal(called.length, 12, called.join(", "));
+  assert.deepEqual(await files(root), before);
+  // A writable server does record the refresh of a drift: the test would see a write.
+  const s = await connect(root);
   try {
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    const applied = await pravo(root, ["apply", "-auto-approve"]);
-    assert.equal(applied.code, 0, applied.stderr);
-    assert.equal((await pravo(root, ["plan", "--out", "saved.plan"])).code, 0);
-    const before = await files(root);
-    const called = await everyTool(root);
-    assert.equal(called.length, 12, called.join(", "));
-    assert.deepEqual(await files(root), before);
-    // A writable server does record the refresh of a drift: the test would see a write.
-    const s = await connect(root);
-    try {
-      assert.equal((await call(s, "pravo_drift", {})).structuredContent?.exit_code, 0);
-    } finally {
-      await s.close();
-    }
-    assert.notDeepEqual(await files(root), before);
+    assert.equal((await call(s, "pravo_drift", {})).structuredContent?.exit_code, 0);
   } finally {
-    await Deno.remove(root, { recursive: true });
+    await s.close();
   }
+  assert.notDeepEqual(await files(root), before);
 });
 
-Deno.test({
-  name:
-    "adversarial: a read-only session that calls every tool leaves the PostgreSQL rows as they were",
-  ignore: PG === "",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+stateTest(
+  "adversarial: a read-only session that calls every tool leaves the PostgreSQL rows as they were",
+  async () => {
     const key = `test/read-only/${crypto.randomUUID()}`;
-    const url = `${PG}${PG.includes("?") ? "&" : "?"}root=${key}`;
+    const url = pgRoot(key);
     const root = await makeRoot({ "main.cue": MAIN });
     const sql = postgres(PG, { max: 1, onnotice: () => {} });
     /** Every row of this root's state, as JSON, in a stable order. */
@@ -157,4 +148,5 @@ Deno.test({
       await Deno.remove(root, { recursive: true });
     }
   },
-});
+  { pgOnly: true },
+);

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { call, connect, type Session, text, type ToolResult } from "../mcp/_client.ts";
-import { makeRoot, pravo, records, writeFiles } from "../_pravo.ts";
+import { initApply, makeRoot, pravo, records, removing, writeFiles } from "../_pravo.ts";
 
 const HEAD = `package adv
 
@@ -54,10 +54,7 @@ function assertNoSecret(where: string, body: string, secret: string): void {
 
 /** A root with `body`, initialised and applied by the operator; its password. */
 async function appliedRoot(body: string): Promise<{ root: string; secret: string }> {
-  const root = await makeRoot({ "main.cue": HEAD + body });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  const applied = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(applied.code, 0, applied.stderr);
+  const root = await initApply(await makeRoot({ "main.cue": HEAD + body }));
   const secret = String((await records(root)).get("pw")?.attributes.result);
   assert.equal(secret.length, 24);
   return { root, secret };
@@ -68,29 +65,28 @@ async function withSessions(
   fn: (s: Session, readOnly: boolean) => Promise<void>,
 ): Promise<void> {
   for (const readOnly of [true, false]) {
-    const s = await connect(root, { args: readOnly ? ["--read-only"] : [] });
-    try {
-      await fn(s, readOnly);
-    } finally {
-      await s.close();
-    }
+    await using s = await connect(root, { args: readOnly ? ["--read-only"] : [] });
+    await fn(s, readOnly);
   }
 }
 
+/** Forms of the password that both the triggers and the outputs of TRANSFORMED hold. */
+const UPPER_B64 = `	upper: strings.ToUpper(pw.result)
+	b64:   base64.Encode(null, pw.result)`;
+const SLICE = "\tslice: strings.SliceRunes(pw.result, 0, 8)";
+
 const TRANSFORMED = `
 n: $null.#Resource.null_resource & {triggers: {
-	upper: strings.ToUpper(pw.result)
-	b64:   base64.Encode(null, pw.result)
+${UPPER_B64}
 	split: strings.Join(strings.Split(pw.result, ""), " ")
-	slice: strings.SliceRunes(pw.result, 0, 8)
+${SLICE}
 	text:  "the password is \\(pw.result)!"
 }}
 f: $local.#Resource.local_file & {filename: "out/upper.txt", content: strings.ToUpper(pw.result)}
 outputs: {
-	upper: strings.ToUpper(pw.result)
-	b64:   base64.Encode(null, pw.result)
+${UPPER_B64}
 	split: strings.Split(pw.result, "")
-	slice: strings.SliceRunes(pw.result, 0, 8)
+${SLICE}
 	length: pw.length
 }
 `;
@@ -172,18 +168,14 @@ Deno.test("adversarial: an error message, a provider's configuration and a field
     "main.cue": HEAD +
       `f: $local.#Resource.local_file & {filename: "blocked/\\(pw.result).txt", content: "x"}\n`,
   });
-  const s = await connect(root);
-  try {
-    const plan = await call(s, "pravo_plan", { out: "f.plan" });
-    assert.equal(plan.structuredContent?.exit_code, 2, text(plan));
-    const applied = await call(s, "pravo_apply_plan", { planfile: "f.plan" });
-    assert.equal(applied.isError, true, text(applied));
-    assert.match(text(applied), /Cannot write file/);
-    assertNoSecret("a failed apply", JSON.stringify(applied), secret);
-    assertNoSecret("its log entry", JSON.stringify(await call(s, "pravo_state_log", {})), secret);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root);
+  const plan = await call(s, "pravo_plan", { out: "f.plan" });
+  assert.equal(plan.structuredContent?.exit_code, 2, text(plan));
+  const applied = await call(s, "pravo_apply_plan", { planfile: "f.plan" });
+  assert.equal(applied.isError, true, text(applied));
+  assert.match(text(applied), /Cannot write file/);
+  assertNoSecret("a failed apply", JSON.stringify(applied), secret);
+  assertNoSecret("its log entry", JSON.stringify(await call(s, "pravo_state_log", {})), secret);
 });
 
 Deno.test("adversarial: a node or field that exists for some values of a password is refused, not planned", async () => {
@@ -234,9 +226,9 @@ Deno.test("adversarial: a local_file data source reads neither pravo's state nor
   const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
   const outsideSecret = "outside-" + crypto.randomUUID();
   await Deno.writeTextFile(join(outside, "shadow"), outsideSecret);
-  await Deno.symlink(join(outside, "shadow"), join(root, "shadow.txt"));
-  await Deno.symlink(outside, join(root, "elsewhere"));
-  await Deno.symlink(".pravo", join(root, "dotpravo"));
+  // The agent's links: to a file outside, to the folder outside, to pravo's folder.
+  const links = { "shadow.txt": join(outside, "shadow"), elsewhere: outside, dotpravo: ".pravo" };
+  for (const [link, to] of Object.entries(links)) await Deno.symlink(to, join(root, link));
   const reads = [
     ".pravo/state.db",
     "shadow.txt",
@@ -244,72 +236,66 @@ Deno.test("adversarial: a local_file data source reads neither pravo's state nor
     "dotpravo/state.db",
     join(outside, "shadow"),
   ];
-  try {
-    await withSessions(root, async (s) => {
-      for (const filename of reads) {
-        await writeFiles(root, {
-          "main.cue": HEAD +
-            `d: $local.#Data.local_file & {filename: ${JSON.stringify(filename)}}\n`,
-        });
-        const plan = await call(s, "pravo_plan", {});
-        assert.equal(plan.isError, true, `${filename}: ${text(plan)}`);
-        assert.match(text(plan), /Cannot read/);
-        assert.match(text(plan), /outside the root|pravo's own files/);
-        assertNoSecret(filename, JSON.stringify(plan), secret);
-        assert.ok(!text(plan).includes(outsideSecret), `${filename}: the outside file was read`);
-        if (!filename.includes(outside)) {
-          assert.ok(!text(plan).includes(outside), "the message does not say where a link leads");
-        }
+  await using _outside = removing(outside);
+  await withSessions(root, async (s) => {
+    for (const filename of reads) {
+      await writeFiles(root, {
+        "main.cue": HEAD +
+          `d: $local.#Data.local_file & {filename: ${JSON.stringify(filename)}}\n`,
+      });
+      const plan = await call(s, "pravo_plan", {});
+      assert.equal(plan.isError, true, `${filename}: ${text(plan)}`);
+      assert.match(text(plan), /Cannot read/);
+      assert.match(text(plan), /outside the root|pravo's own files/);
+      assertNoSecret(filename, JSON.stringify(plan), secret);
+      assert.ok(!text(plan).includes(outsideSecret), `${filename}: the outside file was read`);
+      if (!filename.includes(outside)) {
+        assert.ok(!text(plan).includes(outside), "the message does not say where a link leads");
       }
-    });
-  } finally {
-    await Deno.remove(outside, { recursive: true });
-  }
+    }
+  });
 });
 
 Deno.test("adversarial: a local_file resource writes nothing through a link to a directory outside the root", async () => {
   const root = await makeRoot({ "main.cue": HEAD });
   assert.equal((await pravo(root, ["init"])).code, 0);
   const outside = await Deno.makeTempDir({ prefix: "pravo-outside-" });
+  await using _outside = removing(outside);
+  await Deno.symlink(outside, join(root, "out"));
+  await writeFiles(root, {
+    "main.cue": HEAD +
+      `w: $local.#Resource.local_file & {filename: "out/planted.txt", content: "x"}\n` +
+      `st: $local.#Resource.local_file & {filename: ".pravo/state.db", content: "x"}\n`,
+  });
+  const s = await connect(root);
   try {
-    await Deno.symlink(outside, join(root, "out"));
+    const plan = await call(s, "pravo_plan", { out: "w.plan" });
+    assert.equal(plan.isError, true, text(plan));
+    const summaries = (JSON.parse(text(plan)).diagnostics as { summary: string }[]).map((d) =>
+      d.summary
+    );
+    assert.ok(summaries.some((m) => m.startsWith('Cannot write "out/planted.txt"')), text(plan));
+    assert.ok(summaries.some((m) => m.startsWith('Cannot write ".pravo/state.db"')), text(plan));
+    await assert.rejects(Deno.stat(join(root, "w.plan")));
+    // A plan made while the directory was real, applied after it became a link.
+    await Deno.remove(join(root, "out"));
+    await Deno.mkdir(join(root, "out"));
     await writeFiles(root, {
       "main.cue": HEAD +
-        `w: $local.#Resource.local_file & {filename: "out/planted.txt", content: "x"}\n` +
-        `st: $local.#Resource.local_file & {filename: ".pravo/state.db", content: "x"}\n`,
+        `w: $local.#Resource.local_file & {filename: "out/planted.txt", content: "x"}\n`,
     });
-    const s = await connect(root);
-    try {
-      const plan = await call(s, "pravo_plan", { out: "w.plan" });
-      assert.equal(plan.isError, true, text(plan));
-      const summaries = (JSON.parse(text(plan)).diagnostics as { summary: string }[]).map((d) =>
-        d.summary
-      );
-      assert.ok(summaries.some((m) => m.startsWith('Cannot write "out/planted.txt"')), text(plan));
-      assert.ok(summaries.some((m) => m.startsWith('Cannot write ".pravo/state.db"')), text(plan));
-      await assert.rejects(Deno.stat(join(root, "w.plan")));
-      // A plan made while the directory was real, applied after it became a link.
-      await Deno.remove(join(root, "out"));
-      await Deno.mkdir(join(root, "out"));
-      await writeFiles(root, {
-        "main.cue": HEAD +
-          `w: $local.#Resource.local_file & {filename: "out/planted.txt", content: "x"}\n`,
-      });
-      const ok = await call(s, "pravo_plan", { out: "w.plan" });
-      assert.equal(ok.structuredContent?.exit_code, 2, text(ok));
-      await Deno.remove(join(root, "out"));
-      await Deno.symlink(outside, join(root, "out"));
-      const applied = await call(s, "pravo_apply_plan", { planfile: "w.plan" });
-      assert.equal(applied.isError, true, text(applied));
-      assert.match(text(applied), /symbolic link on the way leads outside the root/);
-    } finally {
-      await s.close();
-    }
-    assert.deepEqual([...Deno.readDirSync(outside)], [], "nothing was written outside the root");
-    assert.equal(Deno.readFileSync(join(root, ".pravo", "state.db")).length > 1, true);
+    const ok = await call(s, "pravo_plan", { out: "w.plan" });
+    assert.equal(ok.structuredContent?.exit_code, 2, text(ok));
+    await Deno.remove(join(root, "out"));
+    await Deno.symlink(outside, join(root, "out"));
+    const applied = await call(s, "pravo_apply_plan", { planfile: "w.plan" });
+    assert.equal(applied.isError, true, text(applied));
+    assert.match(text(applied), /symbolic link on the way leads outside the root/);
   } finally {
-    await Deno.remove(outside, { recursive: true });
+    await s.close();
   }
+  assert.deepEqual([...Deno.readDirSync(outside)], [], "nothing was written outside the root");
+  assert.equal(Deno.readFileSync(join(root, ".pravo", "state.db")).length > 1, true);
 });
 
 /** Every file under `dir`, recursively, with its path relative to `dir`. */

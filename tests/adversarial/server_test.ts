@@ -9,28 +9,15 @@
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import {
-  call,
-  connect,
-  makeRoot,
-  pravo,
-  processesWith,
-  rawServer,
-  SEED,
-  seedRoot,
-  SLEEPY,
-  text,
-  type ToolResult,
-  waitFor,
-} from "../mcp/_client.ts";
+import { call, connect, exitCode, rawServer, text } from "../mcp/_client.ts";
+import { makeRoot, pravo, SEED, seedRoot, sleepyPlanned } from "../_pravo.ts";
+import { processesWith, waitFor } from "../_processes.ts";
 import { openStore } from "../../lib/state/open.ts";
+import { PG, pgRoot, stateTest } from "../_pg.ts";
 
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
 if (PG === "") {
   console.log("tests/adversarial/server_test.ts: the PostgreSQL test skipped: no PRAVO_TEST_PG");
 }
-
-const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
 
 /** The seed root with a second resource, so that two states can be told apart. */
 const OTHER = SEED.replace("base:", "other:");
@@ -56,6 +43,16 @@ async function records(root: string, state?: string): Promise<string[]> {
   }
 }
 
+/** A raw server on a sleepyPlanned() root, applying x.plan as request 1: its child has started. */
+async function applyingRaw(root: string): Promise<ReturnType<typeof rawServer>> {
+  const raw = rawServer(root);
+  await raw.send(
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pravo_apply_plan","arguments":{"planfile":"x.plan"}}}\n',
+  );
+  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  return raw;
+}
+
 Deno.test("hole 7: a policy replaced by `// nothing` mid-session still judges every plan and apply; the server warns on stderr", async () => {
   const root = await seedRoot({});
   await Deno.mkdir(`${root}/policy`);
@@ -64,28 +61,24 @@ Deno.test("hole 7: a policy replaced by `// nothing` mid-session still judges ev
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
   // A destroy plan made outside the server, with no policy: the agent will try to apply it.
   assert.equal((await pravo(root, ["plan", "--destroy", "--out", "gone.plan"])).code, 2);
-  const s = await connect(root, { args: ["--policy", policy] });
-  try {
-    const before = await call(s, "pravo_plan", { destroy: true });
-    assert.equal(exitCode(before), 5, text(before));
-    // The agent edits the policy with its editor tools, then removes it.
-    await Deno.writeTextFile(policy, "// nothing\n");
-    const plan = await call(s, "pravo_plan", { destroy: true, out: "x.plan" });
-    assert.equal(exitCode(plan), 5, text(plan));
-    assert.equal(existsSync(`${root}/x.plan`), false);
-    await Deno.remove(policy);
-    const apply = await call(s, "pravo_apply_plan", { planfile: "gone.plan" });
-    assert.equal(exitCode(apply), 5, text(apply));
-    assert.match(text(apply), /summary\.destroy/);
-    assert.deepEqual(await records(root), ["base"]);
-    await waitFor(
-      () => /Warning: The policy .*keep\.cue changed since the server started/.test(s.stderr()),
-      5_000,
-      "the warning on stderr",
-    );
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args: ["--policy", policy] });
+  const before = await call(s, "pravo_plan", { destroy: true });
+  assert.equal(exitCode(before), 5, text(before));
+  // The agent edits the policy with its editor tools, then removes it.
+  await Deno.writeTextFile(policy, "// nothing\n");
+  const plan = await call(s, "pravo_plan", { destroy: true, out: "x.plan" });
+  assert.equal(exitCode(plan), 5, text(plan));
+  assert.equal(existsSync(`${root}/x.plan`), false);
+  await Deno.remove(policy);
+  const apply = await call(s, "pravo_apply_plan", { planfile: "gone.plan" });
+  assert.equal(exitCode(apply), 5, text(apply));
+  assert.match(text(apply), /summary\.destroy/);
+  assert.deepEqual(await records(root), ["base"]);
+  await waitFor(
+    () => /Warning: The policy .*keep\.cue changed since the server started/.test(s.stderr()),
+    5_000,
+    "the warning on stderr",
+  );
 });
 
 Deno.test("hole 8: the server's --state reaches every child: plan and apply land on the state the operator named, not the root's default", async () => {
@@ -95,43 +88,35 @@ Deno.test("hole 8: the server's --state reaches every child: plan and apply land
   assert.equal((await pravo(root, ["--state", state, "init"])).code, 0);
   // Through scripts/pravo: the children have the narrow permissions, and the
   // state outside the root is granted to them alone.
-  const s = await connect(root, { script: true, args: ["--state", state] });
-  try {
-    const plan = await call(s, "pravo_plan", { out: "x.plan" });
-    assert.equal(exitCode(plan), 2, text(plan));
-    const apply = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
-    assert.equal(exitCode(apply), 0, text(apply));
-    const show = await call(s, "pravo_state_show", { addr: "base" });
-    assert.equal(exitCode(show), 0, text(show));
-    assert.deepEqual(await records(root, state), ["base"]);
-    assert.equal(existsSync(`${root}/.pravo/state.db`), false, "the default state was used");
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { script: true, args: ["--state", state] });
+  const plan = await call(s, "pravo_plan", { out: "x.plan" });
+  assert.equal(exitCode(plan), 2, text(plan));
+  const apply = await call(s, "pravo_apply_plan", { planfile: "x.plan" });
+  assert.equal(exitCode(apply), 0, text(apply));
+  const show = await call(s, "pravo_state_show", { addr: "base" });
+  assert.equal(exitCode(show), 0, text(show));
+  assert.deepEqual(await records(root, state), ["base"]);
+  assert.equal(existsSync(`${root}/.pravo/state.db`), false, "the default state was used");
 });
 
 Deno.test("hole 8: the server's -t reaches every child; an agent tag may add keys, repeat the operator's value, but not change it", async () => {
   const root = await seedRoot({ "main.cue": TAGGED });
-  const s = await connect(root, {
+  await using s = await connect(root, {
     args: ["-t", "env=prod", "--actor", "op-agent", "--reason", "r1"],
   });
-  try {
-    const v = await call(s, "pravo_validate");
-    assert.equal(exitCode(v), 0, text(v));
-    const plan = await call(s, "pravo_plan", { tags: ["region=eu"] });
-    assert.equal(exitCode(plan), 2, text(plan));
-    const doc = JSON.parse(text(plan));
-    assert.deepEqual(doc.tags, { env: "prod", region: "eu" });
-    assert.equal(doc.actor, "op-agent");
-    assert.equal(doc.reason, "r1");
-    assert.equal(exitCode(await call(s, "pravo_plan", { tags: ["env=prod"] })), 2);
-    const refused = await call(s, "pravo_plan", { tags: ["env=dev"] });
-    assert.equal(refused.isError, true);
-    assert.equal(refused.structuredContent, undefined, "refused before any process ran");
-    assert.match(text(refused), /^tag "env" is set by the operator for this server \(env=prod\)/);
-  } finally {
-    await s.close();
-  }
+  const v = await call(s, "pravo_validate");
+  assert.equal(exitCode(v), 0, text(v));
+  const plan = await call(s, "pravo_plan", { tags: ["region=eu"] });
+  assert.equal(exitCode(plan), 2, text(plan));
+  const doc = JSON.parse(text(plan));
+  assert.deepEqual(doc.tags, { env: "prod", region: "eu" });
+  assert.equal(doc.actor, "op-agent");
+  assert.equal(doc.reason, "r1");
+  assert.equal(exitCode(await call(s, "pravo_plan", { tags: ["env=prod"] })), 2);
+  const refused = await call(s, "pravo_plan", { tags: ["env=dev"] });
+  assert.equal(refused.isError, true);
+  assert.equal(refused.structuredContent, undefined, "refused before any process ran");
+  assert.match(text(refused), /^tag "env" is set by the operator for this server \(env=prod\)/);
 });
 
 Deno.test("hole 9 (SQLite): state.url edited in pravo.jsonc mid-session moves no tool to another state", async () => {
@@ -144,33 +129,25 @@ Deno.test("hole 9 (SQLite): state.url edited in pravo.jsonc mid-session moves no
   await Deno.writeTextFile(`${root}/pravo.jsonc`, '{"state": {"url": "sqlite:.pravo/a.db"}}');
   assert.equal((await pravo(root, ["init"])).code, 0);
   assert.equal((await pravo(root, ["apply", "-auto-approve"])).code, 0);
-  const s = await connect(root, { script: true });
-  try {
-    assert.equal(exitCode(await call(s, "pravo_state_show", { addr: "base" })), 0);
-    // The agent points the root at the other state.
-    await Deno.writeTextFile(`${root}/pravo.jsonc`, '{"state": {"url": "sqlite:.pravo/b.db"}}');
-    const base = await call(s, "pravo_state_show", { addr: "base" });
-    assert.equal(exitCode(base), 0, text(base));
-    const other = await call(s, "pravo_state_show", { addr: "other" });
-    assert.notEqual(exitCode(other), 0, text(other));
-    const plan = await call(s, "pravo_plan", { out: "p.plan" });
-    assert.equal(exitCode(plan), 0, `no changes on state a: ${text(plan)}`);
-    // Even a pravo.jsonc that no longer parses changes nothing for the server.
-    await Deno.writeTextFile(`${root}/pravo.jsonc`, "{ not json");
-    assert.equal(exitCode(await call(s, "pravo_state_log")), 0);
-    await waitFor(() => /pravo\.jsonc changed since/.test(s.stderr()), 5_000, "the warning");
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { script: true });
+  assert.equal(exitCode(await call(s, "pravo_state_show", { addr: "base" })), 0);
+  // The agent points the root at the other state.
+  await Deno.writeTextFile(`${root}/pravo.jsonc`, '{"state": {"url": "sqlite:.pravo/b.db"}}');
+  const base = await call(s, "pravo_state_show", { addr: "base" });
+  assert.equal(exitCode(base), 0, text(base));
+  const other = await call(s, "pravo_state_show", { addr: "other" });
+  assert.notEqual(exitCode(other), 0, text(other));
+  const plan = await call(s, "pravo_plan", { out: "p.plan" });
+  assert.equal(exitCode(plan), 0, `no changes on state a: ${text(plan)}`);
+  // Even a pravo.jsonc that no longer parses changes nothing for the server.
+  await Deno.writeTextFile(`${root}/pravo.jsonc`, "{ not json");
+  assert.equal(exitCode(await call(s, "pravo_state_log")), 0);
+  await waitFor(() => /pravo\.jsonc changed since/.test(s.stderr()), 5_000, "the warning");
 });
 
-Deno.test({
-  name:
-    "hole 9 (PostgreSQL): editing state.root from r1 to r2 mid-session reads and writes r1 still",
-  ignore: PG === "",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
+stateTest(
+  "hole 9 (PostgreSQL): editing state.root from r1 to r2 mid-session reads and writes r1 still",
+  async () => {
     const url = new URL(PG);
     const password = decodeURIComponent(url.password);
     url.password = "";
@@ -186,98 +163,80 @@ Deno.test({
     await Deno.writeTextFile(`${root}/pravo.jsonc`, config(r1));
     assert.equal((await pravo(root, ["init"], { env })).code, 0);
     assert.equal((await pravo(root, ["apply", "-auto-approve"], { env })).code, 0);
-    const s = await connect(root, { script: true, env });
-    try {
-      await Deno.writeTextFile(`${root}/pravo.jsonc`, config(r2));
-      const base = await call(s, "pravo_state_show", { addr: "base" });
-      assert.equal(exitCode(base), 0, text(base));
-      const other = await call(s, "pravo_state_show", { addr: "other" });
-      assert.notEqual(exitCode(other), 0, text(other));
-      const plan = await call(s, "pravo_plan", { destroy: true, out: "d.plan" });
-      assert.equal(exitCode(plan), 2, text(plan));
-      assert.deepEqual(JSON.parse(text(plan)).nodes.map((n: { address: string }) => n.address), [
-        "base",
-      ]);
-      const apply = await call(s, "pravo_apply_plan", { planfile: "d.plan" });
-      assert.equal(exitCode(apply), 0, text(apply));
-      // r2 keeps its node; r1 lost its own.
-      const at = (key: string) => `${PG}${PG.includes("?") ? "&" : "?"}root=${key}`;
-      assert.deepEqual(await records(root, at(r2)), ["other"]);
-      assert.deepEqual(await records(root, at(r1)), []);
-    } finally {
-      await s.close();
-    }
+    await using s = await connect(root, { script: true, env });
+    await Deno.writeTextFile(`${root}/pravo.jsonc`, config(r2));
+    const base = await call(s, "pravo_state_show", { addr: "base" });
+    assert.equal(exitCode(base), 0, text(base));
+    const other = await call(s, "pravo_state_show", { addr: "other" });
+    assert.notEqual(exitCode(other), 0, text(other));
+    const plan = await call(s, "pravo_plan", { destroy: true, out: "d.plan" });
+    assert.equal(exitCode(plan), 2, text(plan));
+    assert.deepEqual(JSON.parse(text(plan)).nodes.map((n: { address: string }) => n.address), [
+      "base",
+    ]);
+    const apply = await call(s, "pravo_apply_plan", { planfile: "d.plan" });
+    assert.equal(exitCode(apply), 0, text(apply));
+    // r2 keeps its node; r1 lost its own.
+    assert.deepEqual(await records(root, pgRoot(r2)), ["other"]);
+    assert.deepEqual(await records(root, pgRoot(r1)), []);
   },
-});
+  { pgOnly: true },
+);
 
 Deno.test("hole 12: 40 parallel calls run at most --max-calls processes at once, and all are answered", async () => {
   const root = await seedRoot();
-  const s = await connect(root, { args: ["--max-calls", "2"] });
-  try {
-    let most = 0;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        most = Math.max(
-          most,
-          processesWith(root).filter((p) => p.argv.includes("providers")).length,
-        );
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
-    const results = await Promise.all(
-      Array.from({ length: 40 }, () => call(s, "pravo_providers")),
-    );
-    sampling = false;
-    await sampler;
-    assert.equal(results.length, 40);
-    for (const r of results) assert.equal(exitCode(r), 0, text(r));
-    assert.ok(most >= 1 && most <= 2, `${most} children ran at once`);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args: ["--max-calls", "2"] });
+  let most = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      most = Math.max(
+        most,
+        processesWith(root).filter((p) => p.argv.includes("providers")).length,
+      );
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const results = await Promise.all(
+    Array.from({ length: 40 }, () => call(s, "pravo_providers")),
+  );
+  sampling = false;
+  await sampler;
+  assert.equal(results.length, 40);
+  for (const r of results) assert.equal(exitCode(r), 0, text(r));
+  assert.ok(most >= 1 && most <= 2, `${most} children ran at once`);
 });
 
 Deno.test("hole 12: a child killed from outside is reported as a clear error result, and the server goes on", async () => {
-  const root = await makeRoot({ "main.cue": SLEEPY(30) });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
-  const s = await connect(root);
-  try {
-    const pending = call(s, "pravo_apply_plan", { planfile: "x.plan" });
-    await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
-    Deno.kill(processesWith(root)[0].pid, "SIGKILL");
-    const r = await pending;
-    assert.equal(r.isError, true);
-    assert.equal(exitCode(r), 137);
-    assert.match(
-      text(r),
-      /\[died: the pravo process was ended by SIGKILL from outside the server \(the system may have run out of memory\)/,
-    );
-    assert.equal(exitCode(await call(s, "pravo_validate")), 0);
-  } finally {
-    await s.close();
-  }
+  const root = await sleepyPlanned(30);
+  await using s = await connect(root);
+  const pending = call(s, "pravo_apply_plan", { planfile: "x.plan" });
+  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  Deno.kill(processesWith(root)[0].pid, "SIGKILL");
+  const r = await pending;
+  assert.equal(r.isError, true);
+  assert.equal(exitCode(r), 137);
+  assert.match(
+    text(r),
+    /\[died: the pravo process was ended by SIGKILL from outside the server \(the system may have run out of memory\)/,
+  );
+  assert.equal(exitCode(await call(s, "pravo_validate")), 0);
 });
 
 Deno.test("hole 12: a call that needs more memory than --call-memory is stopped by the bound and reported as out of memory", async () => {
   const root = await seedRoot();
-  const s = await connect(root, { args: ["--call-memory", "256"] });
-  try {
-    const r = await call(s, "pravo_state_query", { expression: 'strings.Repeat("x", 400000000)' });
-    assert.equal(r.isError, true);
-    // Either the engine reports that CUE ran out of memory (exit 3, the
-    // process alive), or the process died at the bound and the server says so.
-    assert.match(
-      text(r),
-      /cue-wasm ran out of memory|\[died: the pravo process ran out of memory \(256 MiB, the server's limit per call\)/,
-    );
-    // No Go runtime dump reaches the agent.
-    assert.doesNotMatch(text(r), /goroutine|runtime\.throw/);
-    assert.equal(exitCode(await call(s, "pravo_validate")), 0);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args: ["--call-memory", "256"] });
+  const r = await call(s, "pravo_state_query", { expression: 'strings.Repeat("x", 400000000)' });
+  assert.equal(r.isError, true);
+  // Either the engine reports that CUE ran out of memory (exit 3, the
+  // process alive), or the process died at the bound and the server says so.
+  assert.match(
+    text(r),
+    /cue-wasm ran out of memory|\[died: the pravo process ran out of memory \(256 MiB, the server's limit per call\)/,
+  );
+  // No Go runtime dump reaches the agent.
+  assert.doesNotMatch(text(r), /goroutine|runtime\.throw/);
+  assert.equal(exitCode(await call(s, "pravo_validate")), 0);
 });
 
 Deno.test("hole 13: ids that are objects, booleans, fractions get -32600 with id null; an object progressToken -32602; the server goes on and ends 0", async () => {
@@ -304,14 +263,8 @@ Deno.test("hole 13: ids that are objects, booleans, fractions get -32600 with id
 });
 
 Deno.test("hole 13: a second request with the id of one in flight is refused; the first keeps its answer", async () => {
-  const root = await makeRoot({ "main.cue": SLEEPY(3) });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
-  const raw = rawServer(root);
-  await raw.send(
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pravo_apply_plan","arguments":{"planfile":"x.plan"}}}\n',
-  );
-  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  const root = await sleepyPlanned(3);
+  const raw = await applyingRaw(root);
   await raw.send('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
   const refused = JSON.parse(await raw.read());
   assert.equal(refused.id, 1);
@@ -352,46 +305,38 @@ Deno.test("hole 13: stdin closed while calls run: every call is answered, then t
 
 Deno.test("hole 13: a 900 KB tag is refused with a short, clear message; huge refused values are not echoed back", async () => {
   const root = await seedRoot();
-  const s = await connect(root);
-  try {
-    const huge = "x=" + "y".repeat(900_000);
-    const r = await call(s, "pravo_validate", { tags: [huge] });
-    assert.equal(r.isError, true);
-    assert.equal(r.structuredContent, undefined);
-    assert.equal(
-      text(r),
-      "tags[0] is 900002 bytes: this server passes at most 65536 bytes in one value. Shorten it",
-    );
-    const bad = await call(s, "pravo_state_show", { addr: "-" + "z".repeat(500_000) });
-    assert.ok(text(bad).length < 500, text(bad).slice(0, 600));
-    assert.match(text(bad), /^addr "-z+\.\.\. \(500003 bytes\) is not a usable value/);
-    const key = await call(s, "pravo_validate", { ["k".repeat(400_000)]: 1 });
-    assert.ok(text(key).length < 500);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root);
+  const huge = "x=" + "y".repeat(900_000);
+  const r = await call(s, "pravo_validate", { tags: [huge] });
+  assert.equal(r.isError, true);
+  assert.equal(r.structuredContent, undefined);
+  assert.equal(
+    text(r),
+    "tags[0] is 900002 bytes: this server passes at most 65536 bytes in one value. Shorten it",
+  );
+  const bad = await call(s, "pravo_state_show", { addr: "-" + "z".repeat(500_000) });
+  assert.ok(text(bad).length < 500, text(bad).slice(0, 600));
+  assert.match(text(bad), /^addr "-z+\.\.\. \(500003 bytes\) is not a usable value/);
+  const key = await call(s, "pravo_validate", { ["k".repeat(400_000)]: 1 });
+  assert.ok(text(key).length < 500);
 });
 
 Deno.test("hole 13: a cut result is still one JSON document, with a note on how to get the rest", async () => {
   const root = await seedRoot();
-  const s = await connect(root, { args: ["--max-result-bytes", "1024"] });
-  try {
-    const r = await call(s, "pravo_state_query", {
-      expression: '[for i, _ in list.Repeat([0], 300) {"entry \\(i) of a long list"}]',
-    });
-    assert.equal(r.isError, false, text(r));
-    const t = text(r);
-    assert.ok(new TextEncoder().encode(t).length <= 1024, `${t.length}`);
-    const doc = JSON.parse(t);
-    assert.match(
-      doc.cut,
-      /^the result is \d+ bytes and this server returns at most 1024; narrow the expression/,
-    );
-    assert.equal(doc.partial.result[0], "entry 0 of a long list");
-    assert.match(doc.partial.result.at(-1), /^\[cut: \d+ more entries\]$/);
-  } finally {
-    await s.close();
-  }
+  await using s = await connect(root, { args: ["--max-result-bytes", "1024"] });
+  const r = await call(s, "pravo_state_query", {
+    expression: '[for i, _ in list.Repeat([0], 300) {"entry \\(i) of a long list"}]',
+  });
+  assert.equal(r.isError, false, text(r));
+  const t = text(r);
+  assert.ok(new TextEncoder().encode(t).length <= 1024, `${t.length}`);
+  const doc = JSON.parse(t);
+  assert.match(
+    doc.cut,
+    /^the result is \d+ bytes and this server returns at most 1024; narrow the expression/,
+  );
+  assert.equal(doc.partial.result[0], "entry 0 of a long list");
+  assert.match(doc.partial.result.at(-1), /^\[cut: \d+ more entries\]$/);
 });
 
 Deno.test("hole 13: __proto__, constructor and toString are refused as arguments; a __proto__ cannot smuggle out into a read-only server", async () => {
@@ -424,14 +369,8 @@ Deno.test("hole 13: __proto__, constructor and toString are refused as arguments
 });
 
 Deno.test("hole 13: SIGTERM to the server stops its running call gracefully, answers it, and exits 143", async () => {
-  const root = await makeRoot({ "main.cue": SLEEPY(30) });
-  assert.equal((await pravo(root, ["init"])).code, 0);
-  assert.equal((await pravo(root, ["plan", "--out", "x.plan"])).code, 2);
-  const raw = rawServer(root);
-  await raw.send(
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pravo_apply_plan","arguments":{"planfile":"x.plan"}}}\n',
-  );
-  await waitFor(() => processesWith(root).length > 0, 20_000, "the child to start");
+  const root = await sleepyPlanned(30);
+  const raw = await applyingRaw(root);
   raw.child.kill("SIGTERM");
   const m = JSON.parse(await raw.read());
   assert.equal(m.id, 1);

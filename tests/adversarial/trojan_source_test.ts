@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { approverKey, call, connect, makeRoot, pravo, text } from "../mcp/_client.ts";
 import { escapeOf, visible } from "../../lib/diag/visible.ts";
-import { MAIN as MAIN_TS } from "../_pravo.ts";
+import { onTerminal, removing } from "../_pravo.ts";
 
 const RLO = "\u202e";
 const ZWSP = "\u200b";
@@ -69,108 +69,72 @@ Deno.test("visible() escapes bidi, zero-width, tag and C1 characters, and leaves
 
 Deno.test("adversarial: hidden characters show as escapes in every human view, and validate warns", async () => {
   const root = await makeRoot({ "main.cue": MAIN });
-  try {
-    assert.equal((await pravo(root, ["init"])).code, 0);
-    const validate = await pravo(root, ["validate"]);
-    assert.equal(validate.code, 0, validate.stderr);
-    assert.match(
-      validate.stderr,
-      /Warning: main\.cue holds \d+ characters that read differently from what they are/,
-    );
-    assert.match(validate.stderr, /on main\.cue line 11, column 6:/);
-    clean(validate.stderr, "validate", ["\\u202e"]);
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  const validate = await pravo(root, ["validate"]);
+  assert.equal(validate.code, 0, validate.stderr);
+  assert.match(
+    validate.stderr,
+    /Warning: main\.cue holds \d+ characters that read differently from what they are/,
+  );
+  assert.match(validate.stderr, /on main\.cue line 11, column 6:/);
+  clean(validate.stderr, "validate", ["\\u202e"]);
 
-    const plan = await pravo(root, ["plan", "--out", "a.plan"]);
-    assert.equal(plan.code, 2, plan.stderr);
-    clean(plan.stdout, "plan", ["\\u202e", "\\u200b", "\\udb40\\udc41", "\\ufeff", "\\u2066"]);
-    const show = await pravo(root, ["show", "a.plan"]);
-    clean(show.stdout, "show", ["\\u202e"]);
+  const plan = await pravo(root, ["plan", "--out", "a.plan"]);
+  assert.equal(plan.code, 2, plan.stderr);
+  clean(plan.stdout, "plan", ["\\u202e", "\\u200b", "\\udb40\\udc41", "\\ufeff", "\\u2066"]);
+  const show = await pravo(root, ["show", "a.plan"]);
+  clean(show.stdout, "show", ["\\u202e"]);
 
-    // approve's question, on a terminal (script(1) gives it one), answered "no".
-    const k = await approverKey();
-    try {
-      const cmd = [
-        Deno.execPath(),
-        "run",
-        "-A",
-        "--quiet",
-        MAIN_TS,
-        "--no-color",
-        "approve",
-        "a.plan",
-        "--key",
-        k.key,
-      ]
-        .map((w) => `'${w}'`).join(" ");
-      const child = new Deno.Command("script", {
-        args: ["-qec", cmd, "/dev/null"],
-        cwd: root,
-        env: { PRAVO_ACTOR: "test" },
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const w = child.stdin.getWriter();
-      await w.write(new TextEncoder().encode("no\n"));
-      await w.close();
-      const out = await child.output();
-      const shown = new TextDecoder().decode(out.stdout);
-      assert.match(shown, /Do you approve exactly this plan\?/);
-      clean(shown, "approve's question", ["\\u202e", "\\u200b"]);
-    } finally {
-      await Deno.remove(k.dir, { recursive: true });
-    }
+  // approve's question, on a terminal (script(1) gives it one), answered "no".
+  await using k = await approverKey();
+  const shown = await onTerminal(root, ["approve", "a.plan", "--key", k.key], { answer: "no" });
+  assert.match(shown, /Do you approve exactly this plan\?/);
+  clean(shown, "approve's question", ["\\u202e", "\\u200b"]);
 
-    const apply = await pravo(root, ["apply", "a.plan"]);
-    assert.equal(apply.code, 0, apply.stderr);
-    clean(apply.stdout + apply.stderr, "apply", ["\\u202e"]);
-    // The object has the bytes written, hidden characters and all.
-    assert.equal(
-      await Deno.readTextFile(join(root, "note.txt")),
-      `allow${ZWSP} all${TAG_A}${BOM}\n`,
-    );
+  const apply = await pravo(root, ["apply", "a.plan"]);
+  assert.equal(apply.code, 0, apply.stderr);
+  clean(apply.stdout + apply.stderr, "apply", ["\\u202e"]);
+  // The object has the bytes written, hidden characters and all.
+  assert.equal(
+    await Deno.readTextFile(join(root, "note.txt")),
+    `allow${ZWSP} all${TAG_A}${BOM}\n`,
+  );
 
-    const address = `"note${RLO}txt.nimda"`;
-    for (
-      const [args, where] of [
-        [["state", "list"], "state list"],
-        [["state", "show", address], "state show"],
-        [["state", "log"], "state log"],
-        [["drift"], "drift"],
-        [["why", "pet"], "why"],
-        [["output"], "output"],
-        [["state", "show", `"note${RLO}txt.nimdx"`], "an error naming the address"],
-      ] as [string[], string][]
-    ) {
-      const r = await pravo(root, args);
-      clean(r.stdout + r.stderr, where);
-    }
-    // A script reads the value as it is when it asks for one output alone, piped.
-    const raw = await pravo(root, ["output", "shown"]);
-    assert.equal(raw.stdout, `x${RLO}y\n`);
-    // --json documents: the same values once parsed.
-    const doc = JSON.parse((await pravo(root, ["state", "show", address, "--json"])).stdout);
-    assert.equal(doc.record.attributes.content, `allow${ZWSP} all${TAG_A}${BOM}\n`);
+  const address = `"note${RLO}txt.nimda"`;
+  for (
+    const [args, where] of [
+      [["state", "list"], "state list"],
+      [["state", "show", address], "state show"],
+      [["state", "log"], "state log"],
+      [["drift"], "drift"],
+      [["why", "pet"], "why"],
+      [["output"], "output"],
+      [["state", "show", `"note${RLO}txt.nimdx"`], "an error naming the address"],
+    ] as [string[], string][]
+  ) {
+    const r = await pravo(root, args);
+    clean(r.stdout + r.stderr, where);
+  }
+  // A script reads the value as it is when it asks for one output alone, piped.
+  const raw = await pravo(root, ["output", "shown"]);
+  assert.equal(raw.stdout, `x${RLO}y\n`);
+  // --json documents: the same values once parsed.
+  const doc = JSON.parse((await pravo(root, ["state", "show", address, "--json"])).stdout);
+  assert.equal(doc.record.attributes.content, `allow${ZWSP} all${TAG_A}${BOM}\n`);
 
-    // Through the MCP server: no answer carries them raw.
-    await Deno.writeTextFile(join(root, "main.cue"), MAIN.replace('"a\\u2066', '"b\\u2066'));
-    const s = await connect(root);
-    try {
-      for (
-        const [tool, args] of [
-          ["pravo_validate", {}],
-          ["pravo_plan", {}],
-          ["pravo_state_show", { addr: address }],
-          ["pravo_state_log", {}],
-          ["pravo_why", { addrs: ["pet"] }],
-        ] as [string, Record<string, unknown>][]
-      ) {
-        clean(text(await call(s, tool, args)), tool);
-      }
-    } finally {
-      await s.close();
-    }
-  } finally {
-    await Deno.remove(root, { recursive: true });
+  // Through the MCP server: no answer carries them raw.
+  await Deno.writeTextFile(join(root, "main.cue"), MAIN.replace('"a\\u2066', '"b\\u2066'));
+  await using s = await connect(root);
+  for (
+    const [tool, args] of [
+      ["pravo_validate", {}],
+      ["pravo_plan", {}],
+      ["pravo_state_show", { addr: address }],
+      ["pravo_state_log", {}],
+      ["pravo_why", { addrs: ["pet"] }],
+    ] as [string, Record<string, unknown>][]
+  ) {
+    clean(text(await call(s, tool, args)), tool);
   }
 });

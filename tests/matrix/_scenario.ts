@@ -78,6 +78,20 @@ const write = (w: WorldRoot, file: string, text: string) =>
   Deno.writeTextFile(join(w.root, file), text);
 
 /** Each row's test. */
+/**
+ * Calls the tool `name` with `args` on the session the mcp-* rows share, and
+ * asserts the exit code of its process (`exit`, 0 unless given); its text.
+ */
+async function agent(
+  s: Shared,
+  name: string,
+  opts: { args?: Record<string, unknown>; exit?: number } = {},
+): Promise<string> {
+  const r = await call(s.session!, name, opts.args ?? {});
+  assert.equal(r.structuredContent?.exit_code, opts.exit ?? 0, text(r));
+  return text(r);
+}
+
 const STEPS: Record<string, (w: WorldRoot, s: Shared) => Promise<void>> = {
   async init(w) {
     const r = await w.run(["init"]);
@@ -365,58 +379,46 @@ const STEPS: Record<string, (w: WorldRoot, s: Shared) => Promise<void>> = {
     assert.notEqual(back.due.find((d: Doc) => d.address === "a")?.refresh_age, "1s");
   },
   async "mcp-validate"(_w, s) {
-    const r = await call(s.session!, "pravo_validate");
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
+    await agent(s, "pravo_validate");
   },
   async "mcp-schema"(w, s) {
-    const r = await call(s.session!, "pravo_schema", { types: [w.typeA] });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
-    assert.ok(text(r).includes(w.attrA));
+    assert.ok((await agent(s, "pravo_schema", { args: { types: [w.typeA] } })).includes(w.attrA));
   },
   async "mcp-providers"(w, s) {
-    const r = await call(s.session!, "pravo_providers");
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
-    assert.ok(text(r).includes(w.providerA));
+    assert.ok((await agent(s, "pravo_providers")).includes(w.providerA));
   },
   async "mcp-plan"(_w, s) {
-    const r = await call(s.session!, "pravo_plan", { out: "agent.plan", replace: ["a"] });
-    assert.equal(r.structuredContent?.exit_code, 2, text(r));
+    await agent(s, "pravo_plan", { args: { out: "agent.plan", replace: ["a"] }, exit: 2 });
   },
   async "mcp-show-plan"(_w, s) {
-    const r = await call(s.session!, "pravo_show_plan", { planfile: "agent.plan" });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
-    assert.match(text(r), /"replace"/);
+    assert.match(
+      await agent(s, "pravo_show_plan", { args: { planfile: "agent.plan" } }),
+      /"replace"/,
+    );
   },
   async "mcp-apply-plan"(_w, s) {
-    const r = await call(s.session!, "pravo_apply_plan", { planfile: "agent.plan" });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
+    await agent(s, "pravo_apply_plan", { args: { planfile: "agent.plan" } });
   },
   async "mcp-why"(_w, s) {
-    const r = await call(s.session!, "pravo_why", { addrs: ["b"] });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
+    await agent(s, "pravo_why", { args: { addrs: ["b"] } });
   },
   async "mcp-state-query"(_w, s) {
-    const r = await call(s.session!, "pravo_state_query", { expression: "len(nodes)" });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
-    assert.match(text(r), /\b2\b/);
+    assert.match(
+      await agent(s, "pravo_state_query", { args: { expression: "len(nodes)" } }),
+      /\b2\b/,
+    );
   },
   async "mcp-state-show"(_w, s) {
-    const r = await call(s.session!, "pravo_state_show", { addr: "a" });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
+    await agent(s, "pravo_state_show", { args: { addr: "a" } });
   },
   async "mcp-dependents"(_w, s) {
-    const r = await call(s.session!, "pravo_dependents", { addr: "a" });
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
-    assert.match(text(r), /"b"/);
+    assert.match(await agent(s, "pravo_dependents", { args: { addr: "a" } }), /"b"/);
   },
   async "mcp-state-log"(_w, s) {
-    const r = await call(s.session!, "pravo_state_log");
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
-    assert.match(text(r), /"actor"/);
+    assert.match(await agent(s, "pravo_state_log"), /"actor"/);
   },
   async "mcp-locks"(_w, s) {
-    const r = await call(s.session!, "pravo_locks");
-    assert.equal(r.structuredContent?.exit_code, 0, text(r));
+    await agent(s, "pravo_locks");
   },
   async "mcp-drift"(_w, s) {
     // Exit 2 when applying a's replacement changed what b manages of it

@@ -125,27 +125,16 @@ export interface World {
   skips?: string[];
 }
 
+/** A world run through scripts/pravo: `what` names its providers and its state. */
+function viaScript(id: string, what: string, columns: Column[]): World {
+  return { id, title: `${what}, scripts/pravo`, columns };
+}
+
 export const WORLDS: World[] = [
-  {
-    id: "builtin-sqlite",
-    title: "built-in providers, SQLite state, scripts/pravo",
-    columns: ["built-in", "sqlite"],
-  },
-  {
-    id: "builtin-postgres",
-    title: "built-in providers, PostgreSQL state, scripts/pravo",
-    columns: ["built-in", "postgres"],
-  },
-  {
-    id: "fake-sqlite",
-    title: "the fake v6 provider, SQLite state, scripts/pravo",
-    columns: ["fake", "sqlite"],
-  },
-  {
-    id: "aws-sqlite",
-    title: "hashicorp/aws 5.100.0 on moto, SQLite state, scripts/pravo",
-    columns: ["aws", "sqlite"],
-  },
+  viaScript("builtin-sqlite", "built-in providers, SQLite state", ["built-in", "sqlite"]),
+  viaScript("builtin-postgres", "built-in providers, PostgreSQL state", ["built-in", "postgres"]),
+  viaScript("fake-sqlite", "the fake v6 provider, SQLite state", ["fake", "sqlite"]),
+  viaScript("aws-sqlite", "hashicorp/aws 5.100.0 on moto, SQLite state", ["aws", "sqlite"]),
   {
     id: "bundle-sqlite",
     title: "built-in providers, SQLite state, the single-file bundle run from another directory",

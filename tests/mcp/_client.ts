@@ -2,8 +2,9 @@
  * Test helpers for `pravo mcp`: a real MCP client (the SDK's `Client` over
  * `StdioClientTransport`) connected to the server started in a root, either
  * from the source with `deno run -A main.ts mcp` or through `scripts/pravo
- * mcp` (the narrow permissions an operator runs); roots; and a look at the
- * processes that the server starts.
+ * mcp` (the narrow permissions an operator runs), or a raw server for what a
+ * client library would not send; the roots (tests/_pravo.ts) and the look at
+ * processes (tests/_processes.ts) its tests use, passed on.
  *
  * @module
  */
@@ -17,44 +18,24 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { fileURLToPath } from "node:url";
-import { makeRoot, pravo, SEED } from "../_pravo.ts";
+import {
+  type ApproverKey,
+  approverKey,
+  makeRoot,
+  pravo,
+  SEED,
+  seedRoot,
+  SLEEPY,
+  sleepyPlanned,
+} from "../_pravo.ts";
+import { processesWith, waitFor } from "../_processes.ts";
 
-export { makeRoot, pravo, SEED };
+export { type ApproverKey, approverKey, makeRoot, pravo, SEED, seedRoot, SLEEPY, sleepyPlanned };
+export { processesWith, waitFor };
 
 export const PROJECT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const MAIN = `${PROJECT}/main.ts`;
 export const SCRIPT = `${PROJECT}/scripts/pravo`;
-
-/** A root with a resource whose creation takes `seconds`: for timeouts and cancellation. */
-export const SLEEPY = (seconds: number) =>
-  `package slow
-
-import tm "pravo.dev/providers/hashicorp/time"
-
-$time: tm.#Provider
-
-nap: $time.#Resource.time_sleep & {create_duration: "${seconds}s"}
-`;
-
-/** A new root holding the seed page's main.cue, after `pravo init`. */
-export async function seedRoot(files: Record<string, string> = {}): Promise<string> {
-  const root = await makeRoot({ "main.cue": SEED, ...files });
-  const init = await pravo(root, ["init"]);
-  if (init.code !== 0) throw new Error(`pravo init failed: ${init.stderr}`);
-  return root;
-}
-
-/**
- * A new approver key pair, made by `pravo approver-key` in a folder of its
- * own outside every root: the private key's path and the public key's.
- */
-export async function approverKey(): Promise<{ key: string; pub: string; dir: string }> {
-  const dir = await Deno.makeTempDir({ prefix: "pravo-approver-" });
-  await Deno.mkdir(`${dir}/elsewhere`); // the directory it runs in: not where the key goes
-  const r = await pravo(`${dir}/elsewhere`, ["approver-key", `${dir}/op`]);
-  if (r.code !== 0) throw new Error(`pravo approver-key failed: ${r.stderr}`);
-  return { key: `${dir}/op`, pub: `${dir}/op.pub`, dir };
-}
 
 /**
  * A transport that asks for a protocol version of its choice in `initialize`
@@ -115,6 +96,8 @@ export interface Session {
   /** What the server wrote on stderr so far. */
   stderr(): string;
   close(): Promise<void>;
+  /** What `await using` calls: close(). */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export interface ConnectOptions {
@@ -159,6 +142,7 @@ export async function connect(root: string, opts: ConnectOptions = {}): Promise<
     pid: inner.pid ?? 0,
     stderr: () => err,
     close: () => client.close(),
+    [Symbol.asyncDispose]: () => client.close(),
   };
 }
 
@@ -183,35 +167,14 @@ export async function call(
   }) as ToolResult;
 }
 
+/** The exit code of the pravo process behind a result (none when no process ran). */
+export function exitCode(r: ToolResult): number | undefined {
+  return r.structuredContent?.exit_code;
+}
+
 /** The text of a result. */
 export function text(r: ToolResult): string {
   return r.content.map((c) => c.text).join("");
-}
-
-/** The processes whose command line mentions `needle`, with their argument lists. */
-export function processesWith(needle: string): { pid: number; argv: string[] }[] {
-  const found: { pid: number; argv: string[] }[] = [];
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    let raw: string;
-    try {
-      raw = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
-    } catch {
-      continue; // ended meanwhile
-    }
-    const argv = raw.split("\0").filter((w, i, all) => i < all.length - 1 || w !== "");
-    if (argv.some((w) => w.includes(needle))) found.push({ pid: Number(e.name), argv });
-  }
-  return found;
-}
-
-/** Waits until `check` is true, at most `ms`. */
-export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** A raw `pravo mcp` process, for what a client library would not send. */
