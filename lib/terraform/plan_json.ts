@@ -219,14 +219,23 @@ export function repetition(
     ? { references: refs.flatMap((r) => r.strings) }
     : typeof inst.id.index === "number"
     ? {
+      // The instances the configuration has: not those deleted for leaving it.
       constant_value: instances.filter((i) =>
-        i.id.resource === inst.id.resource && i.id.moduleAddress === inst.id.moduleAddress
+        i.id.resource === inst.id.resource && i.id.moduleAddress === inst.id.moduleAddress &&
+        !i.actionReason?.startsWith("delete_because")
       ).length,
     }
     : {};
   return typeof inst.id.index === "number"
     ? { count_expression: expr }
     : { for_each_expression: expr };
+}
+
+/** Undefined for an empty list or object: Terraform leaves such fields out. */
+function nonEmpty<T>(v: T): T | undefined {
+  if (Array.isArray(v)) return v.length ? v : undefined;
+  if (v && typeof v === "object") return Object.keys(v).length ? v : undefined;
+  return v;
 }
 
 /** Terraform's JSON plan of a pravo plan. */
@@ -246,10 +255,12 @@ export function terraformPlan(input: TerraformPlanInput): Record<string, unknown
   const priorOut = priorOutputs(plan);
   const vars = sites ? variablesOf(sites, plan) : undefined;
   const rootConfig: Record<string, unknown> = {
-    outputs: sites ? outputsConfig(sites, plan, (o) => outputs[o]?.after_sensitive === true) : {},
-    resources: resourcesConfig(input, instances, sites, secrets),
+    outputs: nonEmpty(
+      sites ? outputsConfig(sites, plan, (o) => outputs[o]?.after_sensitive === true) : {},
+    ),
+    resources: nonEmpty(resourcesConfig(input, instances, sites, secrets)),
     module_calls: moduleCalls(instances, sites),
-    variables: vars?.config,
+    variables: nonEmpty(vars?.config),
   };
   return {
     format_version: TF_PLAN_FORMAT_VERSION,
@@ -279,9 +290,9 @@ export function terraformPlan(input: TerraformPlanInput): Record<string, unknown
       }),
       root_module: rootConfig,
     },
-    relevant_attributes: sites
-      ? relevantAttributes(changingReferences(instances, sites, changedOutputs))
-      : undefined,
+    relevant_attributes: nonEmpty(
+      sites ? relevantAttributes(changingReferences(instances, sites, changedOutputs)) : [],
+    ),
     timestamp: plan.createdAt.replace(/\.\d+Z$/, "Z"),
     applyable: changes.some((c) => (c.change as { actions: string[] }).actions[0] !== "no-op") ||
       changedOutputs.length > 0,

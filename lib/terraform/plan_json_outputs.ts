@@ -74,7 +74,12 @@ export function plannedOutputs(plan: Plan): Record<string, unknown> | undefined 
   for (const k of names) {
     const known = !plan.outputsUnknown.includes(k);
     const s = known && sensitive(plan.outputs[k]);
-    out[k] = { sensitive: s, value: known && !s ? plan.outputs[k] : undefined };
+    const shown = known && !s;
+    out[k] = {
+      sensitive: s,
+      value: shown ? plan.outputs[k] : undefined,
+      type: shown ? typeOfValue(plan.outputs[k]) : undefined,
+    };
   }
   return names.length ? out : undefined;
 }
@@ -95,12 +100,20 @@ export function typeOfValue(v: unknown): Json {
   return "dynamic";
 }
 
-/** `prior_state`'s outputs: what the last whole apply recorded. */
+/**
+ * `prior_state`'s outputs. Terraform 1.11.4 (measured) writes there each
+ * output its plan knows the value of, as it evaluated it while planning,
+ * also for outputs no apply recorded yet; pravo does the same with the
+ * plan's known outputs, and keeps a recorded value that is unknown now.
+ */
 export function priorOutputs(plan: Plan): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (
-    const [k, v] of Object.entries(plan.outputsBefore ?? {}).sort(([a], [b]) => a < b ? -1 : 1)
-  ) {
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(plan.outputsBefore ?? {})) {
+    if (plan.outputsUnknown.includes(k)) values[k] = v;
+  }
+  Object.assign(values, plan.outputs);
+  for (const [k, v] of Object.entries(values).sort(([a], [b]) => a < b ? -1 : 1)) {
     const s = sensitive(v);
     out[k] = { sensitive: s, value: s ? undefined : v, type: s ? undefined : typeOfValue(v) };
   }

@@ -136,7 +136,17 @@ function reasonOf(n: PlannedNode, plan: Plan): string | undefined {
       : "replace_because_cannot_update";
   }
   if (n.action === "delete" && n.deleteBecause === "not in the configuration") {
-    return "delete_because_no_resource_config";
+    // An instance whose resource is still there (count or for_each) lost its key.
+    const id = tfIdentity(n.address, n.type, n.mode);
+    if (id.index === undefined) return "delete_because_no_resource_config";
+    const same = (a: string, type: string, mode: Mode) => {
+      const o = tfIdentity(a, type, mode);
+      return o.resource === id.resource && o.moduleAddress === id.moduleAddress;
+    };
+    const kept = plan.nodes.some((x) => x.action !== "delete" && same(x.address, x.type, x.mode)) ||
+      plan.skipped.some((x) => same(x.address, x.type, x.mode));
+    if (!kept) return "delete_because_no_resource_config";
+    return typeof id.index === "number" ? "delete_because_count_index" : "delete_because_each_key";
   }
   if (n.action === "read" && n.afterUnknown.length) {
     // Inputs known only after apply, or a dependency that apply changes first.
