@@ -119,6 +119,13 @@ function instancesOf(input: TerraformPlanInput, secrets: Set<string>): Instance[
     if (rec) out.push(skippedInstance(rec, ctx));
     else missing.push(s.address);
   }
+  // A record the plan neither ran nor skipped is still in the state.
+  const seen = new Set([...plan.nodes, ...plan.skipped].map((n) => n.address));
+  for (const r of records) {
+    if (!seen.has(r.address) && (r.mode === "managed" || r.mode === "data")) {
+      out.push({ ...skippedInstance(r, ctx), actions: undefined });
+    }
+  }
   if (missing.length) {
     throw new DiagnosticsError([
       error(
@@ -190,9 +197,9 @@ function resourcesConfig(
       });
       const exprs = expressions(shape, values, sites.attributes(labels), {
         sites,
-        hidden: (k, v) =>
-          sensitive.has(k) || inst.afterSensitive.some((p) => p[0] === k && p.length === 1) ||
-          holdsSecret(v, secrets),
+        hidden: (k) =>
+          sensitive.has(k) || inst.afterSensitive.some((p) => p[0] === k && p.length === 1),
+        secret: (v) => holdsSecret(v, secrets),
       });
       if (Object.keys(exprs).length) entry.expressions = exprs;
       Object.assign(entry, repetition(inst, labels, sites, instances));

@@ -25,6 +25,8 @@ import type { Json } from "./plan_json_values.ts";
 /** The attributes and nested blocks of a configuration, as far as expressions need them. */
 interface BlockShape {
   attributes: ReadonlySet<string>;
+  /** The attributes the schema marks sensitive. */
+  sensitive: ReadonlySet<string>;
   blocks: Record<string, { nesting: string; block: BlockShape }>;
 }
 
@@ -33,7 +35,8 @@ function shapeOf(b: Block): BlockShape {
   for (const [k, nb] of Object.entries(b.blockTypes)) {
     blocks[k] = { nesting: nb.nesting, block: shapeOf(nb.block) };
   }
-  return { attributes: new Set(Object.keys(b.attributes)), blocks };
+  const sensitive = Object.entries(b.attributes).filter(([, a]) => a.sensitive).map(([k]) => k);
+  return { attributes: new Set(Object.keys(b.attributes)), sensitive: new Set(sensitive), blocks };
 }
 
 /** What expressions are read with: the sources, and what must not be written. */
@@ -41,6 +44,8 @@ export interface ExprContext {
   sites: SourceSites;
   /** True when the value of this top-level attribute must not be written. */
   hidden(attr: string, value: unknown): boolean;
+  /** True when a value holds a secret, at any depth. */
+  secret(value: unknown): boolean;
 }
 
 /** The expression of one attribute: what it refers to, or its value. */
@@ -48,6 +53,17 @@ function expression(refs: TfRef[], value: unknown, hidden: boolean): Record<stri
   if (refs.length) return { references: refs.flatMap((r) => r.strings) };
   if (hidden) return {};
   return { constant_value: (value ?? null) as Json };
+}
+
+/** How many blocks the declarations write: the most times one label is written under them. */
+function elementCount(sites: SourceSites, parent: readonly Site[]): number {
+  const counts = new Map<string, number>();
+  for (const p of parent) {
+    for (const c of sites.children.get(p) ?? []) {
+      counts.set(c.label, (counts.get(c.label) ?? 0) + 1);
+    }
+  }
+  return Math.max(0, ...counts.values());
 }
 
 /** The nth declaration of each label among `sites`' children, for the elements of a block. */
@@ -80,16 +96,26 @@ export function expressions(
     const block = shape?.blocks[attr];
     if (shape && !block && !shape.attributes.has(attr)) continue; // depends_on, lifecycle, ...
     const within = ctx.sites.within(sites);
-    const hidden = top && ctx.hidden(attr, values[attr]);
+    const hidden = (top && ctx.hidden(attr, values[attr])) || !!shape?.sensitive.has(attr) ||
+      ctx.secret(values[attr]);
     if (!block || sites.every((s) => !ctx.sites.children.get(s)?.length)) {
       out[attr] = expression(ctx.sites.references(within), values[attr], hidden);
       continue;
     }
+    // One body per block the sources write (or the value holds).
     const value = values[attr];
     const elems = Array.isArray(value) ? value : isObject(value) ? [value] : [];
-    const bodies = elems.map((e, i) =>
-      expressions(block.block, isObject(e) ? e : {}, elementSites(ctx.sites, sites, i), ctx, false)
-    );
+    const written = Math.max(elems.length, elementCount(ctx.sites, sites));
+    const bodies = Array.from({ length: written }, (_, i) => {
+      const e = elems[i];
+      return expressions(
+        block.block,
+        isObject(e) ? e : {},
+        elementSites(ctx.sites, sites, i),
+        ctx,
+        false,
+      );
+    });
     out[attr] = block.nesting === "single" || block.nesting === "group" ? bodies[0] ?? {} : bodies;
   }
   return out;
@@ -137,7 +163,8 @@ export function providerConfigs(
       }
       const exprs = expressions(block ? shapeOf(block) : undefined, p.config as Attrs, bySite, {
         sites: opts.sites,
-        hidden: (k, v) => sensitive.has(k) || holdsSecret(v, opts.secrets),
+        hidden: (k) => sensitive.has(k),
+        secret: (v) => holdsSecret(v, opts.secrets),
       });
       if (Object.keys(exprs).length) entry.expressions = exprs;
     }
@@ -162,7 +189,7 @@ export function nodeShape(inst: Instance, types: {
   const b = types.block(inst);
   if (b) return shapeOf(b);
   const names = types.attributes(inst);
-  return names ? { attributes: new Set(names), blocks: {} } : undefined;
+  return names ? { attributes: new Set(names), sensitive: new Set(), blocks: {} } : undefined;
 }
 
 /** A literal written as a field's value or its default (`*"x" | string`): its value, else undefined. */

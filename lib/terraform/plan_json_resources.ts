@@ -18,7 +18,7 @@ import type { Action, Attrs, Plan, PlannedNode } from "../plan/types.ts";
 import type { StateRecord } from "../state/store.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import { addressString, parseProviderSource } from "../providers/install/address.ts";
-import { keyText, parseTerraformAddress, terraformAddressOf } from "./address.ts";
+import { type TfIdentity, tfIdentity } from "./plan_json_address.ts";
 import { type Path, schemaSensitivePaths, type TfType, typeOfSchema } from "./plan_json_types.ts";
 import {
   type Json,
@@ -31,23 +31,11 @@ import {
   withUnset,
 } from "./plan_json_values.ts";
 
+export type { TfIdentity };
+export { tfIdentity };
+
 /** A type's schema, looked up by provider source, mode and name. */
 export type TypeLookup = (provider: string, mode: Mode, type: string) => TypeSchema | undefined;
-
-/** Where a node is, in Terraform's terms. */
-export interface TfIdentity {
-  address: string;
-  /** `module.vpc["a"]`; undefined in the root module. */
-  moduleAddress?: string;
-  /** The module calls it is in, outermost first: `[{name: "vpc", key: "a"}]`. */
-  modules: { name: string; key?: string | number }[];
-  /** Its address in its module, without its key: `aws_instance.web`, `data.x.y`. */
-  resource: string;
-  mode: "managed" | "data";
-  type: string;
-  name: string;
-  index?: number | string;
-}
 
 /** One node of the plan or the state, as the JSON plan describes it. */
 export interface Instance {
@@ -86,31 +74,6 @@ export function providerName(source: string): string {
   } catch {
     return source;
   }
-}
-
-/** A pravo address, its type and mode, in Terraform's terms (docs/reference/show.md). */
-export function tfIdentity(address: string, type: string, mode: Mode): TfIdentity {
-  const m = mode === "data" ? "data" : "managed";
-  const tf = terraformAddressOf(address, type, m);
-  const steps = parseTerraformAddress(tf);
-  const res = steps[steps.length - 1];
-  const modules = steps.flatMap((s) => "module" in s ? [{ name: s.module, key: s.key }] : []);
-  const name = "name" in res ? res.name : type;
-  const out: TfIdentity = {
-    address: tf,
-    mode: m,
-    type,
-    name,
-    modules,
-    resource: `${m === "data" ? "data." : ""}${type}.${name}`,
-  };
-  if (modules.length) {
-    out.moduleAddress = modules.map((s) =>
-      `module.${s.name}${s.key === undefined ? "" : keyText(String(s.key))}`
-    ).join(".");
-  }
-  if ("name" in res && res.key !== undefined) out.index = res.key;
-  return out;
 }
 
 /** Terraform's actions for a pravo action. */

@@ -195,7 +195,11 @@ export class SourceSites {
 
 /** `count.index`, `each.key` or `each.value` (with what follows) for a comprehension's variable. */
 function iteratorRef(decl: Site, selectors: readonly string[]): string {
-  if (decl.keyOf) return "each.key";
+  // `for k, v in x`: the first of the clause's two variables is the key.
+  const pair = [...decl.scope.sites.values()].flat()
+    .filter((x) => x.kind === "for" && x.generator === decl.generator)
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+  if (decl.keyOf || (pair.length === 2 && pair[0] === decl)) return "each.key";
   const clause = decl.generator?.clauseRefs ?? [];
   if (clause.some((c) => c.name === "list" && c.selectors[0] === "Range")) return "count.index";
   return `each.value${traversal(selectors)}`;
