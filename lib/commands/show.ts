@@ -167,6 +167,9 @@ function renderStatus(s: PlanStatus, style: Style): string {
 export const run: CommandRun = async (ctx, opts, args) => {
   // The plan holds the tags it was made with; -t would be silently ignored.
   if (opts.t !== undefined) throw savedPlanTags(args[0], "show");
+  if (opts.format !== undefined && opts.format !== "pravo" && opts.format !== "terraform") {
+    throw new UsageError(`--format "${opts.format}" is not one of pravo, terraform`, "show");
+  }
   if (opts.format === "terraform") {
     // Terraform's format has no place for an approval: say so rather than drop it.
     if (opts.approver !== undefined) {
