@@ -61,7 +61,7 @@ export interface TerraformPlanInput {
   records: readonly StateRecord[];
   types: TypeLookup;
   provider(source: string): ProviderSchema | undefined;
-  /** The version constraints of pravo.jsonc, by provider source. */
+  /** The version constraints of pravo.jsonc, by full provider address. */
   constraints: Record<string, string>;
   /** pravo's version. */
   version: string;
