@@ -146,6 +146,13 @@ export const COMMANDS: CommandSpec[] = [
         description:
           "An approver's public key (outside the root): say whether the plan is approved by one; repeatable",
       },
+      format: {
+        type: "string",
+        valueName: "FORMAT",
+        choices: ["pravo", "terraform"],
+        description:
+          "terraform: print the plan in Terraform's JSON plan format (as terraform show -json), without secrets",
+      },
     },
   },
   {

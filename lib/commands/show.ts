@@ -3,6 +3,9 @@
  * file is opened with pravo's key: a file that pravo did not write with it,
  * or that was edited, is refused.
  *
+ * With `--format terraform`, the plan in Terraform's JSON plan format
+ * instead (`_show_terraform.ts`), for the tools that read Terraform's plans.
+ *
  * Beside the plan, its status, so that whoever waits on it (an agent under
  * `pravo mcp --require-approval`) need not try to apply it to find out:
  * whether it is stale (the state moved on since it was made), and, when
@@ -125,6 +128,25 @@ async function statusOf(
 export const run: CommandRun = async (ctx, opts, args) => {
   // The plan holds the tags it was made with; -t would be silently ignored.
   if (opts.t !== undefined) throw savedPlanTags(args[0], "show");
+  if (opts.format !== undefined && opts.format !== "pravo" && opts.format !== "terraform") {
+    throw new UsageError(`--format "${opts.format}" is not one of pravo, terraform`, "show");
+  }
+  if (opts.format === "terraform") {
+    // Terraform's format has no place for an approval: say so rather than drop it.
+    if (opts.approver !== undefined) {
+      throw new UsageError(
+        "--approver says whether a plan is approved, and Terraform's format has no place for it: use show --approver without --format terraform",
+        "show",
+      );
+    }
+    const { plan } = readPlanFile(
+      resolve(ctx.root, args[0]),
+      loadKey({ root: ctx.root, create: false }),
+    );
+    const { terraformDocument } = await import("./_show_terraform.ts");
+    emit({ ...ctx, json: true }, await terraformDocument(ctx, plan, args[0]), () => "");
+    return Exit.OK;
+  }
   const key = loadKey({ root: ctx.root, create: false });
   const approvers = await approversOf(ctx, opts.approver);
   const { plan, digest } = readPlanFile(resolve(ctx.root, args[0]), key);
