@@ -148,6 +148,11 @@ function reference(c: Converter, n: AstNode, scope: Scope): Cue {
   const name = (i: number) => t[i]?.type === "nameTraversal" ? t[i].segment : undefined;
   const bound = scope.vars.get(root);
   if (bound !== undefined) return atom(bound + steps(c, n, t.slice(1)));
+  const it = scope.iterators.get(root);
+  const which = name(1);
+  if (it && (which === "key" || which === "value")) {
+    return atom(it[which] + steps(c, n, t.slice(2)));
+  }
   switch (root) {
     case "var":
     case "local": {

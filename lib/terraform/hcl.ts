@@ -185,3 +185,14 @@ export async function expressionAst(file: string, expr: string): Promise<AstNode
   if (!ast) throw new HclSyntaxError(file, 1, 1, "Empty expression", "Write a value here.");
   return ast;
 }
+
+/** HCL's own JSON of a file (`.terraform.lock.hcl`): values as JSON, expressions as `${...}`. */
+export async function parseHclJson(name: string, text: string): Promise<unknown> {
+  const b = await hclParser();
+  try {
+    return JSON.parse(await call(b, "parse", name, text));
+  } catch (e) {
+    if (e instanceof SyntaxError) throw e;
+    throw syntaxError((e as Error).message, name);
+  }
+}
