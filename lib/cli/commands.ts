@@ -80,6 +80,25 @@ export const COMMANDS: CommandSpec[] = [
     },
   },
   {
+    name: "convert",
+    summary: "Write the CUE of a Terraform configuration (DIR) into the root",
+    args: "DIR",
+    minArgs: 1,
+    maxArgs: 1,
+    options: {
+      from: {
+        type: "string",
+        valueName: "FORMAT",
+        choices: ["terraform"],
+        description: "What DIR holds: terraform (a directory of .tf files); required",
+      },
+      force: {
+        type: "boolean",
+        description: "Write over the root's .cue files of the same names (the others stay)",
+      },
+    },
+  },
+  {
     name: "plan",
     summary: "Show what apply would change; save it with --out for apply",
     args: "",
