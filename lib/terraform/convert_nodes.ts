@@ -110,7 +110,11 @@ function isSet(m: ModuleCtx, src: string): boolean {
   const s = src.trim();
   if (/^toset\s*\(/.test(s) || s.startsWith("[")) return true;
   const v = /^var\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(s);
-  return v !== null && /^(set|list)\s*\(/.test(m.varTypes.get(v[1]) ?? "");
+  if (v) return /^(set|list)\s*\(/.test(m.varTypes.get(v[1]) ?? "");
+  const l = /^local\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(s);
+  if (!l) return false;
+  const def = m.decl.locals.flatMap((x) => x.block.body.attributes).find((a) => a.name === l[1]);
+  return def !== undefined && /^(toset\s*\(|\[)/.test(def.expr.trim());
 }
 
 /** `resource "T" "N"` or `data "T" "N"` → an entry at `T.N` or `data.T.N`. */
