@@ -305,7 +305,7 @@ export async function convertFunction(
     return c.fail(
       n,
       `${name}() is not converted`,
-      `pravo convert has no CUE form for ${name}(). Write the value in CUE by hand in the file convert writes (CUE's builtin packages: strings, list, math, regexp, encoding/json, net, time, ...), or compute it in the .tf file without ${name}() and convert again.`,
+      `pravo convert has no CUE form for ${name}(). Compute the value in the .tf file without ${name}() (a literal or a variable) and convert again; then write it in CUE by hand where it is needed (CUE's builtin packages: strings, list, math, regexp, encoding/json, net, time, ...).`,
     );
   }
   if (n.meta?.expandedFinalArgument) {

@@ -79,7 +79,7 @@ export function convertNode(c: Converter, n: AstNode, scope: Scope): Promise<Cue
     "Unsupported expression",
     `pravo convert does not know the expression "${
       n.meta?.value ?? n.type
-    }" (${n.type}). Write it in CUE by hand in the file convert writes, or simplify it in the .tf file and convert again.`,
+    }" (${n.type}). Simplify it in the .tf file and convert again; then write it in CUE by hand.`,
   );
 }
 
