@@ -23,15 +23,28 @@ if (built.toolMissing) {
 }
 const ignore = built.toolMissing;
 
-/** Runs the bundle alone in a fresh directory with the seed root in `demo/`. */
-async function runAlone(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the bundle alone in a fresh directory with the seed root in `demo/`,
+ * or with the files `files` there instead.
+ */
+async function runAlone(
+  args: string[],
+  files?: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-bundle-" }));
   try {
     const program = join(dir, "pravo.js");
     await Deno.copyFile(BUNDLE_PATH, program);
     const root = join(dir, "demo");
     await Deno.mkdir(root);
-    await Deno.copyFile(join(PROJECT, "examples", "seed", "main.cue"), join(root, "main.cue"));
+    if (files) {
+      for (const [name, text] of Object.entries(files)) {
+        await Deno.mkdir(join(root, name, ".."), { recursive: true });
+        await Deno.writeTextFile(join(root, name), text);
+      }
+    } else {
+      await Deno.copyFile(join(PROJECT, "examples", "seed", "main.cue"), join(root, "main.cue"));
+    }
     const out = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -101,4 +114,19 @@ Deno.test({ name: "dist/pravo.js alone validates the seed root", ignore }, async
 `,
   );
   assert.equal(code, 0);
+});
+
+Deno.test({
+  name: "dist/pravo.js alone converts a Terraform configuration, with the HCL parser inside it",
+  ignore,
+}, async () => {
+  assert.ok(built.ok, "dist/pravo.js was not built");
+  const tf = 'resource "random_pet" "name" {\n  count  = 2\n  prefix = "web-${count.index}"\n}\n';
+  const { code, stdout, stderr } = await runAlone(
+    ["convert", "--from", "terraform", "demo/tf", "--json"],
+    { "tf/main.tf": tf },
+  );
+  assert.equal(stderr, "");
+  assert.equal(code, 0);
+  assert.deepEqual(JSON.parse(stdout).files, [{ action: "created", path: "main.cue" }]);
 });

@@ -9,13 +9,15 @@
  * Go runtime is started here with the package's own glue
  * (`wasm/wasm_exec.js`). The module comes from the package's
  * `main.wasm.gz` in node_modules; the single-file bundle has no
- * node_modules, so it carries the same file inside, as the bytes of an
- * import (`deno bundle` inlines it; from the sources it is never imported).
+ * node_modules, so `scripts/bundle.ts` puts the same file inside it, in
+ * base64, set as a global before pravo starts. (A bytes import, which
+ * `deno bundle` can inline, was measured: its decoder took 12.6 s here.)
  *
  * @module
  */
 
 import { gunzipSync } from "node:zlib";
+import { fromBase64 } from "../bytes.ts";
 import { type HclBody, HclScanError, LineIndex, scanBody } from "./hcl_body.ts";
 
 /** A position in an expression's syntax tree: the byte offset counts. */
@@ -66,6 +68,12 @@ interface Bridge {
 
 let bridge: Promise<Bridge> | undefined;
 
+/**
+ * Where the single-file bundle carries the package's module (gzip, in
+ * base64): `scripts/bundle.ts` sets it before pravo starts.
+ */
+export const BUNDLED_MODULE_GLOBAL = "__pravoHclWasmGzBase64";
+
 /** The package's WebAssembly module, gzipped. */
 async function moduleBytes(): Promise<Uint8Array> {
   const url = new URL("../../node_modules/@cdktf/hcl2json/main.wasm.gz", import.meta.url);
@@ -76,8 +84,14 @@ async function moduleBytes(): Promise<Uint8Array> {
       // not beside the sources: the bundle's copy
     }
   }
-  const m = await import("@cdktf/hcl2json/main.wasm.gz", { with: { type: "bytes" } });
-  return m.default as Uint8Array;
+  const inline = (globalThis as Record<string, unknown>)[BUNDLED_MODULE_GLOBAL];
+  const bytes = typeof inline === "string" ? fromBase64(inline) : undefined;
+  if (!bytes) {
+    throw new Error(
+      "the HCL parser's WebAssembly is missing: node_modules/@cdktf/hcl2json is not beside the sources, and this is not a bundle that carries it. Run `npm ci`, or `deno task bundle` again",
+    );
+  }
+  return bytes;
 }
 
 interface GoRuntime {
