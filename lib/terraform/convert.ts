@@ -294,13 +294,16 @@ function specsOf(st: State, m: ModuleCtx, moved: string[]): void {
     for (const r of ctx.reads) st.reads.add(r);
     const head: string[] = [];
     if (m.inModule && first) {
+      const calls = m.decl.modules.length > 0;
       for (const config of [...m.usedProviders].sort()) {
         const req = requirementOf(m, config.split(".")[0]);
-        head.push(
-          `#${config.replace(".", "_")}: ${pkg(providerImport(req.source), ctx)}.#Provider`,
-        );
+        const name = config.replace(".", "_");
+        head.push(`#${name}: ${pkg(providerImport(req.source), ctx)}.#Provider`);
+        // What its module calls pass on, under a name their inputs do not hide.
+        if (calls) head.push(`_${name}: #${name}`);
       }
       if (m.decl.variables.length === 0) head.push("#var: {}");
+      if (calls) head.push("_var: #var");
     }
     first = false;
     const imports = new Set<string>();

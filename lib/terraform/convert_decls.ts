@@ -109,6 +109,11 @@ export async function variableEntry(m: ModuleCtx, { file, block }: Located): Pro
   const def = attr(block, "default");
   const d = def ? await value(m, file, def, m.scope) : undefined;
   let v = d === undefined ? type : `*${d} | ${type}`;
+  if (d !== undefined && /^[[{]/.test(type)) {
+    // The default takes the type's own defaults (optional(T, D)); closed, a
+    // struct given in its place replaces it rather than merging with it.
+    v = `*(${type} & ${d.startsWith("{") ? `close(${d})` : d}) | ${type}`;
+  }
   if (!m.inModule && ["string", "number", "bool", "_"].includes(type)) {
     const kind = type === "number" ? ",type=number" : type === "bool" ? ",type=bool" : "";
     const scalar = type !== "_" || d === undefined || /^(\*"|\*-?\d)/.test(v);

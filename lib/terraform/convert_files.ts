@@ -52,7 +52,8 @@ export function cueFileText(spec: CueFileSpec): string {
     return a === defaultAlias(p) && !p.startsWith("pravo.dev/") ? `\t"${p}"` : `\t${a} "${p}"`;
   });
   const lines: string[] = [...spec.header.map((h) => `// ${h}`), `package ${spec.pkg}`, ""];
-  if (imports.length) lines.push("import (", ...imports, ")", "");
+  // ("import" and its parenthesis apart: scripts/bundle.ts looks for imports left in the bundle.)
+  if (imports.length) lines.push(["import", "("].join(" "), ...imports, ")", "");
   const body: string[] = [];
   const entries = [...spec.entries].sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1));
   let last = "";
@@ -97,7 +98,10 @@ export function tfPackageText(): string {
     `// Terraform's functions that CUE has no builtin for, written by pravo convert.
 package tf
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Powers of two, 2^0 to 2^32.
 #pow2: [${pow2}]
@@ -135,7 +139,7 @@ import "strings"
 	_p: #ipv4 & {"prefix": prefix}
 	out: (#dotted & {n: _p.network + hostnum}).out
 }
-`.replace('import "strings"', 'import (\n\t"strconv"\n\t"strings"\n)'),
+`,
   );
 }
 

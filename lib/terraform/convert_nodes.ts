@@ -212,9 +212,11 @@ export async function moduleEntry(
     for (const p of child.providers) {
       const from = mapping.get(p) ?? p;
       m.usedProviders.add(from);
-      inputs.push(`${"#" + p.replace(".", "_")}: ${providerName(m, from)}`);
+      // In a module, the call declares the same names: its own are `_aws`.
+      const given = m.inModule ? `_${from.replace(".", "_")}` : providerName(m, from);
+      inputs.push(`${"#" + p.replace(".", "_")}: ${given}`);
     }
-    const vars = await body(m, file, block, scope, meta);
+    const vars = await body(m, file, block, { ...scope, callBody: m.inModule }, meta);
     inputs.push(`#var: ${struct(vars)}`);
     const ref = `${pkg(child.importPath, ctxFor(m, file))}.${child.def}`;
     return `${ref} & ${struct(inputs)}`;

@@ -21,6 +21,11 @@ export type Expansion = "none" | "count" | "for_each";
 export interface Scope {
   /** Inside a module's definition: inputs are `#var`, locals `#local`. */
   module: boolean;
+  /**
+   * Inside the inputs given to a module call, in a module's definition:
+   * the call declares `#var` too, so the definition's own is `_var` there.
+   */
+  callBody?: boolean;
   /** Declared here: `TYPE.NAME`, `data.TYPE.NAME`, by how they expand. */
   resources: Map<string, Expansion>;
   /** Module calls declared here, by how they expand. */

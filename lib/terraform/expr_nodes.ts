@@ -158,7 +158,7 @@ function reference(c: Converter, n: AstNode, scope: Scope): Cue {
     case "local": {
       const field = name(1);
       if (!field) break;
-      const base = scope.module ? `#${root}` : root;
+      const base = !scope.module ? root : scope.callBody && root === "var" ? "_var" : `#${root}`;
       return atom(`${base}${selector(field)}${steps(c, n, t.slice(2))}`);
     }
     case "count":
