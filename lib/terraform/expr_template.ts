@@ -92,23 +92,33 @@ export async function convertTemplate(
   return atom(`"${body.join("")}"`);
 }
 
-/** The text of a literal part: escapes decoded, indentation and strip markers applied. */
+/**
+ * The text of a literal part: escapes decoded, strip markers and a `<<-`
+ * heredoc's indentation applied as HCL does it, line by line: a heredoc's
+ * literal is one token a line; `~` trims the token beside it only, and a
+ * token loses the indentation when it starts a line after the trimming
+ * (so the line after `%{for x in xs ~}` keeps its indentation).
+ */
 function literalText(c: Converter, p: AstNode, mode: Mode): string {
   const from = p.range.start.byte, to = p.range.end.byte;
-  let s = c.slice(from, to);
+  const raw = c.slice(from, to);
+  const tokens = mode.heredoc ? raw.split(/(?<=\n)/) : [raw];
+  if (from >= 2 && c.slice(from - 2, from) === "~}") tokens[0] = tokens[0].trimStart();
+  const after = c.slice(to, to + 3);
+  if (after === "${~" || after === "%{~") {
+    tokens[tokens.length - 1] = tokens[tokens.length - 1].trimEnd();
+  }
   if (mode.indent > 0) {
-    const re = new RegExp(`\\n {0,${mode.indent}}`, "g");
-    s = s.replace(re, "\n");
-    if (from > 0 && c.bytes[from - 1] === 0x0a) {
-      s = s.replace(new RegExp(`^ {0,${mode.indent}}`), "");
+    const indent = new RegExp(`^ {0,${mode.indent}}`);
+    let lineStart = from > 0 && c.bytes[from - 1] === 0x0a && tokens[0] === raw.split(/(?<=\n)/)[0];
+    for (let i = 0; i < tokens.length; i++) {
+      if (lineStart) tokens[i] = tokens[i].replace(indent, "");
+      lineStart = tokens[i].endsWith("\n");
     }
   }
+  let s = tokens.join("");
   if (!mode.heredoc) s = decodeQuoted(s);
-  s = s.replace(/\$\$\{/g, "${").replace(/%%\{/g, "%{");
-  if (from >= 2 && c.slice(from - 2, from) === "~}") s = s.trimStart();
-  const after = c.slice(to, to + 3);
-  if (after === "${~" || after === "%{~") s = s.trimEnd();
-  return s;
+  return s.replace(/\$\$\{/g, "${").replace(/%%\{/g, "%{");
 }
 
 /** `%{for x in xs}...%{endfor}`: the parts joined. */

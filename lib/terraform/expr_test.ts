@@ -217,6 +217,13 @@ const EVALUATED: [string, unknown][] = [
   ['compact(["a", "", "b"])', ["a", "b"]],
   ['index(["a", "b"], "b")', 1],
   ['indent(2, "a\\nb")', "a\n  b"],
+  // Strip markers and <<- as Terraform 1.11.4 evaluates them (checked with terraform plan).
+  [
+    "<<-EOT\n    Welcome.\n    %{for s in var.xs~}\n    subnet ${s}\n    %{endfor~}\n  EOT",
+    "Welcome.\n    subnet a\n    subnet b\n",
+  ],
+  ["<<EOT\na ${var.n}\n  %{~ if true ~}\n  yes\n  %{~ endif ~}\nb\nEOT", "a 3\n  yes\nb\n"],
+  ['"  a ${~ var.n ~}  b  "', "  a3b  "],
 ];
 
 for (const [tf, want] of EVALUATED) {
