@@ -15,6 +15,7 @@ import type { HclFile } from "./hcl.ts";
 import type { HclAttribute } from "./hcl_body.ts";
 import { type AstNode, expressionAst } from "./hcl.ts";
 import { cueString } from "./expr_base.ts";
+import { decodeQuoted } from "./expr_template.ts";
 import { at, attr, type Located } from "./convert_module.ts";
 import { ctxFor, type Entry, type ModuleCtx, value } from "./convert_body.ts";
 import { pravoAddress, TerraformAddressError } from "./address.ts";
@@ -130,19 +131,38 @@ export async function variableEntry(m: ModuleCtx, { file, block }: Located): Pro
       );
     }
   }
+  const constraints: string[] = [];
   for (const b of block.body.blocks) {
-    if (b.type === "validation") {
-      const cond = attr(b, "condition")?.expr.trim() ?? "";
-      m.diags.push(
-        warning(
-          `A validation of var.${name} is not converted`,
-          `pravo convert leaves out the condition ${cond}. Write it as a CUE constraint on the field (${
-            m.inModule ? "#var" : "var"
-          }.${name}: "a" | "b", =~"^x", <= 10, ...) by hand.`,
-          at(file, b.offset),
-        ),
-      );
+    if (b.type !== "validation") continue;
+    const cond = attr(b, "condition")?.expr.trim() ?? "";
+    const message = attr(b, "error_message")?.expr.trim();
+    const c = constraintOf(cond, name);
+    if (c) {
+      constraints.push(c);
+      if (message) {
+        m.diags.push(
+          warning(
+            `The error message of a validation of var.${name} is not kept`,
+            `The condition ${cond} is written as the CUE constraint ${c}; CUE says what failed in its own words, not ${message}.`,
+            at(file, b.offset),
+          ),
+        );
+      }
+      continue;
     }
+    m.diags.push(
+      warning(
+        `A validation of var.${name} is not converted`,
+        `pravo convert leaves out the condition ${cond}. Write it as a CUE constraint on the field (${
+          m.inModule ? "#var" : "var"
+        }.${name}: "a" | "b", =~"^x", <= 10, ...) by hand.`,
+        at(file, b.offset),
+      ),
+    );
+  }
+  if (constraints.length) {
+    const [head, tag] = v.split(/ (?=@tag\()/);
+    v = `(${head}) & ${constraints.join(" & ")}${tag ? ` ${tag}` : ""}`;
   }
   const description = attr(block, "description");
   return {
@@ -152,6 +172,41 @@ export async function variableEntry(m: ModuleCtx, { file, block }: Located): Pro
     comment: description ? [await plain(m, file, description)] : undefined,
     offset: block.offset,
   };
+}
+
+/**
+ * A validation's condition as a CUE constraint on the variable, for the
+ * forms that have one: `contains(["a", "b"], var.x)` → `"a" | "b"`,
+ * `can(regex("^x", var.x))` → `=~"^x"`, `var.x >= 1` → `>=1`, and `&&` of
+ * those; undefined for any other.
+ */
+export function constraintOf(cond: string, name: string): string | undefined {
+  const v = `var\\.${name}`;
+  const parts = cond.split(/\s*&&\s*/);
+  const out: string[] = [];
+  for (const p of parts) {
+    const oneOf = new RegExp(`^contains\\(\\s*\\[([^\\]]*)\\]\\s*,\\s*${v}\\s*\\)$`).exec(p);
+    if (oneOf) {
+      const items = oneOf[1].split(",").map((x) => x.trim()).filter(Boolean);
+      if (!items.every((x) => /^("[^"\\$%]*"|-?\d+(\.\d+)?)$/.test(x))) return undefined;
+      out.push(items.length === 1 ? items[0] : `(${items.join(" | ")})`);
+      continue;
+    }
+    const re = new RegExp(
+      `^can\\(\\s*regex\\(\\s*("(?:[^"\\\\]|\\\\.)*")\\s*,\\s*${v}\\s*\\)\\s*\\)$`,
+    ).exec(p);
+    if (re && !/[$%]\{/.test(re[1])) {
+      out.push(`=~${JSON.stringify(decodeQuoted(re[1].slice(1, -1)))}`);
+      continue;
+    }
+    const cmp = new RegExp(`^${v}\\s*(>=|<=|>|<|!=)\\s*(-?\\d+(?:\\.\\d+)?)$`).exec(p);
+    if (cmp) {
+      out.push(`${cmp[1]}${cmp[2]}`);
+      continue;
+    }
+    return undefined;
+  }
+  return out.length ? out.join(" & ") : undefined;
 }
 
 /** A description's text, for a comment. */

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Conversion, convertTerraform } from "./convert.ts";
+import { constraintOf } from "./convert_decls.ts";
+import { evaluate } from "../cue/engine.ts";
 
 /** Converts `files` (path → text) written into a fresh directory. */
 async function convert(files: Record<string, string>): Promise<Conversion & { dir: string }> {
@@ -177,4 +179,24 @@ Deno.test("convertTerraform() warns of what it leaves out: sensitive, validation
       '16 output "pw" is sensitive in Terraform',
     ],
   );
+});
+
+Deno.test("constraintOf() writes the validations CUE can say as constraints", () => {
+  assert.equal(constraintOf('contains(["dev", "prod"], var.env)', "env"), '("dev" | "prod")');
+  assert.equal(constraintOf('can(regex("^[a-z]+$", var.env))', "env"), '=~"^[a-z]+$"');
+  assert.equal(constraintOf("var.n >= 1 && var.n < 10", "n"), ">=1 & <10");
+  assert.equal(constraintOf("length(var.n) > 1", "n"), undefined);
+  assert.equal(constraintOf("contains(local.envs, var.env)", "env"), undefined);
+});
+
+Deno.test("convertTerraform() puts a validation on the variable, and the default still holds", async () => {
+  const c = await convert({
+    "main.tf": 'variable "env" {\n  type    = string\n  default = "dev"\n  validation {\n' +
+      '    condition     = contains(["dev", "prod"], var.env)\n    error_message = "Which env?"\n  }\n}\n',
+  });
+  assert.deepEqual(errors(c), []);
+  assert.match(file(c, "main.cue"), /env: \(\*"dev" \| string\) & \("dev" \| "prod"\) @tag\(env\)/);
+  const r = await evaluate(file(c, "main.cue").replace(/^package t$/m, ""));
+  assert.ok(r.ok, r.ok ? "" : r.message);
+  assert.deepEqual(JSON.parse(r.json).var, { env: "dev" });
 });
