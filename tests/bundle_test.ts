@@ -24,15 +24,25 @@ if (built.toolMissing) {
 }
 const ignore = built.toolMissing;
 
-/** Runs the bundle alone in a fresh directory with the seed root in `demo/`. */
-async function runAlone(args: string[]): Promise<RunResult> {
+/**
+ * Runs the bundle alone in a fresh directory with the seed root in `demo/`,
+ * or with the files `files` there instead.
+ */
+async function runAlone(args: string[], files?: Record<string, string>): Promise<RunResult> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-bundle-" }));
   await using _dir = removing(dir);
   const program = join(dir, "pravo.js");
   await Deno.copyFile(BUNDLE_PATH, program);
   const root = join(dir, "demo");
   await Deno.mkdir(root);
-  await Deno.copyFile(join(PROJECT, "examples", "seed", "main.cue"), join(root, "main.cue"));
+  if (files) {
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.mkdir(join(root, name, ".."), { recursive: true });
+      await Deno.writeTextFile(join(root, name), text);
+    }
+  } else {
+    await Deno.copyFile(join(PROJECT, "examples", "seed", "main.cue"), join(root, "main.cue"));
+  }
   return await run(
     Deno.execPath(),
     [
@@ -94,4 +104,19 @@ Deno.test({ name: "dist/pravo.js alone validates the seed root", ignore }, async
 `,
   );
   assert.equal(code, 0);
+});
+
+Deno.test({
+  name: "dist/pravo.js alone converts a Terraform configuration, with the HCL parser inside it",
+  ignore,
+}, async () => {
+  assert.ok(built.ok, "dist/pravo.js was not built");
+  const tf = 'resource "random_pet" "name" {\n  count  = 2\n  prefix = "web-${count.index}"\n}\n';
+  const { code, stdout, stderr } = await runAlone(
+    ["convert", "--from", "terraform", "demo/tf", "--json"],
+    { "tf/main.tf": tf },
+  );
+  assert.equal(stderr, "");
+  assert.equal(code, 0);
+  assert.deepEqual(JSON.parse(stdout).files, [{ action: "created", path: "main.cue" }]);
 });

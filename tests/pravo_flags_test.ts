@@ -135,7 +135,7 @@ Deno.test("scripts/pravo grants the network to the state's PostgreSQL server: --
   }
 });
 
-Deno.test("scripts/pravo grants read of approvers' keys named on the command line, and write of the pair approver-key makes", async () => {
+Deno.test("scripts/pravo grants read of approvers' keys named on the command line, of the directory convert reads, and write of the pair approver-key makes", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
   await using _tmp = removing(tmp);
   const pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n";
@@ -150,6 +150,8 @@ Deno.test("scripts/pravo grants read of approvers' keys named on the command lin
       "/p.cue",
     ], []],
     [["--actor", "op", "approver-key", "/k/op"], {}, ["/k"], ["/k/op", "/k/op.pub"]],
+    [["convert", "--from", "terraform", "../tf"], {}, [join(dirname(tmp), "tf")], []],
+    [["convert", "--from=terraform", "/srv/tf", "--force"], {}, ["/srv/tf"], []],
     [["-C", ".", "approver-key", "keys/op"], {}, [join(tmp, "keys")], [
       join(tmp, "keys", "op"),
       join(tmp, "keys", "op.pub"),

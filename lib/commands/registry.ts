@@ -13,6 +13,7 @@ export const IMPLEMENTATIONS: Readonly<Record<string, () => Promise<{ run: Comma
   "init": () => import("./init.ts"),
   "validate": () => import("./validate.ts"),
   "fmt": () => import("./fmt.ts"),
+  "convert": () => import("./convert.ts"),
   "plan": () => import("./plan.ts"),
   "show": () => import("./show.ts"),
   "apply": () => import("./apply.ts"),

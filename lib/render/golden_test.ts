@@ -25,6 +25,7 @@ import { renderOutputs } from "./output.ts";
 import { renderPlanStatus } from "./plan_status.ts";
 import { renderMigrated } from "./migrate.ts";
 import { renderPlanOutcome } from "./plan_outcome.ts";
+import { renderConvert } from "./convert.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -69,6 +70,7 @@ const VIEWS: [name: string, view: View][] = [
     (cases: { doc: never; view: never }[]) =>
       cases.map((c) => renderPlanOutcome(c.doc, c.view)).join("\n---\n"),
   ],
+  ["convert", renderConvert],
   [
     "apply_progress",
     (events: ProgressEvent[]) => events.map(progressLine).filter((l) => l !== undefined).join("\n"),

@@ -1,0 +1,283 @@
+/**
+ * `pravo convert --from terraform` end to end, against Terraform itself:
+ * configurations written for these tests (tests/fixtures/terraform/<case>/),
+ * on the real hashicorp/aws 5.100.0 from the filesystem mirror and moto,
+ * are planned by Terraform 1.11.4 (`terraform plan`, `terraform show
+ * -json`) and converted by pravo; the converted root must take the lock
+ * Terraform wrote (`pravo init`), validate, pass `pravo fmt --check`, and
+ * plan the same creates at the same addresses (`lib/terraform/address.ts`),
+ * with the same values where both know them.
+ *
+ * Terraform, the mirror and moto are in the image (`.ci/run` starts moto);
+ * where one is missing the tests fail, naming it.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pravo } from "./_pravo.ts";
+import { mirrorDir, moto } from "./plugin/_aws.ts";
+import { terraformAddressOf } from "../lib/terraform/address.ts";
+
+const FIXTURES = fileURLToPath(new URL("./fixtures/terraform/", import.meta.url));
+const KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
+
+async function which(cmd: string): Promise<string> {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if ((await Deno.stat(join(dir, cmd))).isFile) return join(dir, cmd);
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(
+    `${cmd} is not on the PATH: these tests compare pravo's conversion with Terraform 1.11.4's plan. Install it (the CI image has it).`,
+  );
+}
+
+async function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd,
+    clearEnv: true,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+/** A change as both sides give it: the Terraform address, and the known values after. */
+interface Create {
+  address: string;
+  after: Record<string, unknown>;
+}
+
+/** Copies a fixture to `dir/tf`. */
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyTree(join(from, e.name), join(to, e.name));
+    else await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+/** Terraform's init and plan of `tf`: the managed resources it creates. */
+async function terraformCreates(
+  base: string,
+  tf: string,
+  vars: Record<string, string>,
+): Promise<{ creates: Create[]; outputs: Record<string, unknown> }> {
+  const terraform = await which("terraform");
+  const rc = join(base, "terraform.rc");
+  await Deno.writeTextFile(
+    rc,
+    `provider_installation {\n  filesystem_mirror {\n    path = ${
+      JSON.stringify(mirrorDir())
+    }\n  }\n}\n`,
+  );
+  const env = { HOME: base, TF_CLI_CONFIG_FILE: rc, TF_IN_AUTOMATION: "1" };
+  const init = await run(terraform, ["init", "-no-color", "-input=false"], tf, env);
+  assert.equal(init.code, 0, `terraform init failed:\n${init.stdout}\n${init.stderr}`);
+  const varArgs = Object.entries(vars).map(([k, v]) => `-var=${k}=${v}`);
+  const plan = await run(
+    terraform,
+    ["plan", "-no-color", "-input=false", "-out=tfplan", ...varArgs],
+    tf,
+    env,
+  );
+  assert.equal(plan.code, 0, `terraform plan failed:\n${plan.stdout}\n${plan.stderr}`);
+  const show = await run(terraform, ["show", "-json", "tfplan"], tf, env);
+  assert.equal(show.code, 0, show.stderr);
+  await Deno.remove(join(tf, "tfplan"));
+  await Deno.remove(join(tf, ".terraform"), { recursive: true });
+  // deno-lint-ignore no-explicit-any
+  const doc = JSON.parse(show.stdout) as { resource_changes: any[]; output_changes: any };
+  const creates = doc.resource_changes
+    .filter((r) => r.mode === "managed" && r.change.actions.includes("create"))
+    .map((r) => ({ address: r.address, after: r.change.after ?? {} }))
+    .sort((a, b) => a.address < b.address ? -1 : 1);
+  const outputs: Record<string, unknown> = {};
+  for (const [k, o] of Object.entries(doc.output_changes ?? {})) {
+    // deno-lint-ignore no-explicit-any
+    const c = o as any;
+    if (c.after_unknown === false) outputs[k] = c.after;
+  }
+  return { creates, outputs };
+}
+
+/** pravo's convert, init, validate, fmt --check and plan of the converted root. */
+async function pravoCreates(
+  base: string,
+  tf: string,
+  tags: Record<string, string>,
+): Promise<{ creates: Create[]; outputs: Record<string, unknown> }> {
+  const root = join(base, "root");
+  await Deno.mkdir(root);
+  // The mirror, as a user would have it: convert keeps it.
+  await Deno.writeTextFile(
+    join(root, "pravo.jsonc"),
+    `{\n  // where the providers are\n  "provider_mirrors": [${JSON.stringify(mirrorDir())}],\n}\n`,
+  );
+  const env = { XDG_CACHE_HOME: join(base, "cache"), HOME: base, PRAVO_KEY: KEY };
+  const conv = await pravo(base, ["-C", root, "convert", "--from", "terraform", tf, "--json"], {
+    env,
+  });
+  assert.equal(conv.code, 0, `pravo convert failed:\n${conv.stdout}\n${conv.stderr}`);
+  const lockWritten = await Deno.readTextFile(join(root, "pravo.lock.json"));
+  const init = await pravo(root, ["init"], { env });
+  assert.equal(init.code, 0, `pravo init failed:\n${init.stdout}\n${init.stderr}`);
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(join(root, "pravo.lock.json"))).providers[
+      "registry.terraform.io/hashicorp/aws"
+    ],
+    JSON.parse(lockWritten).providers["registry.terraform.io/hashicorp/aws"],
+    "pravo init kept the lock convert wrote",
+  );
+  const t = Object.entries(tags).flatMap(([k, v]) => ["-t", `${k}=${v}`]);
+  const validate = await pravo(root, ["validate", ...t], { env });
+  assert.equal(validate.code, 0, `pravo validate failed:\n${validate.stdout}\n${validate.stderr}`);
+  const fmt = await pravo(root, ["fmt", "--check"], { env });
+  assert.equal(fmt.code, 0, `pravo fmt --check:\n${fmt.stdout}\n${fmt.stderr}`);
+  const plan = await pravo(root, ["plan", "--json", ...t], { env });
+  assert.equal(plan.code, 2, `pravo plan failed:\n${plan.stdout}\n${plan.stderr}`);
+  // deno-lint-ignore no-explicit-any
+  const doc = JSON.parse(plan.stdout) as { nodes: any[]; outputs: Record<string, unknown> };
+  const creates = doc.nodes
+    .filter((n) => n.mode === "managed" && n.action === "create")
+    .map((n) => ({
+      address: terraformAddressOf(n.address, n.type, n.mode),
+      after: n.after ?? {},
+    }))
+    .sort((a, b) => a.address < b.address ? -1 : 1);
+  return { creates, outputs: doc.outputs ?? {} };
+}
+
+/**
+ * The values a plan knows, for the attributes `names` (pravo's plan
+ * document leaves sensitive values out: `"(sensitive)"`).
+ */
+function known(c: Create, names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of names) {
+    const v = c.after[n];
+    if (v !== undefined && v !== null && v !== "(sensitive)") out[n] = v;
+  }
+  return out;
+}
+
+async function compare(fixture: string, values: string[], minCompared: number): Promise<void> {
+  const m = await moto();
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-convert-" }));
+  try {
+    const tf = join(base, "tf");
+    await copyTree(join(FIXTURES, fixture), tf);
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const vars = { endpoint: m.url, suffix };
+    const terraform = await terraformCreates(base, tf, vars);
+    const { creates, outputs } = await pravoCreates(base, tf, vars);
+    assert.deepEqual(creates.map((c) => c.address), terraform.creates.map((c) => c.address));
+    let compared = 0;
+    for (let i = 0; i < creates.length; i++) {
+      const p = known(creates[i], values), t = known(terraform.creates[i], values);
+      for (const k of Object.keys(p)) {
+        if (!(k in t)) continue;
+        assert.deepEqual(p[k], t[k], `${creates[i].address}.${k}`);
+        compared++;
+      }
+    }
+    for (const [k, v] of Object.entries(terraform.outputs)) {
+      // pravo leaves out what it holds sensitive (see pravo's output page).
+      if (outputs[k] === "(sensitive)") continue;
+      assert.deepEqual(outputs[k], v, `output ${k}`);
+      compared++;
+    }
+    assert.ok(compared >= minCompared, `only ${compared} values compared`);
+  } finally {
+    await m.stop();
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+Deno.test({
+  name:
+    "a converted configuration plans Terraform's creates at Terraform's addresses, with its values",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await compare(
+    "aws_full",
+    ["bucket", "name", "value", "type", "display_name", "tags", "path"],
+    30,
+  );
+});
+
+Deno.test({
+  name: "local modules three deep, called with for_each and count, keep Terraform's addresses",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await compare("modules_deep", ["bucket", "name", "value", "type"], 8);
+});
+
+Deno.test("convert writes nothing and exits 3 when a construct cannot be converted", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-convert-" }));
+  try {
+    const tf = join(base, "tf");
+    await Deno.mkdir(tf);
+    await Deno.writeTextFile(
+      join(tf, "main.tf"),
+      'resource "random_pet" "a" {\n  prefix = uuid()\n}\n\nmodule "net" {\n  source = "terraform-aws-modules/vpc/aws"\n}\n',
+    );
+    const r = await pravo(base, ["-C", "out", "convert", "--from", "terraform", "tf", "--json"]);
+    assert.equal(r.code, 3);
+    assert.equal(r.stdout, "");
+    const err = JSON.parse(r.stderr);
+    // deno-lint-ignore no-explicit-any
+    const where = err.diagnostics.map((d: any) =>
+      `${d.range.file}:${d.range.line}:${d.range.column} ${d.summary}`
+    );
+    assert.deepEqual(where, [
+      'main.tf:6:3 The module "net" is not a local module',
+      "main.tf:2:12 uuid() is not converted",
+    ]);
+    await assert.rejects(() => Deno.stat(join(base, "out")));
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("convert lists import blocks as pravo import commands, and keeps pravo.jsonc's settings", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-convert-" }));
+  try {
+    const tf = join(base, "tf");
+    await Deno.mkdir(tf);
+    await Deno.writeTextFile(
+      join(tf, "main.tf"),
+      'resource "random_pet" "a" {\n  count = 2\n}\n\nimport {\n  to = random_pet.a[1]\n  id = "happy-cat"\n}\n',
+    );
+    await Deno.mkdir(join(base, "out"));
+    await Deno.writeTextFile(
+      join(base, "out", "pravo.jsonc"),
+      '{\n  // kept\n  "state": {"root": "x"}\n}\n',
+    );
+    const r = await pravo(base, ["-C", "out", "convert", "--from", "terraform", "tf", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(doc.imports, [{
+      address: 'random_pet.a."1"',
+      command: "pravo import 'random_pet.a.\"1\"' happy-cat",
+      file: "main.tf",
+      id: "happy-cat",
+      line: 5,
+    }]);
+    assert.deepEqual(doc.files, [{ action: "created", path: "main.cue" }]);
+    assert.match(await Deno.readTextFile(join(base, "out", "pravo.jsonc")), /\/\/ kept/);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
