@@ -67,16 +67,11 @@ export function declaredPath(message: string, index: SourceIndex): string[] | un
  * secret.
  */
 export function failsForSecret(message: string, index: SourceIndex): Diagnostic {
-  const path = declaredPath(message, index);
-  return error(
+  return _placedOnly(
+    message,
+    index,
     "The configuration does not evaluate for some values of a secret",
-    `${
-      path ? formatPath(path) : "A value"
-    } fails to evaluate with the real value of a secret (a password, a sensitive file's content, or a value computed from one), or with the stand-in pravo puts in its place to find what depends on it, while it evaluates with a neutral value. The configuration constrains a secret (its length, its characters, a format it decodes), and what follows from that would reveal part of it; CUE's message would quote it, so pravo does not show it. Remove or correct what the configuration requires of the sensitive value here.`,
-    {
-      address: path ? formatPath(path) : undefined,
-      range: path ? locate(index, path)?.pos : undefined,
-    },
+    `fails to evaluate with the real value of a secret (a password, a sensitive file's content, or a value computed from one), or with the stand-in pravo puts in its place to find what depends on it, while it evaluates with a neutral value. The configuration constrains a secret (its length, its characters, a format it decodes), and what follows from that would reveal part of it; CUE's message would quote it, so pravo does not show it. Remove or correct what the configuration requires of the sensitive value here.`,
   );
 }
 
@@ -87,17 +82,30 @@ export function failsForSecret(message: string, index: SourceIndex): Diagnostic 
  * the message (which may quote a stand-in) is not shown, only where.
  */
 export function failsForStandIn(message: string, index: SourceIndex): Diagnostic {
-  const path = declaredPath(message, index);
-  return error(
+  return _placedOnly(
+    message,
+    index,
     "The configuration requires something of a secret",
-    `${
-      path ? formatPath(path) : "A value"
-    } evaluates with one of the two values pravo gives a secret at plan time (a password, a sensitive file's content, or a value computed from one) and fails with the other. At plan time a secret is unknown: pravo evaluates the configuration with stand-ins of its type and format, never with its value, so that no plan tells of it, and a check of its characters, its length or its content cannot be made before apply. Remove what the configuration requires of the sensitive value here (let the provider check it), or make the check hold for any value of its type.`,
-    {
-      address: path ? formatPath(path) : undefined,
-      range: path ? locate(index, path)?.pos : undefined,
-    },
+    `evaluates with one of the two values pravo gives a secret at plan time (a password, a sensitive file's content, or a value computed from one) and fails with the other. At plan time a secret is unknown: pravo evaluates the configuration with stand-ins of its type and format, never with its value, so that no plan tells of it, and a check of its characters, its length or its content cannot be made before apply. Remove what the configuration requires of the sensitive value here (let the provider check it), or make the check hold for any value of its type.`,
   );
+}
+
+/**
+ * A diagnostic placed at the declaration CUE's message names, when the
+ * sources declare it, with the message itself left out: `detail` follows
+ * the place's name ("A value" where there is none).
+ */
+function _placedOnly(
+  message: string,
+  index: SourceIndex,
+  summary: string,
+  detail: string,
+): Diagnostic {
+  const path = declaredPath(message, index);
+  return error(summary, `${path ? formatPath(path) : "A value"} ${detail}`, {
+    address: path ? formatPath(path) : undefined,
+    range: path ? locate(index, path)?.pos : undefined,
+  });
 }
 
 /**

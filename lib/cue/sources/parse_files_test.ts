@@ -3,13 +3,20 @@ import { parseFiles } from "./parse_files.ts";
 
 const MODULE = { name: "cue.mod/module.cue", src: 'module: "example.com/infra"\n' };
 
-Deno.test("parseFiles() parses the root's files and each package of the module in its directory", () => {
-  const r = parseFiles([
-    { name: "main.cue", src: 'package demo\n\nimport "example.com/infra/lib/pets"\n\nx: pets.n\n' },
+/** The root's main.cue, cue.mod/module.cue, and files by name. */
+function module(main: string, files: Record<string, string>) {
+  return parseFiles([
+    { name: "main.cue", src: main },
     MODULE,
-    { name: "lib/pets/b.cue", src: "package pets\n\nm: 2\n" },
-    { name: "lib/pets/a.cue", src: "package pets\n\nn: 1\n" },
+    ...Object.entries(files).map(([name, src]) => ({ name, src })),
   ]);
+}
+
+Deno.test("parseFiles() parses the root's files and each package of the module in its directory", () => {
+  const r = module('package demo\n\nimport "example.com/infra/lib/pets"\n\nx: pets.n\n', {
+    "lib/pets/b.cue": "package pets\n\nm: 2\n",
+    "lib/pets/a.cue": "package pets\n\nn: 1\n",
+  });
   assert.deepEqual(r.diagnostics, []);
   assert.equal(r.modulePath, "example.com/infra");
   assert.equal(r.moduleSrc, MODULE.src);
@@ -21,12 +28,10 @@ Deno.test("parseFiles() parses the root's files and each package of the module i
 });
 
 Deno.test("parseFiles() reports a syntax error where it is, and a directory of two packages", () => {
-  const r = parseFiles([
-    { name: "main.cue", src: "package demo\n\nx: {\n" },
-    MODULE,
-    { name: "lib/a.cue", src: "package one\n" },
-    { name: "lib/b.cue", src: "package two\n" },
-  ]);
+  const r = module("package demo\n\nx: {\n", {
+    "lib/a.cue": "package one\n",
+    "lib/b.cue": "package two\n",
+  });
   assert.deepEqual(r.diagnostics.map((d) => [d.summary, d.range?.file]), [
     ["Syntax error", "main.cue"],
     ["The files of lib are of several packages", "lib/a.cue"],
