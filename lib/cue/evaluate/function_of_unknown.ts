@@ -37,68 +37,27 @@ export interface UnknownsAtPlan {
  * no such attribute (directly, or through a field or let it refers to).
  */
 export function functionOfUnknown(message: string, state: UnknownsAtPlan): Diagnostic | undefined {
-  const { said, deps, sources } = state;
-  const index = sources.index;
-  const path = declaredPath(message, index);
-  const unknownAt = (target: string[]): boolean => {
-    if (target.length < 2) return false;
-    const node = target.slice(0, -1);
-    const name = target[target.length - 1];
-    const a = deps.typeOf(node)?.attributes[name];
-    if (!a?.computed || a.required) return false;
-    const address = formatPath(node);
-    const v = state.known.get(address)?.[name];
-    if (v !== undefined && v !== null) return false;
-    if (a.optional) {
-      const set = state.setness.get(address);
-      if (!set || set.has(name)) return false;
-    }
-    return true;
-  };
-  const cue = said.replace(/^cue: marshal error: /, "").replace(/ \(and \d+ more errors?\)$/, "")
-    .replaceAll(`${WRAP}.`, "");
-  const fix = (what: string, names: string[]) =>
-    `Where Terraform makes a function of an unknown value unknown, CUE evaluates it, so pravo cannot plan this before the value exists. Compute ${what} from values the configuration gives (the inputs the provider computes ${
+  const path = declaredPath(message, state.sources.index);
+  const found = path ? _unknownsRead(path, state) : [];
+  if (!path || !found.length) return _failedCall(state);
+  const names = [...new Set(found.map(formatPath))].sort();
+  return error(
+    "A function of a value known only after apply",
+    `${formatPath(path)} is computed from ${
+      _unknowns(names)
+    }, and it does not evaluate with the value that stands for ${
       names.length === 1 ? "it" : "them"
-    } from), or apply the node ${
-      names.length === 1 ? "it comes" : "they come"
-    } from first and add this afterwards.`;
-  const unknowns = (names: string[]) =>
-    `${names.join(", ")}, which ${
-      names.length === 1 ? "is" : "are"
-    } known only after apply (computed by the provider, and not applied yet)`;
-  /**
-   * The declaration that calls the function CUE names with an argument
-   * known only after apply: where CUE names no field (a failed call in a let
-   * or a hidden field), or names a field that reads the call through a let.
-   */
-  const calling = (): Diagnostic | undefined => {
-    const call = /^(?:cue: marshal error: )?error in call to (?:[\w./-]+\.)?(\w+):/.exec(said);
-    if (!call) return undefined;
-    for (const f of sources.files) {
-      for (const site of [...f.parsed.sites, ...f.parsed.lets]) {
-        const fn = site.refs.find((r) => r.selectors[0] === call[1] && !resolve(r)?.length);
-        if (!fn) continue;
-        const names = [
-          ...new Set(deps.targetsOf(site, []).filter(unknownAt).map(formatPath)),
-        ].sort();
-        if (!names.length) continue;
-        return error(
-          "A function of a value known only after apply",
-          `${site.kind === "let" ? "The let " : ""}${site.label} calls ${fn.name}.${call[1]} on ${
-            unknowns(names)
-          }, and the call fails with the value that stands for ${
-            names.length === 1 ? "it" : "them"
-          } at plan time (CUE says: ${cue}). ${fix(site.label, names)}`,
-          { range: { file: site.file, line: site.line, column: site.column } },
-        );
-      }
-    }
-    return undefined;
-  };
-  if (!path) return calling();
-  // What the failing field's declarations refer to, and what the fields
-  // and lets they refer to do, a few steps deep.
+    } at plan time (CUE says: ${_cueSays(state.said)}). ${_fix(formatPath(path), names)}`,
+    { address: formatPath(path), range: locate(state.sources.index, path)?.pos },
+  );
+}
+
+/**
+ * What the failing field's declarations refer to that is known only after
+ * apply, and what the fields and lets they refer to do, a few steps deep.
+ */
+function _unknownsRead(path: string[], state: UnknownsAtPlan): string[][] {
+  const { deps } = state;
   const found: string[][] = [];
   const seen = new Set<string>();
   let frontier = [...deps.sitesFor(path), ...deps.sitesUnder(path)];
@@ -109,21 +68,81 @@ export function functionOfUnknown(message: string, state: UnknownsAtPlan): Diagn
         const k = pathKey(t);
         if (seen.has(k)) continue;
         seen.add(k);
-        if (unknownAt(t)) found.push(t);
+        if (_unknownAt(t, state)) found.push(t);
         else next.push(...deps.sitesFor(t));
       }
     }
     frontier = next;
   }
-  if (!found.length) return calling();
-  const names = [...new Set(found.map(formatPath))].sort();
-  return error(
-    "A function of a value known only after apply",
-    `${formatPath(path)} is computed from ${
-      unknowns(names)
-    }, and it does not evaluate with the value that stands for ${
-      names.length === 1 ? "it" : "them"
-    } at plan time (CUE says: ${cue}). ${fix(formatPath(path), names)}`,
-    { address: formatPath(path), range: locate(index, path)?.pos },
-  );
+  return found;
+}
+
+/**
+ * The declaration that calls the function CUE names with an argument
+ * known only after apply: where CUE names no field (a failed call in a let
+ * or a hidden field), or names a field that reads the call through a let.
+ */
+function _failedCall(state: UnknownsAtPlan): Diagnostic | undefined {
+  const { said, deps } = state;
+  const call = /^(?:cue: marshal error: )?error in call to (?:[\w./-]+\.)?(\w+):/.exec(said);
+  if (!call) return undefined;
+  for (const f of state.sources.files) {
+    for (const site of [...f.parsed.sites, ...f.parsed.lets]) {
+      const fn = site.refs.find((r) => r.selectors[0] === call[1] && !resolve(r)?.length);
+      if (!fn) continue;
+      const names = [
+        ...new Set(deps.targetsOf(site, []).filter((t) => _unknownAt(t, state)).map(formatPath)),
+      ].sort();
+      if (!names.length) continue;
+      return error(
+        "A function of a value known only after apply",
+        `${site.kind === "let" ? "The let " : ""}${site.label} calls ${fn.name}.${call[1]} on ${
+          _unknowns(names)
+        }, and the call fails with the value that stands for ${
+          names.length === 1 ? "it" : "them"
+        } at plan time (CUE says: ${_cueSays(said)}). ${_fix(site.label, names)}`,
+        { range: { file: site.file, line: site.line, column: site.column } },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Whether a path is a node's computed attribute not known yet, which the configuration leaves unset. */
+function _unknownAt(target: string[], state: UnknownsAtPlan): boolean {
+  if (target.length < 2) return false;
+  const node = target.slice(0, -1);
+  const name = target[target.length - 1];
+  const a = state.deps.typeOf(node)?.attributes[name];
+  if (!a?.computed || a.required) return false;
+  const address = formatPath(node);
+  const v = state.known.get(address)?.[name];
+  if (v !== undefined && v !== null) return false;
+  if (a.optional) {
+    const set = state.setness.get(address);
+    if (!set || set.has(name)) return false;
+  }
+  return true;
+}
+
+/** CUE's message as quoted: without its prefix, its count of more errors and the program's wrap. */
+function _cueSays(said: string): string {
+  return said.replace(/^cue: marshal error: /, "").replace(/ \(and \d+ more errors?\)$/, "")
+    .replaceAll(`${WRAP}.`, "");
+}
+
+/** What to do about a function of the values `names`, computed at `what`. */
+function _fix(what: string, names: string[]): string {
+  return `Where Terraform makes a function of an unknown value unknown, CUE evaluates it, so pravo cannot plan this before the value exists. Compute ${what} from values the configuration gives (the inputs the provider computes ${
+    names.length === 1 ? "it" : "them"
+  } from), or apply the node ${
+    names.length === 1 ? "it comes" : "they come"
+  } from first and add this afterwards.`;
+}
+
+/** The values known only after apply, named. */
+function _unknowns(names: string[]): string {
+  return `${names.join(", ")}, which ${
+    names.length === 1 ? "is" : "are"
+  } known only after apply (computed by the provider, and not applied yet)`;
 }

@@ -36,3 +36,16 @@ Deno.test("functionOfUnknown() says nothing when the value is known, or the fiel
   const plain = 'n: $random.#Resource.random_pet & {prefix: (json.Unmarshal("x")).x}\n';
   assert.equal(functionOfUnknown(CALL, state(plain)), undefined);
 });
+
+Deno.test("functionOfUnknown() places a failed call that CUE names no field for at the let that makes it", () => {
+  const said = "cue: marshal error: error in call to encoding/json.Unmarshal: json: invalid JSON";
+  const s = state(
+    "let d = json.Unmarshal(base.id)\n_h: d.x\nn: $random.#Resource.random_pet & {prefix: _h}\n",
+  );
+  const d = functionOfUnknown(said, { ...s, said });
+  assert.match(
+    d?.detail ?? "",
+    /^The let d calls json\.Unmarshal on base\.id, which is known only after apply/,
+  );
+  assert.deepEqual(d?.range, { file: "main.cue", line: 10, column: 5 });
+});
