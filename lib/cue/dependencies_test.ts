@@ -251,7 +251,7 @@ Deno.test("a closed definition of the user's own unified with a node is refused 
     assert.ok(!res.ok);
     assert.equal(res.diagnostics[0].summary, "Closed definition unified with a node");
     assert.match(res.diagnostics[0].detail ?? "", /ending it with `\.\.\.`/);
-    const open = await loadsMain(
+    await loadsMain(
       root,
       '#Short: {prefix: string, ...}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
     );
@@ -365,13 +365,13 @@ Deno.test("a condition on a value known only after apply that decides which node
     );
     assert.ok(keyed.nodes.some((n) => n.address === "pets.a"));
     // The same through a let, as the sqs port's outputs iterate its modules.
-    const viaLet = await loadsMain(
+    await loadsMain(
       root,
       'let all = {"a": base, "b": other}\n' +
         'outputs: {for k, v in all {"\\(k)_result": v.result}}\n',
     );
     // Inside a node's attribute, the same condition only makes the value unknown.
-    const inside = await loadsMain(
+    await loadsMain(
       root,
       'n: $random.#Resource.random_pet & {keepers: {if base.result > 5 {big: "yes"}}}\n',
     );

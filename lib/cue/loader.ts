@@ -55,7 +55,7 @@ export async function evaluateRoot(
   const tree = packageOf(first.json) ?? {};
   const { found, diagnostics: diags } = findNodes(tree, index);
   await learnFoundSetness(ev, found);
-  const traced = await traceUnknowns(ev, found, tree);
+  const traced = await traceUnknowns(ev, { found, tree });
   const stoodIn = await compareStandIns(ev, { tree, traced });
   if (!stoodIn.ok) return stoodIn;
   const { stood, dependence } = stoodIn.value;

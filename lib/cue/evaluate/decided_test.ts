@@ -13,7 +13,7 @@ async function decided(body: string) {
   const sources = sourcesOf(HEAD + body);
   const ev = await evaluatorOf(sources);
   const { tree, found } = await firstTree(ev);
-  const traced = await traceUnknowns(ev, found, tree);
+  const traced = await traceUnknowns(ev, { found, tree });
   const { nodes } = buildNodes(sources, { found, known: ev.known, traced });
   return decidedByUnknown(sources, {
     nodes,

@@ -80,11 +80,12 @@ export class Evaluator {
   }
 
   /**
-   * An evaluation with `extra` declarations and these provider bodies;
+   * An evaluation with `extra` declarations and these provider `bodies`;
    * `withPins`: with the "unknown" defaults of plugin nodes (the traced
    * evaluation puts sentinels there instead).
    */
-  evaluateWith(extra: string[], bodies: Map<string, string>, withPins: boolean) {
+  evaluateWith(extra: string[], program: { bodies: Map<string, string>; withPins: boolean }) {
+    const { bodies, withPins } = program;
     return evaluate(
       buildProgram({
         files: this.#files,
@@ -104,11 +105,11 @@ export class Evaluator {
    */
   async run(extra: string[], defaults = true): Promise<EvalResult> {
     const main = this.packages.main;
-    if (defaults) return await this.evaluateWith(extra, main, true);
+    if (defaults) return await this.evaluateWith(extra, { bodies: main, withPins: true });
     // A node the other evaluation did not have (its existence depends on a
     // sentinel or a stand-in) has no value to give: the packages' defaults then.
-    const r = await this.evaluateWith(extra, this.packages.traced, false);
-    return r.ok ? r : await this.evaluateWith(extra, main, false);
+    const r = await this.evaluateWith(extra, { bodies: this.packages.traced, withPins: false });
+    return r.ok ? r : await this.evaluateWith(extra, { bodies: main, withPins: false });
   }
 
   /**
@@ -121,7 +122,7 @@ export class Evaluator {
 
   /** The evaluation without `null` on optional attributes: for precise messages. */
   strict(): Promise<EvalResult> {
-    return this.evaluateWith(this.knownDecls, this.packages.strict, true);
+    return this.evaluateWith(this.knownDecls, { bodies: this.packages.strict, withPins: true });
   }
 
   /**

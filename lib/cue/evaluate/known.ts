@@ -79,7 +79,12 @@ export class KnownValues {
   }
 
   /** Whether a plugin node's optional and computed attribute is set by the configuration. */
-  isSet(address: string, name: string, v: Value | undefined, t: TypeSchema): boolean {
+  isSet(
+    address: string,
+    name: string,
+    of: { value: Value | undefined; type: TypeSchema },
+  ): boolean {
+    const { value: v, type: t } = of;
     const set = this.setness.get(address);
     if (set) return set.has(name);
     // Not known (the node was not found where the sources declare nodes):

@@ -131,7 +131,9 @@ function _inputs(
     }
     // An optional and computed attribute that the configuration leaves
     // unset is no input: the provider computes it.
-    if (na && isTracked(type, na) && !ctx.input.known.isSet(address, k, v, type)) continue;
+    if (na && isTracked(type, na) && !ctx.input.known.isSet(address, k, { value: v, type })) {
+      continue;
+    }
     const uv = isObject(u) ? u[k] : undefined;
     const marked = markUnknown(v, traced ? uv : undefined);
     config[k] = marked;

@@ -17,7 +17,7 @@ pet: $other.#Resource.random_pet & {prefix: "p\\(base.result)", keepers: null}
 async function built(opts = {}) {
   const ev = await evaluatorOf(SOURCES, opts);
   const { tree, found } = await firstTree(ev);
-  const traced = await traceUnknowns(ev, found, tree);
+  const traced = await traceUnknowns(ev, { found, tree });
   return buildNodes(SOURCES, { found, known: ev.known, traced });
 }
 

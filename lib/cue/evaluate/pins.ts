@@ -23,11 +23,11 @@ import type { Deps } from "./deps.ts";
 import type { KnownValues } from "./known.ts";
 import { nested } from "./values.ts";
 
-/** The declaration of the "unknown" default of a node's attribute. */
-export function pinDefault(path: string[], name: string, t: TypeSchema): string {
-  const a = t.attributes[name];
+/** The declaration of the "unknown" default of a node's attribute, at its path (`[...node, name]`). */
+export function pinDefault(at: string[], t: TypeSchema): string {
+  const a = t.attributes[at[at.length - 1]];
   const cty = ctyOf(a);
-  return nested([...path, name], cty !== undefined ? ctyDefault(cty) : unknownDefault(a.type));
+  return nested(at, cty !== undefined ? ctyDefault(cty) : unknownDefault(a.type));
 }
 
 /**
@@ -46,7 +46,7 @@ export function defaultPins(known: KnownValues, index: SourceIndex): string[] {
       if (!isTracked(t, a) || a.required || set.has(name)) continue;
       const v = known.valueOf(address, name);
       if (v !== undefined && v !== null && known.injected(address, name)) continue;
-      out.push(pinDefault(path, name, t));
+      out.push(pinDefault([...path, name], t));
     }
   }
   return out;

@@ -8,7 +8,7 @@ const ROT = TIME + "rot: $time.#Resource.time_rotating & {rotation_days: 1}\nuse
 
 Deno.test("pinDefault() writes the 'unknown' default of an attribute at the node", () => {
   const t = findType("hashicorp/time", "managed", "time_rotating")!;
-  assert.equal(pinDefault(["rot"], "rfc3339", t), '"rot": "rfc3339": "⟦pravo:?⟧"');
+  assert.equal(pinDefault(["rot", "rfc3339"], t), '"rot": "rfc3339": "⟦pravo:?⟧"');
 });
 
 Deno.test("defaultPins() pins the optional and computed attributes a node leaves unset", async () => {

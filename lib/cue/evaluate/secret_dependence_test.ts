@@ -34,7 +34,7 @@ Deno.test("compareStandIns() evaluates with the second stand-in where a secret i
     secrets: new Map([["pw", [["result"]]]]),
   });
   const { tree, found } = await firstTree(ev);
-  const traced = await traceUnknowns(ev, found, tree);
+  const traced = await traceUnknowns(ev, { found, tree });
   const res = await compareStandIns(ev, { tree, traced });
   assert.ok(res.ok);
   assert.ok(res.value.stood);
@@ -43,7 +43,7 @@ Deno.test("compareStandIns() evaluates with the second stand-in where a secret i
   const plain = await firstTree(none);
   const skipped = await compareStandIns(none, {
     tree: plain.tree,
-    traced: await traceUnknowns(none, plain.found, plain.tree),
+    traced: await traceUnknowns(none, plain),
   });
   assert.deepEqual(skipped, { ok: true, value: {}, diagnostics: [] });
 });

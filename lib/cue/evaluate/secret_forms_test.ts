@@ -25,7 +25,7 @@ async function formed(reveal: boolean) {
     reveal,
   });
   const { tree, found } = await firstTree(ev);
-  const traced = await traceUnknowns(ev, found, tree);
+  const traced = await traceUnknowns(ev, { found, tree });
   const stood = await compareStandIns(ev, { tree, traced });
   assert.ok(stood.ok);
   const { nodes } = buildNodes(SOURCES, {
@@ -64,7 +64,7 @@ Deno.test("secretForms() adds the inputs the references say are computed from a 
   const { nodes } = buildNodes(SOURCES, {
     found,
     known: ev.known,
-    traced: await traceUnknowns(ev, found, tree),
+    traced: await traceUnknowns(ev, { found, tree }),
   });
   const tainted = { ...NO_TAINT, inputs: new Map([["pet", new Set(["prefix"])]]) };
   await secretForms(ev, { nodes, tainted, tree });

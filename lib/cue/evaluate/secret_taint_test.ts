@@ -14,7 +14,7 @@ async function tainted(body: string) {
     secrets: new Map([["pw", [["result"]]]]),
   });
   const { tree, found } = await firstTree(ev);
-  const traced = await traceUnknowns(ev, found, tree);
+  const traced = await traceUnknowns(ev, { found, tree });
   const { nodes } = buildNodes(sources, { found, known: ev.known, traced });
   return taintBySecrets(sources, { nodes, secrets: ev.known.secrets });
 }

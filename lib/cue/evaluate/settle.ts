@@ -65,7 +65,7 @@ async function _pinRead(ev: Evaluator, message: string): Promise<boolean> {
       [...read.node, read.name],
       JSON.stringify(cueView(v, read.type.attributes[read.name])),
     )
-    : pinDefault(read.node, read.name, read.type);
+    : pinDefault([...read.node, read.name], read.type);
   if (ev.defaultPins.includes(decl) || ev.pins.includes(decl)) return false;
   (v !== undefined && v !== null ? ev.pins : ev.defaultPins).push(decl);
   return true;

@@ -33,7 +33,11 @@ export interface Traced {
  * Evaluates again with a sentinel for each computed value not known yet,
  * when the evaluation traces and the first one (`tree`) holds one.
  */
-export async function traceUnknowns(ev: Evaluator, found: Found, tree: Tree): Promise<Traced> {
+export async function traceUnknowns(
+  ev: Evaluator,
+  evaluated: { found: Found; tree: Tree },
+): Promise<Traced> {
+  const { found, tree } = evaluated;
   const out: Traced = { sentinels: [], standInHolders: [], unknownSecrets: new Set() };
   if (!ev.trace || !hasUnknownDefault(tree)) return out;
   const holders = _holders(ev, found, out);
@@ -54,7 +58,9 @@ function _holders(ev: Evaluator, found: Found, out: Traced): string[] {
       if (type.plugin || isTracked(type, a)) {
         // Computed, and not set by the configuration: unknown until apply.
         if (!a.computed) continue;
-        if ((a.required || a.optional) && known.isSet(addr, name, n.value[name], type)) continue;
+        if ((a.required || a.optional) && known.isSet(addr, name, { value: n.value[name], type })) {
+          continue;
+        }
         const kv = known.valueOf(addr, name);
         if (kv !== undefined && kv !== null && known.injected(addr, name)) continue;
       } else {

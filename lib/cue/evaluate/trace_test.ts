@@ -10,7 +10,7 @@ const SOURCES = sourcesOf(
 Deno.test("traceUnknowns() gives each unknown value a sentinel and evaluates with them", async () => {
   const ev = await evaluatorOf(SOURCES);
   const { tree, found } = await firstTree(ev);
-  const t = await traceUnknowns(ev, found, tree);
+  const t = await traceUnknowns(ev, { found, tree });
   assert.deepEqual(t.sentinels, [
     { address: "base", attr: "result" },
     { address: "base", attr: "id" },
@@ -26,7 +26,7 @@ Deno.test("traceUnknowns() gives each unknown value a sentinel and evaluates wit
 Deno.test("traceUnknowns() does nothing for an evaluation that does not trace, or a value known", async () => {
   const ev = await evaluatorOf(SOURCES, { trace: false });
   const { tree, found } = await firstTree(ev);
-  assert.deepEqual(await traceUnknowns(ev, found, tree), {
+  assert.deepEqual(await traceUnknowns(ev, { found, tree }), {
     sentinels: [],
     standInHolders: [],
     unknownSecrets: new Set(),
@@ -34,7 +34,7 @@ Deno.test("traceUnknowns() does nothing for an evaluation that does not trace, o
   const known = new Map([["base", { result: 4, id: "4" }]]);
   const some = await evaluatorOf(SOURCES, { known });
   const first = await firstTree(some);
-  const t = await traceUnknowns(some, first.found, first.tree);
+  const t = await traceUnknowns(some, first);
   assert.ok(!t.sentinels.some((s) => s.address === "base"));
   assert.equal(t.traced?.n, 5);
 });

@@ -21,12 +21,17 @@ import { pos, type SourceText } from "./sources.ts";
  * the files of every package of the module that the files import, read
  * beneath the root, as names relative to it.
  */
-export function readModule(
-  root: string,
-  rootFiles: readonly SourceText[],
-  readText: (name: string) => string | undefined,
-  diags: Diagnostic[],
-): SourceText[] {
+/** How {@link readModule} reads: the root's files read, the reader of a file, where problems go. */
+export interface ModuleReader {
+  /** The root's own files, whose imports say which packages to read. */
+  rootFiles: readonly SourceText[];
+  /** A file's text by its name relative to the root; undefined when it cannot be read (said in `diags`). */
+  readText: (name: string) => string | undefined;
+  diags: Diagnostic[];
+}
+
+export function readModule(root: string, reader: ModuleReader): SourceText[] {
+  const { rootFiles, readText, diags } = reader;
   let st;
   try {
     st = lstatSync(join(root, MODULE_FILE));
@@ -42,7 +47,7 @@ export function readModule(
     diags.push(declared);
     return out;
   }
-  const registry = registryModules(root, moduleSrc, diags);
+  const registry = registryModules(root, { moduleSrc, diags });
   const seen = new Set<string>();
   const queue = [...rootFiles];
   while (queue.length) {

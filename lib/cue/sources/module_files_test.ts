@@ -17,7 +17,7 @@ Deno.test("readModule() reads module.cue and the packages the files import, thos
     const diags: Diagnostic[] = [];
     const readText = (name: string) => Deno.readTextFileSync(join(root, name));
     const main = { name: "main.cue", src: 'package demo\n\nimport "example.com/infra/lib/a"\n' };
-    const files = readModule(root, [main], readText, diags);
+    const files = readModule(root, { rootFiles: [main], readText, diags });
     assert.deepEqual(diags, []);
     assert.deepEqual(files.map((f) => f.name), [
       "cue.mod/module.cue",
@@ -33,7 +33,7 @@ Deno.test("readModule() reads nothing in a root that is no module", async () => 
   const root = await Deno.makeTempDir({ prefix: "pravo-module-files-" });
   try {
     const diags: Diagnostic[] = [];
-    assert.deepEqual(readModule(root, [], () => undefined, diags), []);
+    assert.deepEqual(readModule(root, { rootFiles: [], readText: () => undefined, diags }), []);
     assert.deepEqual(diags, []);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -62,7 +62,7 @@ export function readRoot(root: string): Result<Sources> {
     if (src !== undefined) given.push({ name, src });
   }
   if (diags.length) return { ok: false, diagnostics: diags };
-  given.push(...readModule(root, given, readText, diags));
+  given.push(...readModule(root, { rootFiles: given, readText, diags }));
   if (diags.length) return { ok: false, diagnostics: diags };
   return parseSources(root, given);
 }

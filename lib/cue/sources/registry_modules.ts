@@ -33,9 +33,9 @@ export interface RegistryModules {
  */
 export function registryModules(
   root: string,
-  moduleSrc: string,
-  diags: Diagnostic[],
+  from: { moduleSrc: string; diags: Diagnostic[] },
 ): RegistryModules {
+  const { moduleSrc, diags } = from;
   let lock: Record<string, LockedModule> | undefined;
   const wanted = dependencyVersions(moduleSrc);
   const read = new Map<string, Map<string, Uint8Array> | undefined>();

@@ -19,7 +19,7 @@ async function withRoot(fn: (root: string) => void) {
 Deno.test("registryModules() holds no package when the lock pins no module", async () => {
   await withRoot((root) => {
     const diags: Diagnostic[] = [];
-    const modules = registryModules(root, 'module: "example.com/infra"\n', diags);
+    const modules = registryModules(root, { moduleSrc: 'module: "example.com/infra"\n', diags });
     assert.equal(modules.filesOf("example.com/pets/pets", AT), undefined);
     assert.deepEqual(diags, []);
   });
@@ -44,7 +44,7 @@ Deno.test("registryModules() refuses a module the lock pins at another version t
     const diags: Diagnostic[] = [];
     const moduleSrc = 'module: "example.com/infra"\n' +
       'deps: "example.com/pets@v0": v: "v0.1.0"\n';
-    const modules = registryModules(root, moduleSrc, diags);
+    const modules = registryModules(root, { moduleSrc, diags });
     assert.deepEqual(modules.filesOf("example.com/pets/pets", AT), []);
     assert.deepEqual(diags.map((d) => [d.summary, d.range]), [
       ["pravo.lock.json pins another version of example.com/pets", AT.range],
