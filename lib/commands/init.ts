@@ -33,6 +33,7 @@ import type { ProviderSchema } from "../providers/schema.ts";
 import { readConfig } from "../config/config.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
 import { loadKey } from "../keys/key.ts";
+import { writeFileAtomic } from "../files/atomic.ts";
 import { rootLockFile } from "../workspace/lock.ts";
 import { rootConfig } from "../workspace/config.ts";
 import { type InitDoc, type InstalledDoc, type ProviderLock, renderInit } from "../render/init.ts";
@@ -265,14 +266,7 @@ async function writeLockFile(
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   if (old === text) return "unchanged";
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  try {
-    await Deno.writeTextFile(tmp, text);
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    // A full disk leaves no half-written file behind: the old one stays.
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  // A full disk leaves no half-written file behind: the old one stays.
+  await writeFileAtomic(path, text);
   return old === undefined ? "created" : "updated";
 }

@@ -8,10 +8,36 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { loadRoot, type Spec } from "./loader.ts";
 import { UNKNOWN } from "./program.ts";
+import { withRoot } from "./root_testing.ts";
 
 const HEAD = "$random: rnd.#Provider\n" +
   "base: $random.#Resource.random_integer & {min: 1, max: 9}\n" +
   "other: $random.#Resource.random_integer & {min: 1, max: 5}\n";
+
+/**
+ * A root's main.cue: the random provider imported (in a clause with
+ * `imports` when they are given), HEAD, then `body`.
+ */
+function mainOf(body: string, imports?: string[]): string {
+  if (!imports) {
+    return 'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD + body;
+  }
+  const clause = ['rnd "pravo.dev/providers/hashicorp/random"', ...imports.map((i) => `"${i}"`)];
+  return `package demo\n\nimport (\n${clause.map((c) => `\t${c}\n`).join("")})\n\n${HEAD}${body}`;
+}
+
+/** Writes the root's main.cue ({@link mainOf}). */
+function writeMain(root: string, body: string, imports?: string[]): Promise<void> {
+  return Deno.writeTextFile(join(root, "main.cue"), mainOf(body, imports));
+}
+
+/** Writes the root's main.cue ({@link mainOf}) and loads it: it must be valid. */
+async function loadsMain(root: string, body: string, imports?: string[]): Promise<Spec> {
+  await writeMain(root, body, imports);
+  const res = await loadRoot(root);
+  assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+  return res.value;
+}
 
 async function load(
   body: string,
@@ -19,32 +45,28 @@ async function load(
   /** Applied nodes: by address, the type and the state's values. */
   known?: Record<string, { type: string; values: Record<string, unknown> }>,
 ): Promise<Spec> {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
-  try {
-    const clause = ['rnd "pravo.dev/providers/hashicorp/random"', ...imports.map((i) => `"${i}"`)];
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      `package demo\n\nimport (\n${clause.map((c) => `\t${c}\n`).join("")})\n\n${HEAD}${body}`,
-    );
-    const res = await loadRoot(
-      root,
-      known
-        ? {
-          known: new Map(Object.entries(known).map(([a, k]) => [a, k.values as never])),
-          knownKinds: new Map(
-            Object.entries(known).map((
-              [a, k],
-            ) => [a, { provider: "hashicorp/random", mode: "managed" as const, type: k.type }]),
-          ),
-        }
-        : {},
-    );
-    assert.ok(res.ok, `expected a valid root, got ${JSON.stringify(res.diagnostics, null, 2)}`);
-    return res.value;
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const opts = known
+    ? {
+      known: new Map(Object.entries(known).map(([a, k]) => [a, k.values as never])),
+      knownKinds: new Map(
+        Object.entries(known).map((
+          [a, k],
+        ) => [a, { provider: "hashicorp/random", mode: "managed" as const, type: k.type }]),
+      ),
+    }
+    : {};
+  const res = await withRoot({ "main.cue": mainOf(body, imports) }, (root) => loadRoot(root, opts));
+  assert.ok(res.ok, `expected a valid root, got ${JSON.stringify(res.diagnostics, null, 2)}`);
+  return res.value;
 }
+
+/** A definition of two nodes, the second referring to the first, the first to an input. */
+const PAIR = `#Pair: {
+	#in: n: _
+	first: $random.#Resource.random_pet & {prefix: "p\\(#in.n)"}
+	second: $random.#Resource.random_pet & {prefix: first.id}
+}
+`;
 
 /** The edges of the graph, as `from -> to`, sorted; base and other depend on nothing. */
 function edges(spec: Spec): string[] {
@@ -63,12 +85,7 @@ function hasEdges(spec: Spec, want: string[]): void {
 
 Deno.test("dependencies: a definition instantiated with a hidden input, and a sibling inside it", async () => {
   const spec = await load(`
-#Pair: {
-	#in: n: _
-	first: $random.#Resource.random_pet & {prefix: "p\\(#in.n)"}
-	second: $random.#Resource.random_pet & {prefix: first.id}
-}
-p: #Pair & {#in: n: base.result}
+${PAIR}p: #Pair & {#in: n: base.result}
 q: #Pair & {#in: n: other.result}
 `);
   assert.deepEqual(edges(spec), [
@@ -186,32 +203,20 @@ m: #After & {#after: [base]}
 });
 
 Deno.test("depends_on: an element that is not a node is refused, at its line", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
-  try {
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        'p: $random.#Resource.random_pet & {\n\tdepends_on: ["base"]\n}\n',
-    );
+  await withRoot({}, async (root) => {
+    await writeMain(root, 'p: $random.#Resource.random_pet & {\n\tdepends_on: ["base"]\n}\n');
     const res = await loadRoot(root);
     assert.ok(!res.ok);
     const d = res.diagnostics[0];
     assert.equal(d.summary, "depends_on[0] of p is not a node");
     assert.match(d.detail ?? "", /Write depends_on: \[node, \.\.\.\]/);
     assert.deepEqual(d.range, { file: "main.cue", line: 9, column: 2 });
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("dependencies: a definition instantiated in a comprehension keeps its own edges", async () => {
   const spec = await load(`
-#Pair: {
-	#in: n: _
-	first: $random.#Resource.random_pet & {prefix: "p\\(#in.n)"}
-	second: $random.#Resource.random_pet & {prefix: first.id}
-}
-pairs: {for k, v in {a: base, b: other} {(k): #Pair & {#in: n: v.result}}}
+${PAIR}pairs: {for k, v in {a: base, b: other} {(k): #Pair & {#in: n: v.result}}}
 `);
   hasEdges(spec, [
     "pairs.a.first -> base",
@@ -237,37 +242,28 @@ p: #P & {#in: n: other.result}
 });
 
 Deno.test("a closed definition of the user's own unified with a node is refused with what to write", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
-  try {
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        '#Short: {prefix: string}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
+  await withRoot({}, async (root) => {
+    await writeMain(
+      root,
+      '#Short: {prefix: string}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
     );
     const res = await loadRoot(root);
     assert.ok(!res.ok);
     assert.equal(res.diagnostics[0].summary, "Closed definition unified with a node");
     assert.match(res.diagnostics[0].detail ?? "", /ending it with `\.\.\.`/);
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        '#Short: {prefix: string, ...}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
+    await loadsMain(
+      root,
+      '#Short: {prefix: string, ...}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
     );
-    const open = await loadRoot(root);
-    assert.ok(open.ok, JSON.stringify(!open.ok && open.diagnostics));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("for_each over a value known only after apply is refused, with Terraform's advice, and no stand-in in it", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
-  try {
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport (\n\trnd "pravo.dev/providers/hashicorp/random"\n\t"strings"\n)\n\n' +
-        HEAD +
-        'r: {for k in strings.Split(base.id, "-") {"\\(k)": $random.#Resource.random_pet & {prefix: k}}}\n',
+  await withRoot({}, async (root) => {
+    await writeMain(
+      root,
+      'r: {for k in strings.Split(base.id, "-") {"\\(k)": $random.#Resource.random_pet & {prefix: k}}}\n',
+      ["strings"],
     );
     const res = await loadRoot(root);
     assert.ok(!res.ok);
@@ -277,9 +273,7 @@ Deno.test("for_each over a value known only after apply is refused, with Terrafo
     // At the comprehension itself, inside r.
     assert.deepEqual(d.range, { file: "main.cue", line: 11, column: 5 });
     assert.ok(!JSON.stringify(d).includes("⟦"), JSON.stringify(d));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("dependencies: an if inside a definition decides only the fields it declares, so two instances may refer to each other", async () => {
@@ -327,8 +321,7 @@ m: #M & {#var: names: ["k\\(base.result)"]}
 });
 
 Deno.test("a condition on a value known only after apply that decides which nodes exist is refused, whatever the values standing for it give", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
-  try {
+  await withRoot({}, async (root) => {
     for (
       const [body, line] of [
         // Both what stands for base.result and its sentinels are > 5: the
@@ -340,10 +333,7 @@ Deno.test("a condition on a value known only after apply that decides which node
         ],
       ] as const
     ) {
-      await Deno.writeTextFile(
-        join(root, "main.cue"),
-        'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD + body,
-      );
+      await writeMain(root, body);
       const res = await loadRoot(root);
       assert.ok(!res.ok, body);
       const d = res.diagnostics[0];
@@ -355,15 +345,12 @@ Deno.test("a condition on a value known only after apply that decides which node
       assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
     }
     // Whether an input is there is known at plan time, its value or not.
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        "_in: {x: base.id, y?: string}\nif _in.x != _|_ {n: $random.#Resource.random_pet & {prefix: _in.x}}\n" +
+    const present = await loadsMain(
+      root,
+      "_in: {x: base.id, y?: string}\nif _in.x != _|_ {n: $random.#Resource.random_pet & {prefix: _in.x}}\n" +
         'if _in.y == _|_ {m: n: $random.#Resource.random_pet & {prefix: "none"}}\n',
     );
-    const present = await loadRoot(root);
-    assert.ok(present.ok, JSON.stringify(!present.ok && present.diagnostics));
-    assert.deepEqual(present.value.nodes.map((n) => n.address).sort(), [
+    assert.deepEqual(present.nodes.map((n) => n.address).sort(), [
       "base",
       "m.n",
       "n",
@@ -371,40 +358,28 @@ Deno.test("a condition on a value known only after apply that decides which node
     ]);
     // Iterating a struct written out with its labels decides its keys only,
     // which the sources give: its values may be known after apply.
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        '_all: {"a": base, "b": other}\n' +
+    const keyed = await loadsMain(
+      root,
+      '_all: {"a": base, "b": other}\n' +
         'pets: {for k, v in _all {"\\(k)": $random.#Resource.random_pet & {prefix: "\\(v.result)"}}}\n',
     );
-    const keyed = await loadRoot(root);
-    assert.ok(keyed.ok, JSON.stringify(!keyed.ok && keyed.diagnostics));
-    assert.ok(keyed.value.nodes.some((n) => n.address === "pets.a"));
+    assert.ok(keyed.nodes.some((n) => n.address === "pets.a"));
     // The same through a let, as the sqs port's outputs iterate its modules.
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        'let all = {"a": base, "b": other}\n' +
+    await loadsMain(
+      root,
+      'let all = {"a": base, "b": other}\n' +
         'outputs: {for k, v in all {"\\(k)_result": v.result}}\n',
     );
-    const viaLet = await loadRoot(root);
-    assert.ok(viaLet.ok, JSON.stringify(!viaLet.ok && viaLet.diagnostics));
     // Inside a node's attribute, the same condition only makes the value unknown.
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD +
-        'n: $random.#Resource.random_pet & {keepers: {if base.result > 5 {big: "yes"}}}\n',
+    await loadsMain(
+      root,
+      'n: $random.#Resource.random_pet & {keepers: {if base.result > 5 {big: "yes"}}}\n',
     );
-    const inside = await loadRoot(root);
-    assert.ok(inside.ok, JSON.stringify(!inside.ok && inside.diagnostics));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a function of a value known only after apply that fails on what stands for it is refused at its field or let, and plans once the value is known", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
-  try {
+  await withRoot({}, async (root) => {
     for (
       const [body, range, where] of [
         [
@@ -420,11 +395,7 @@ Deno.test("a function of a value known only after apply that fails on what stand
         ],
       ] as const
     ) {
-      await Deno.writeTextFile(
-        join(root, "main.cue"),
-        'package demo\n\nimport (\n\trnd "pravo.dev/providers/hashicorp/random"\n\t"encoding/json"\n)\n\n' +
-          HEAD + body,
-      );
+      await writeMain(root, body, ["encoding/json"]);
       const res = await loadRoot(root);
       assert.ok(!res.ok, body);
       const d = res.diagnostics[0];
@@ -440,13 +411,10 @@ Deno.test("a function of a value known only after apply that fails on what stand
       assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
       assert.equal(later.value.nodes.find((x) => x.address === "n")?.config.prefix, "four");
     }
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a condition or a for inside a definition, decided by an instance's input known only after apply or secret, is refused; known inputs and structs of nodes plan", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-deps-test-" });
   const M = `#M: {
 	#var: {n: *0 | int, names: [...string], pw: *"" | string, qs: {...}}
 	a: $random.#Resource.random_pet & {}
@@ -474,12 +442,8 @@ Deno.test("a condition or a for inside a definition, decided by an instance's in
 }
 secret: $random.#Resource.random_password & {length: 12}
 `;
-  const write = (body: string) =>
-    Deno.writeTextFile(
-      join(root, "main.cue"),
-      'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' + HEAD + M + body,
-    );
-  try {
+  await withRoot({}, async (root) => {
+    const write = (body: string) => writeMain(root, M + body);
     for (
       const [body, summary, line] of [
         ["m: #M & {#var: n: base.result}\n", "Nodes decided by a value known only after apply", 11],
@@ -532,7 +496,5 @@ secret: $random.#Resource.random_password & {length: 12}
     });
     assert.ok(known.ok, JSON.stringify(!known.ok && known.diagnostics));
     assert.ok(known.value.nodes.some((n) => n.address === "m.extra"));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });

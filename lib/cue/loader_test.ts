@@ -1,28 +1,12 @@
 import { strict as assert } from "node:assert";
-import { join } from "node:path";
 import type { Diagnostic } from "../diag/diag.ts";
 import { loadRoot, type Node, readRoot, type Spec } from "./loader.ts";
 import { addressPath } from "../addr/address.ts";
 import { UNKNOWN } from "./program.ts";
+import { withRoot } from "./root_testing.ts";
 
 const HEAD =
   'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n$random: rnd.#Provider\n';
-
-/** Writes the files to a fresh temporary root, runs `fn` on it, removes it. */
-async function withRoot<T>(
-  files: Record<string, string>,
-  fn: (root: string) => T | Promise<T>,
-): Promise<T> {
-  const root = await Deno.makeTempDir({ prefix: "pravo-loader-test-" });
-  try {
-    for (const [name, src] of Object.entries(files)) {
-      await Deno.writeTextFile(join(root, name), src);
-    }
-    return await fn(root);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
 
 async function load(files: Record<string, string>, tags?: Record<string, string>): Promise<Spec> {
   const res = await withRoot(files, (root) => loadRoot(root, { tags }));
@@ -38,6 +22,15 @@ async function loadErrors(
   assert.ok(!res.ok, "expected the root to be invalid");
   assert.ok(res.diagnostics.length > 0);
   return res.diagnostics;
+}
+
+/** What readRoot says of a root of these files, which it must refuse. */
+function readErrors(files: Record<string, string>): Promise<Diagnostic[]> {
+  return withRoot(files, (root) => {
+    const res = readRoot(root);
+    assert.ok(!res.ok, "expected the root to be refused");
+    return res.diagnostics;
+  });
 }
 
 /** The fields of a node that the loader promises, without its configuration. */
@@ -263,64 +256,54 @@ Deno.test("readRoot() accepts an import used only in a top-level let", () => {
   });
 });
 
-Deno.test("readRoot() reports an unused import, an unknown import and an unknown provider", () =>
-  withRoot({
+Deno.test("readRoot() reports an unused import, an unknown import and an unknown provider", async () => {
+  const diagnostics = await readErrors({
     "a.cue": 'package demo\n\nimport "strings"\n\nx: 1\n',
     "b.cue": 'package demo\n\nimport "example.com/things"\n\ny: things.z\n',
     "c.cue":
       'package demo\n\nimport r "pravo.dev/providers/hashicorp/randomm"\n\n$r: r.#Provider\n',
-  }, (root) => {
-    const res = readRoot(root);
-    assert.ok(!res.ok);
-    assert.deepEqual(
-      res.diagnostics.map((d) => [d.summary, d.range]),
-      [
-        ['Import "strings" is not used', { file: "a.cue", line: 3, column: 8 }],
-        ["Unknown import", { file: "b.cue", line: 3, column: 8 }],
-        ["Unknown provider", { file: "c.cue", line: 3, column: 8 }],
-      ],
-    );
-    assert.match(
-      res.diagnostics[2].detail,
-      /did you mean "pravo\.dev\/providers\/hashicorp\/random"\?.*The providers are: pravo\.dev\/providers\/hashicorp\/local, pravo\.dev\/providers\/hashicorp\/null, pravo\.dev\/providers\/hashicorp\/random, pravo\.dev\/providers\/hashicorp\/time\./,
-    );
-  }));
+  });
+  assert.deepEqual(
+    diagnostics.map((d) => [d.summary, d.range]),
+    [
+      ['Import "strings" is not used', { file: "a.cue", line: 3, column: 8 }],
+      ["Unknown import", { file: "b.cue", line: 3, column: 8 }],
+      ["Unknown provider", { file: "c.cue", line: 3, column: 8 }],
+    ],
+  );
+  assert.match(
+    diagnostics[2].detail,
+    /did you mean "pravo\.dev\/providers\/hashicorp\/random"\?.*The providers are: pravo\.dev\/providers\/hashicorp\/local, pravo\.dev\/providers\/hashicorp\/null, pravo\.dev\/providers\/hashicorp\/random, pravo\.dev\/providers\/hashicorp\/time\./,
+  );
+});
 
-Deno.test("readRoot() names a file of another package, and a file without a package clause", () =>
-  withRoot({
+Deno.test("readRoot() names a file of another package, and a file without a package clause", async () => {
+  const diagnostics = await readErrors({
     "a.cue": "package demo\n\na: 1\n",
     "b.cue": "package demo\n\nb: 1\n",
     "c.cue": "// other\npackage other\n\nc: 1\n",
     "d.cue": "d: 1\n",
-  }, (root) => {
-    const res = readRoot(root);
-    assert.ok(!res.ok);
-    assert.deepEqual(res.diagnostics.map((d) => [d.summary, d.range]), [
-      ["File of another package", { file: "c.cue", line: 2, column: 1 }],
-      ["File without a package clause", { file: "d.cue", line: 1, column: 1 }],
-    ]);
-    assert.match(res.diagnostics[0].detail, /^c\.cue is in package "other"/);
-    assert.match(res.diagnostics[1].detail, /Add "package demo"/);
-  }));
+  });
+  assert.deepEqual(diagnostics.map((d) => [d.summary, d.range]), [
+    ["File of another package", { file: "c.cue", line: 2, column: 1 }],
+    ["File without a package clause", { file: "d.cue", line: 1, column: 1 }],
+  ]);
+  assert.match(diagnostics[0].detail, /^c\.cue is in package "other"/);
+  assert.match(diagnostics[1].detail, /Add "package demo"/);
+});
 
 Deno.test("readRoot() reports a root with no .cue files, and a syntax error's position", async () => {
-  await withRoot({ "README.md": "# not cue\n" }, (root) => {
-    const res = readRoot(root);
-    assert.ok(!res.ok);
-    assert.equal(res.diagnostics[0].summary, "No .cue files in the root");
-    assert.equal(res.diagnostics[0].range, undefined);
-  });
-  await withRoot({
+  const empty = await readErrors({ "README.md": "# not cue\n" });
+  assert.equal(empty[0].summary, "No .cue files in the root");
+  assert.equal(empty[0].range, undefined);
+  const syntax = await readErrors({
     "a.cue": "package demo\n\na: 1\n",
     "b.cue": "package demo\n\nb: {\n\tx: 1 y: 2\n}\n",
-  }, (root) => {
-    const res = readRoot(root);
-    assert.ok(!res.ok);
-    assert.deepEqual(res.diagnostics.map((d) => [d.summary, d.range]), [
-      ["Syntax error", { file: "b.cue", line: 4, column: 7 }],
-    ]);
-    assert.match(res.diagnostics[0].detail, /^missing ',' or new line before "y"/);
   });
+  assert.deepEqual(syntax.map((d) => [d.summary, d.range]), [
+    ["Syntax error", { file: "b.cue", line: 4, column: 7 }],
+  ]);
+  assert.match(syntax[0].detail, /^missing ',' or new line before "y"/);
 });
 
 Deno.test("readRoot() finds tags with their types and paths, and refuses malformed ones", async () => {
@@ -339,16 +322,13 @@ Deno.test("readRoot() finds tags with their types and paths, and refuses malform
       { name: "n", type: "int", path: ["n", "m"], pos: { file: "main.cue", line: 4, column: 12 } },
     ]);
   });
-  await withRoot({
+  const malformed = await readErrors({
     "main.cue": "package demo\n\nn: int @tag(n,type=float)\n#D: {x: string @tag(x)}\n",
-  }, (root) => {
-    const res = readRoot(root);
-    assert.ok(!res.ok);
-    assert.deepEqual(res.diagnostics.map((d) => [d.summary, d.range?.line]), [
-      ["Malformed tag attribute", 3],
-      ["Tag in an unsupported place", 4],
-    ]);
   });
+  assert.deepEqual(malformed.map((d) => [d.summary, d.range?.line]), [
+    ["Malformed tag attribute", 3],
+    ["Tag in an unsupported place", 4],
+  ]);
 });
 
 Deno.test("loadRoot() refuses a node written on the package instead of a provider instance", async () => {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Sources, TagDecl } from "./loader.ts";
+import type { Sources, TagDecl } from "./sources/sources.ts";
 
 /** The two stand-ins of each missing tag, as `-t` values, and the names left out. */
 export interface StandIns {

@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { pinned } from "../workspace/pinned.ts";
 import { fromBase64 } from "../bytes.ts";
+import { writeFileAtomic } from "../files/atomic.ts";
 import { envVar, pravoCacheHome } from "../providers/install/cache_dir.ts";
 import type { LockedModule } from "../providers/install/lock.ts";
 import { zipFilesOf } from "../providers/install/zip.ts";
@@ -41,14 +42,7 @@ export async function storeModuleZip(
 ): Promise<string> {
   const path = zipPathIn(dir, digest);
   await Deno.mkdir(join(dir, "sha256"), { recursive: true });
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  try {
-    await Deno.writeFile(tmp, zip);
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  await writeFileAtomic(path, zip);
   return path;
 }
 

@@ -10,7 +10,7 @@
  * sites of a package's files have paths under one label of their own
  * ({@link packageLabel}), and each import name in a file that imports it
  * is a declaration at that path, so a reference `pets.#Pet` resolves into
- * the package's declarations (loader.ts `Deps`).
+ * the package's declarations (evaluate/deps.ts `Deps`).
  *
  * The package files are read as the root's files are, beneath the root,
  * and they are part of the sources: a plan file carries them, their digest

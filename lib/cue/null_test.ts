@@ -3,15 +3,19 @@
  * item 6): an optional attribute set to null takes its default, or no value.
  */
 import { strict as assert } from "node:assert";
-import { join } from "node:path";
+import type { Value } from "./program.ts";
 import { loadRoot } from "./loader.ts";
+import { withRoot } from "./root_testing.ts";
+
+/** The configuration of each node of a root whose main.cue is `src`, which must load. */
+async function configs(src: string): Promise<(address: string) => Record<string, Value>> {
+  const res = await withRoot({ "main.cue": src }, (root) => loadRoot(root));
+  assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
+  return (a) => res.value.nodes.find((n) => n.address === a)!.config;
+}
 
 Deno.test("null on an optional attribute is unset: its default, or no value; a module's null input too", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-null-test-" });
-  try {
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      `package demo
+  const config = await configs(`package demo
 
 import rnd "pravo.dev/providers/hashicorp/random"
 
@@ -25,27 +29,16 @@ pet: $random.#Resource.random_pet & {length: null, prefix: null}
 }
 m: #M
 n: #M & {#var: prefix: "x"}
-`,
-    );
-    const res = await loadRoot(root);
-    assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
-    const config = (a: string) => res.value.nodes.find((n) => n.address === a)!.config;
-    assert.ok(!("seed" in config("base")));
-    assert.equal(config("pet").length, 2, "the default");
-    assert.ok(!("prefix" in config("pet")));
-    assert.ok(!("prefix" in config("m.pet")), "a module's input left null");
-    assert.equal(config("n.pet").prefix, "x");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+`);
+  assert.ok(!("seed" in config("base")));
+  assert.equal(config("pet").length, 2, "the default");
+  assert.ok(!("prefix" in config("pet")));
+  assert.ok(!("prefix" in config("m.pet")), "a module's input left null");
+  assert.equal(config("n.pet").prefix, "x");
 });
 
 Deno.test("a module's own default on an attribute that has a provider default, and a reference to an unset default", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pravo-null-test-" });
-  try {
-    await Deno.writeTextFile(
-      join(root, "main.cue"),
-      `package demo
+  const config = await configs(`package demo
 
 import rnd "pravo.dev/providers/hashicorp/random"
 
@@ -59,15 +52,8 @@ m: #M
 n: #M & {#var: {words: 3, sep: "."}}
 pet: $random.#Resource.random_pet & {prefix: "a"}
 two: $random.#Resource.random_pet & {length: pet.length, separator: n.pet.separator}
-`,
-    );
-    const res = await loadRoot(root);
-    assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
-    const config = (a: string) => res.value.nodes.find((n) => n.address === a)!.config;
-    assert.deepEqual([config("m.pet").length, config("m.pet").separator], [2, "_"]);
-    assert.deepEqual([config("n.pet").length, config("n.pet").separator], [3, "."]);
-    assert.deepEqual([config("two").length, config("two").separator], [2, "."]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+`);
+  assert.deepEqual([config("m.pet").length, config("m.pet").separator], [2, "_"]);
+  assert.deepEqual([config("n.pet").length, config("n.pet").separator], [3, "."]);
+  assert.deepEqual([config("two").length, config("two").separator], [2, "."]);
 });

@@ -44,7 +44,7 @@ import {
   NODE_MARKER,
   NODE_SETTINGS,
   PROVIDER_MARKER,
-  SET_MARKER,
+  SET_FIELD,
 } from "./provider_cue.ts";
 import { sentinelNumber, sentinelString } from "./unknowns.ts";
 
@@ -236,17 +236,7 @@ function blockField(name: string, n: NestedBlock, indent: string, out: Gen): str
 
 /** A nested block's struct: required attributes required, everything else optional. */
 function blockBody(b: Block, indent: string, out: Gen): string {
-  const lines: string[] = [];
-  for (const [k, a] of Object.entries(b.attributes)) {
-    lines.push(
-      `${indent}${label(k)}${a.required ? "" : "?"}: ${a.required ? "" : out.nulls}${
-        ctyCue(attributeType(a))
-      }`,
-    );
-  }
-  for (const [k, n] of Object.entries(b.blockTypes)) {
-    lines.push(`${indent}${blockField(k, n, indent, out)}`);
-  }
+  const lines = configFields(b, indent, out);
   if (lines.length === 0) return "{}";
   return `{\n${lines.join("\n")}\n${indent.slice(1)}}`;
 }
@@ -282,7 +272,10 @@ function topFields(
   return lines;
 }
 
-/** The provider's configuration: every attribute and block an input. */
+/**
+ * The provider's configuration, or a nested block's fields: every attribute
+ * and block an input, required attributes required, the others optional.
+ */
 function configFields(b: Block, indent: string, out: Gen): string[] {
   const lines: string[] = [];
   for (const [k, a] of Object.entries(b.attributes)) {
@@ -324,11 +317,7 @@ export function pluginPackage(input: PluginPackageInput): { body: string; usesLi
       lines.push(`\t\t\t${NODE_SETTINGS}`);
       lines.push(...topFields(t.block, "\t\t\t", out));
       if (input.variant === "setness") {
-        lines.push(
-          `\t\t\t${JSON.stringify(SET_MARKER)}: [for k, _ in S if k != ${
-            JSON.stringify(SET_MARKER)
-          } {k}]`,
-        );
+        lines.push(`\t\t\t${SET_FIELD}`);
       }
       lines.push(`\t\t}`);
     }

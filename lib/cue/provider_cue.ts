@@ -96,6 +96,11 @@ export function tracksSetness(t: TypeSchema): boolean {
 /** The field that lists, in the `setness` variant, the regular fields of a node. */
 export const SET_MARKER = "@set";
 
+/** The field of the `setness` variant that lists a node's regular fields (its struct is `S`). */
+export const SET_FIELD = `${JSON.stringify(SET_MARKER)}: [for k, _ in S if k != ${
+  JSON.stringify(SET_MARKER)
+} {k}]`;
+
 const MODE_DEF: Record<Mode, string> = {
   managed: "#Resource",
   data: "#Data",
@@ -170,11 +175,7 @@ export function providerPackage(
       );
       if (holder) lines.push(`\t\t\t${holder}`);
       if (setness) {
-        lines.push(
-          `\t\t\t${JSON.stringify(SET_MARKER)}: [for k, _ in S if k != ${
-            JSON.stringify(SET_MARKER)
-          } {k}]`,
-        );
+        lines.push(`\t\t\t${SET_FIELD}`);
       }
       lines.push(`\t\t}`);
     }
