@@ -37,6 +37,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["lib/state"],
   ["lib/plan"],
   ["lib/apply", "lib/drift", "lib/import"],
+  ["lib/terraform"],
   ["policy"],
   ["lib/render"],
   ["lib/cli"],
