@@ -21,6 +21,7 @@ import { renderInit } from "./init.ts";
 import { renderProviders } from "./providers.ts";
 import { renderSchema } from "./schema.ts";
 import { renderVersion } from "./version.ts";
+import { renderTfImport } from "./import_terraform.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -53,6 +54,7 @@ const VIEWS: [name: string, view: View][] = [
   ["providers", renderProviders],
   ["schema", renderSchema],
   ["version", (doc) => renderVersion(doc)],
+  ["import_terraform", renderTfImport],
   [
     "apply_progress",
     (events: ProgressEvent[]) => events.map(progressLine).filter((l) => l !== undefined).join("\n"),

@@ -1,0 +1,178 @@
+/**
+ * `pravo import --from terraform FILE.tfstate`: takes over every object of
+ * a Terraform (or OpenTofu) state, at the addresses the converted root
+ * gives them, as `pravo import ADDR ID` does one object.
+ *
+ * Everything is checked before anything is written: the state against the
+ * root (tfstate_check.ts), then, under the state lock, each object through
+ * its provider (tfstate_records.ts). Then all the records are written in one
+ * transaction, with one log entry (command `import --from terraform`) whose
+ * changes say where each came from: the file, its lineage and serial,
+ * Terraform's version and the object's Terraform address. A refusal
+ * anywhere writes nothing.
+ *
+ * @module
+ */
+
+import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
+import type { Sources } from "../cue/loader.ts";
+import { ProviderSession } from "../providers/session.ts";
+import { instancesOf } from "../plan/session.ts";
+import { mustEvaluateWithState } from "../plan/known.ts";
+import type { AcquiredLock, StateStore } from "../state/store.ts";
+import { reservationError } from "../state/reservation.ts";
+import { pluginInputs } from "../workspace/lock.ts";
+import type { TfState } from "./tfstate.ts";
+import { checkTakeover, type Skipped } from "./tfstate_check.ts";
+import { type TakeoverRecord, takeoverRecord } from "./tfstate_records.ts";
+
+export interface TfImportOptions {
+  root: string;
+  tags: Record<string, string>;
+  actor: string;
+  reason: string;
+  /** How long to wait for the state lock (default 0: refused at once, as Terraform). */
+  lockTimeoutMs?: number;
+  /** Told when the state lock is taken, to warn of a lock taken over from a dead holder. */
+  onLocked?: (lock: AcquiredLock) => void;
+  /** When Terraform last wrote the file (its modification time): the records' refresh time. */
+  writtenAt?: string;
+  signal?: AbortSignal;
+}
+
+/** One object taken over. */
+export interface TfImported {
+  address: string;
+  terraform_address: string;
+  type: string;
+  provider: string;
+  /** The schema version in Terraform's state, and the one recorded (plugin types). */
+  schema_version: { from: number; to: number | null };
+  /** The attributes sealed in pravo's state. */
+  sensitive: string[];
+}
+
+export interface TfImportResult {
+  imported: TfImported[];
+  skipped: Skipped[];
+  /** The resources of the root that have no object after the import: the next plan creates them. */
+  not_in_state: string[];
+  /** pravo's serial after the import. */
+  serial: number;
+  /** Warnings. */
+  diagnostics: Diagnostic[];
+}
+
+/** How many objects go to their providers at once. */
+const AT_ONCE = 8;
+
+/**
+ * Takes the objects of `state` over into `store`. Throws a DiagnosticsError
+ * when the root is invalid (`invalid`), when an object cannot be taken over
+ * (`error`: every refusal at once), or when the state is locked or an
+ * address reserved (`locked`); nothing is written then.
+ */
+export async function importTerraformState(
+  sources: Sources,
+  store: StateStore,
+  state: TfState,
+  opts: TfImportOptions,
+): Promise<TfImportResult> {
+  const records = await store.listRecords();
+  const spec = await mustEvaluateWithState(sources, records, opts.tags);
+  const check = checkTakeover(state, spec, new Set(records.map((r) => r.address)));
+  if (hasErrors(check.diagnostics)) throw new DiagnosticsError(check.diagnostics, "error");
+  const taken = new Set(check.takeovers.map((t) => t.address));
+  const notInState = spec.nodes.filter((n) =>
+    n.mode === "managed" && !taken.has(n.address) && !records.some((r) => r.address === n.address)
+  ).map((n) => n.address).sort();
+  const lock = await store.acquireLock({
+    actor: opts.actor,
+    reason: opts.reason,
+    command: "import",
+    timeoutMs: opts.lockTimeoutMs ?? 0,
+  });
+  try {
+    opts.onLocked?.(lock);
+    const conflicts = await store.findReservationConflicts([...taken], { actor: opts.actor });
+    if (conflicts.length) {
+      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
+    }
+    const session = new ProviderSession(
+      opts.root,
+      () => Promise.resolve(instancesOf(spec)),
+      pluginInputs(opts.root),
+    );
+    session.bind(spec.nodes);
+    const ctx = { spec, session, root: opts.root, writtenAt: opts.writtenAt, signal: opts.signal };
+    const done: TakeoverRecord[] = [];
+    const refused: Diagnostic[] = [];
+    for (let i = 0; i < check.takeovers.length; i += AT_ONCE) {
+      const batch = check.takeovers.slice(i, i + AT_ONCE);
+      for (const r of await Promise.all(batch.map((t) => takeoverRecord(t, ctx)))) {
+        if ("record" in r) done.push(r);
+        else refused.push(...r.diagnostics);
+      }
+    }
+    if (hasErrors(refused)) throw new DiagnosticsError(refused, "error");
+    await writeRecords(store, state, done, opts);
+    return {
+      imported: done.map((d) => ({
+        address: d.record.address,
+        terraform_address: d.takeover.instance.address,
+        type: d.record.type,
+        provider: d.record.provider,
+        schema_version: { from: d.fromVersion, to: d.record.schemaVersion ?? null },
+        sensitive: d.record.sensitivePaths.map((p) => String(p[0])),
+      })),
+      skipped: check.skipped,
+      not_in_state: notInState,
+      serial: (await store.identity()).serial,
+      diagnostics: [...check.diagnostics, ...done.flatMap((d) => d.diagnostics)],
+    };
+  } finally {
+    await store.releaseLock(lock);
+  }
+}
+
+/** Writes the records and their log entry in one transaction. */
+async function writeRecords(
+  store: StateStore,
+  state: TfState,
+  done: readonly TakeoverRecord[],
+  opts: TfImportOptions,
+): Promise<void> {
+  await store.transaction(
+    { actor: opts.actor, reason: opts.reason, command: "import --from terraform" },
+    async (tx) => {
+      for (const { record, takeover } of done) {
+        if (await tx.getRecord(record.address)) {
+          throw new DiagnosticsError([
+            error(
+              `${record.address} is already in the state`,
+              "Another run wrote it while this one checked the objects. Nothing was imported. " +
+                "Look at it with `pravo state show " +
+                `${record.address}\`, then import again.`,
+              { address: record.address },
+            ),
+          ], "error");
+        }
+        await tx.putRecord(record);
+        await tx.logChange({
+          address: record.address,
+          action: "import",
+          before: {
+            from: "terraform",
+            file: state.file,
+            lineage: state.lineage,
+            serial: state.serial,
+            terraform_version: state.terraformVersion,
+            terraform_address: takeover.instance.address,
+          },
+          after: record.attributes,
+          sensitivePaths: record.sensitivePaths,
+        });
+      }
+    },
+  );
+}
