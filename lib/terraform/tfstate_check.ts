@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type Diagnostic, didYouMean, error } from "../diag/diag.ts";
+import { type Diagnostic, error, nearest } from "../diag/diag.ts";
 import type { Node, Spec } from "../cue/loader.ts";
 import { formatAddress } from "../addr/address.ts";
 import { pravoPath, TerraformAddressError } from "./address.ts";
@@ -255,7 +255,8 @@ function notDeclared(
   address: string,
   managed: readonly string[],
 ): Diagnostic {
-  const hint = didYouMean(address, managed);
+  const near = nearest(address, managed);
+  const hint = near === undefined ? "" : `did you mean ${near}?`;
   return error(
     `${address} is not declared in the root`,
     `Terraform's ${inst.address} comes to ${address} in the converted root, and the root ` +

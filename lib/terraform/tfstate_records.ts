@@ -180,7 +180,7 @@ export function sensitiveNames(
  * (the next plan asks the provider) for a node whose inputs are computed
  * from secrets, whose digest the planner makes otherwise.
  */
-function builtinDigest(node: Node, attrs: Record<string, unknown>): string {
+export function builtinDigest(node: Node, attrs: Record<string, unknown>): string {
   if (Object.keys(node.secretForms).length) return "";
   const config = inputsOf(node);
   const inputs: Record<string, unknown> = {};
