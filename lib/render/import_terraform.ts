@@ -13,7 +13,7 @@ import type { Style } from "../diag/style.ts";
 export interface TfImportDoc {
   format_version: string;
   from: "terraform";
-  /** The state file: as given, which Terraform wrote it, its lineage and serial, its outputs. */
+  /** The state file: as given, which Terraform wrote it, its lineage and serial, its outputs' names. */
   terraform: {
     file: string;
     terraform_version: string;
@@ -21,6 +21,8 @@ export interface TfImportDoc {
     serial: number;
     outputs: string[];
   };
+  /** Terraform's outputs recorded as the last apply's: those the root declares too. */
+  outputs: string[];
   imported: {
     address: string;
     terraform_address: string;
@@ -69,11 +71,17 @@ export function renderTfImport(doc: TfImportDoc, style: Style): string {
   }
   if (doc.imported.length + doc.skipped.length === 0) lines.push("  (the state holds no objects)");
   lines.push("");
-  if (tf.outputs.length) {
+  const left = tf.outputs.filter((o) => !doc.outputs.includes(o));
+  if (doc.outputs.length) {
     lines.push(
-      `Terraform's ${plural(tf.outputs.length, "output")} (${tf.outputs.join(", ")}) ` +
-        `${tf.outputs.length === 1 ? "is" : "are"} not imported: pravo computes the root's ` +
-        "outputs at each apply.",
+      `Recorded as the last apply's outputs: ${doc.outputs.join(", ")} (the next plan shows ` +
+        "those the root computes otherwise).",
+    );
+  }
+  if (left.length) {
+    lines.push(
+      `Not recorded: Terraform's ${plural(left.length, "output")} ${left.join(", ")}, which ` +
+        "the root does not declare.",
     );
   }
   if (doc.not_in_state.length) {

@@ -6,7 +6,7 @@
  *
  * What is read: `version` (4 only; older and newer formats are refused with
  * what to do), `terraform_version`, `serial`, `lineage`, the names of
- * `outputs`, and each of `resources` (`module`, `mode`, `type`, `name`,
+ * `outputs` (each one's `value` and `sensitive`), and each of `resources` (`module`, `mode`, `type`, `name`,
  * `provider`) with its `instances` (`index_key`, `schema_version`,
  * `attributes` or the flat `attributes_flat` of states last written by
  * Terraform 0.11, `sensitive_attributes`, `private`, `dependencies`,
@@ -42,9 +42,15 @@ export interface TfState {
   terraformVersion: string;
   serial: number;
   lineage: string;
-  /** The names of its outputs: pravo computes its own from the root. */
-  outputs: string[];
+  /** Its outputs as the last apply left them, by name. */
+  outputs: Record<string, TfOutput>;
   resources: TfResource[];
+}
+
+/** An output's value, and whether Terraform marks it sensitive. */
+export interface TfOutput {
+  value: unknown;
+  sensitive: boolean;
 }
 
 /** One resource (or data source) block's objects. */
@@ -170,7 +176,7 @@ export function parseTfState(text: string, file: string): TfStateResult {
   const serial = r.whole(top.get("serial"), '"serial"', doc.root);
   const lineage = r.string(top.get("lineage"), '"lineage"', doc.root);
   const outputsNode = top.get("outputs");
-  const outputs = outputsNode ? r.object(outputsNode, '"outputs"') : new Map();
+  const outputs = outputsNode ? readOutputs(r, outputsNode) : {};
   const resources: TfResource[] = [];
   const list = top.get("resources");
   if (list && list.type !== "array") {
@@ -187,10 +193,27 @@ export function parseTfState(text: string, file: string): TfStateResult {
       terraformVersion: terraformVersion!,
       serial: serial!,
       lineage: lineage!,
-      outputs: [...(outputs?.keys() ?? [])].sort(),
+      outputs,
       resources,
     },
   };
+}
+
+/** The outputs, each an object with a value (and, when true, `sensitive`). */
+function readOutputs(r: Reader, node: JsonNode): Record<string, TfOutput> {
+  const out: Record<string, TfOutput> = {};
+  for (const [name, o] of r.object(node, '"outputs"') ?? []) {
+    const f = r.object(o, `The output ${name}`);
+    if (!f) continue;
+    const value = f.get("value");
+    const sensitive = f.get("sensitive");
+    if (!value) {
+      r.fail(o, `The output ${name} has no value`, AS_WRITTEN);
+    } else if (sensitive && sensitive.type !== "boolean") {
+      r.fail(sensitive, `The output ${name}'s sensitive is not true or false`, AS_WRITTEN);
+    } else out[name] = { value: nodeValue(value), sensitive: sensitive?.value === true };
+  }
+  return out;
 }
 
 /** Why the document is not a state of format 4, when it is not. */

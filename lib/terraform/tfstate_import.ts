@@ -11,6 +11,11 @@
  * Terraform's version and the object's Terraform address. A refusal
  * anywhere writes nothing.
  *
+ * Terraform's outputs that the root declares too are recorded as the last
+ * apply's (when pravo's state has none yet), so that the next plan shows
+ * only those the root computes otherwise; a sensitive one, or one holding a
+ * secret of the objects, is recorded redacted, as pravo's apply records it.
+ *
  * @module
  */
 
@@ -22,6 +27,10 @@ import { mustEvaluateWithState } from "../plan/known.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
 import { reservationError } from "../state/reservation.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import { REDACTED, sensitiveStrings } from "../secrets/paths.ts";
+import { redactOutputs } from "../plan/document.ts";
+import type { Spec } from "../cue/loader.ts";
+import type { RecordInput } from "../state/store.ts";
 import type { TfState } from "./tfstate.ts";
 import { checkTakeover, type Skipped } from "./tfstate_check.ts";
 import { type TakeoverRecord, takeoverRecord } from "./tfstate_records.ts";
@@ -57,6 +66,8 @@ export interface TfImportResult {
   skipped: Skipped[];
   /** The resources of the root that have no object after the import: the next plan creates them. */
   not_in_state: string[];
+  /** The outputs of Terraform's state recorded as the last apply's (those the root declares). */
+  outputs: string[];
   /** pravo's serial after the import. */
   serial: number;
   /** Warnings. */
@@ -115,7 +126,10 @@ export async function importTerraformState(
       }
     }
     if (hasErrors(refused)) throw new DiagnosticsError(refused, "error");
-    await writeRecords(store, state, done, opts);
+    const outputs = done.length && (await store.readOutputs()) === null
+      ? outputsOf(state, spec, [...records, ...done.map((d) => d.record)])
+      : {};
+    await writeRecords(store, { state, done, outputs }, opts);
     return {
       imported: done.map((d) => ({
         address: d.record.address,
@@ -127,6 +141,7 @@ export async function importTerraformState(
       })),
       skipped: check.skipped,
       not_in_state: notInState,
+      outputs: Object.keys(outputs).sort(),
       serial: (await store.identity()).serial,
       diagnostics: [...check.diagnostics, ...done.flatMap((d) => d.diagnostics)],
     };
@@ -135,13 +150,34 @@ export async function importTerraformState(
   }
 }
 
-/** Writes the records and their log entry in one transaction. */
+/**
+ * Terraform's outputs that the root declares, as pravo's apply would record
+ * them: redacted when Terraform or the root marks them sensitive, or when
+ * they hold a secret of the records.
+ */
+function outputsOf(
+  state: TfState,
+  spec: Pick<Spec, "outputs" | "outputsSensitive">,
+  records: readonly Pick<
+    RecordInput,
+    "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
+  >[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, o] of Object.entries(state.outputs)) {
+    if (!(name in spec.outputs)) continue;
+    out[name] = o.sensitive || spec.outputsSensitive.includes(name) ? REDACTED : o.value;
+  }
+  return redactOutputs(out, sensitiveStrings(records));
+}
+
+/** Writes the records, their log entry and the outputs in one transaction. */
 async function writeRecords(
   store: StateStore,
-  state: TfState,
-  done: readonly TakeoverRecord[],
+  what: { state: TfState; done: readonly TakeoverRecord[]; outputs: Record<string, unknown> },
   opts: TfImportOptions,
 ): Promise<void> {
+  const { state, done, outputs } = what;
   await store.transaction(
     { actor: opts.actor, reason: opts.reason, command: "import --from terraform" },
     async (tx) => {
@@ -173,6 +209,7 @@ async function writeRecords(
           sensitivePaths: record.sensitivePaths,
         });
       }
+      if (Object.keys(outputs).length) await tx.setOutputs(outputs);
     },
   );
 }

@@ -121,7 +121,10 @@ Deno.test("parseTfState() reads the state's version, lineage, serial and output 
   assert.equal(s.terraformVersion, "1.11.4");
   assert.equal(s.serial, 11);
   assert.equal(s.lineage, "434c2d69-ff09-7890-4562-b087a3369d9b");
-  assert.deepEqual(s.outputs, ["arn", "zone"]);
+  assert.deepEqual(s.outputs, {
+    zone: { value: "a", sensitive: false },
+    arn: { value: "x", sensitive: true },
+  });
   assert.equal(s.resources.length, 4);
 });
 
@@ -208,6 +211,7 @@ Deno.test("parseTfState() names every wrong field at once, each where it is", ()
       serial: -1,
       lineage: "l",
       resources: [{ mode: "other", type: "t", name: "n", provider: "p", instances: [] }],
+      outputs: { a: { type: "string" }, b: { value: 1, sensitive: "no" } },
     },
     null,
     2,
@@ -215,10 +219,12 @@ Deno.test("parseTfState() names every wrong field at once, each where it is", ()
   assert.deepEqual(ds.map((d) => d.summary), [
     '"terraform_version" is not a string',
     '"serial" is not a whole number',
+    "The output a has no value",
+    "The output b's sensitive is not true or false",
     'resources[0].mode is "other"',
     '"p" is not a provider configuration\'s address',
   ]);
-  assert.deepEqual(ds.map((d) => d.range?.line), [3, 4, 8, 11]);
+  assert.deepEqual(ds.map((d) => d.range?.line), [3, 4, 16, 21, 8, 11]);
   for (const d of ds) assert.match(d.detail, /\.$/);
 });
 
@@ -274,7 +280,7 @@ Deno.test("parseTfState() refuses providers named as Terraform 0.12 did, and leg
 Deno.test("parseTfState() reads a state with no resources", () => {
   const s = read('{"version": 4, "terraform_version": "1.8.5", "serial": 0, "lineage": "x"}');
   assert.deepEqual(s.resources, []);
-  assert.deepEqual(s.outputs, []);
+  assert.deepEqual(s.outputs, {});
 });
 
 Deno.test("instanceAddress() writes Terraform's instance addresses: index, key, data, module", () => {
