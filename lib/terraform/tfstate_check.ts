@@ -205,12 +205,12 @@ function nodeRefusal(
   const where = { address, range: inst.at };
   const declared = node.range ? ` (${node.range.file} line ${node.range.line})` : "";
   if (node.mode !== "managed" || node.type !== res.type) {
-    const what = node.mode === "managed" ? `a ${node.type}` : `a ${node.mode} ${node.type}`;
+    const what = node.mode === "managed" ? node.type : `${node.type} (${node.mode})`;
     return error(
-      `${address} is ${what} in the root, and a ${res.type} in Terraform's state`,
-      `The root declares ${address}${declared} as ${what}; Terraform's ${inst.address} is a ` +
-        `${res.type}. Declare ${address} as $${res.provider.type}.#Resource.${res.type} (as ` +
-        "`pravo convert --from terraform` writes it), then import again.",
+      `${address} is of type ${what} in the root, and ${res.type} in Terraform's state`,
+      `The root declares ${address}${declared} as ${what}; Terraform's ${inst.address} is ` +
+        `of type ${res.type}. Declare ${address} as $${res.provider.type}.#Resource.${res.type} ` +
+        "(as `pravo convert --from terraform` writes it), then import again.",
       where,
     );
   }

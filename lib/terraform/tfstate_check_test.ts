@@ -123,7 +123,7 @@ Deno.test("checkTakeover() refuses another type, another provider, an address pr
     providers: ROOT.providers,
   }, new Set(["random_integer.c"]));
   assert.deepEqual(c.diagnostics.map((d) => d.summary), [
-    "random_integer.a is a random_pet in the root, and a random_integer in Terraform's state",
+    "random_integer.a is of type random_pet in the root, and random_integer in Terraform's state",
     "random_integer.b is of acme/random in the root, and of registry.terraform.io/hashicorp/random in Terraform's state",
     "random_integer.c is already in the state",
     "random_integer.d was written by a newer release of hashicorp/random",
