@@ -259,8 +259,12 @@ function notDeclared(
   const hint = near === undefined ? "" : `did you mean ${near}?`;
   return error(
     `${address} is not declared in the root`,
-    `Terraform's ${inst.address} comes to ${address} in the converted root, and the root ` +
-      `declares no resource there${hint ? ` (${hint})` : ""}. Declare it as ` +
+    (inst.address === address
+      ? `The root declares no resource at ${address}, where a converted root keeps ` +
+        `Terraform's ${inst.address}`
+      : `Terraform's ${inst.address} comes to ${address} in the converted root, and the root ` +
+        "declares no resource there") +
+      `${hint ? ` (${hint})` : ""}. Declare it as ` +
       "`pravo convert --from terraform` writes it from the configuration (" +
       `${res.type}: ${res.name}: $${res.provider.type}.#Resource.${res.type} & {...}` +
       `${res.module ? ` in ${res.module}'s definition` : ""}), or ` +
