@@ -233,6 +233,15 @@ function formatProblem(
       at,
     );
   }
+  if (!v && top.has("encrypted_data")) {
+    return error(
+      `${r.file} is an encrypted OpenTofu state`,
+      "OpenTofu's state encryption wrote it, and pravo reads plain states (pravo seals the " +
+        "secrets of its own). With OpenTofu and its encryption configured, write it in the " +
+        "clear (`tofu state pull > plain.tfstate`), import that file, then delete it.",
+      at,
+    );
+  }
   if (!v) {
     return error(
       `${r.file} is not a Terraform state file`,

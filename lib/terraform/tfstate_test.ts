@@ -185,6 +185,14 @@ Deno.test("parseTfState() refuses terraform show -json's output and says to pull
   assert.match(d.detail, /terraform state pull > terraform.tfstate`\.$/);
 });
 
+Deno.test("parseTfState() refuses an encrypted OpenTofu state and says how to write it in the clear", () => {
+  const [d] = refused(
+    '{"serial": 1, "lineage": "l", "meta": {}, "encrypted_data": "abc", "encryption_version": "v0"}',
+  );
+  assert.equal(d.summary, "terraform.tfstate is an encrypted OpenTofu state");
+  assert.match(d.detail, /tofu state pull > plain\.tfstate/);
+});
+
 Deno.test("parseTfState() refuses JSON without a version, and formats other than 4 with what to do", () => {
   assert.equal(refused('{"a": 1}')[0].summary, "terraform.tfstate is not a Terraform state file");
   const [old] = refused('{"version": 3, "serial": 1, "modules": []}');
