@@ -24,6 +24,7 @@ import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { awsProviderPath, mirrorDir, moto } from "./plugin/_aws.ts";
+import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./plugin/_roots.ts";
 
 const SCRIPT = fileURLToPath(new URL("../scripts/pravo", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./fixtures", import.meta.url));
@@ -417,6 +418,78 @@ Deno.test("a root whose node has another type than Terraform's object is refused
   );
   assert.match(r.stderr, /other\.cue line 3/);
   assert.deepEqual(await stateOf(root), before);
+});
+
+// ---------------------------------------------------------------------------
+// A plugin provider's UpgradeResourceState: the fake provider (tests/plugin),
+// whose fake_thing is at schema version 1 and was `title` where it is `name`.
+
+Deno.test("an object of an older schema version goes through the provider's UpgradeResourceState; a newer one is refused", async () => {
+  const mirror = await fakeMirror();
+  const secret = `s3cr3t-${crypto.randomUUID()}`;
+  const main = `package demo
+
+import fake "pravo.dev/providers/pravo/fake"
+
+$fake: fake.#Provider & {endpoint: "http://fake.example"}
+
+fake_thing: old: $fake.#Resource.fake_thing & {
+	name:   "old"
+	secret: "${secret}"
+}
+`;
+  const opts = { source: FAKE_SOURCE, version: FAKE_VERSION, mirror: mirror.dir };
+  // The object, made by pravo in a root of its own; then written as a
+  // Terraform state of the type's version 0, its name under the old `title`.
+  const maker = await pluginRoot({ "main.cue": main }, opts);
+  const applied = await maker.run(["apply", "-auto-approve"]);
+  assert.equal(applied.code, 0, applied.stdout + applied.stderr);
+  const shown = JSON.parse((await maker.run(["--json", "state", "show", "fake_thing.old"])).stdout);
+  const attributes = { ...shown.record.attributes, secret, title: "old" };
+  delete attributes.name;
+  const state = (version: number) => ({
+    version: 4,
+    terraform_version: TERRAFORM_VERSION,
+    serial: 3,
+    lineage: "5b0e6c1d-1111-2222-3333-444455556666",
+    outputs: {},
+    resources: [{
+      mode: "managed",
+      type: "fake_thing",
+      name: "old",
+      provider: `provider["${FAKE_SOURCE}"]`,
+      instances: [{
+        schema_version: version,
+        attributes,
+        sensitive_attributes: [[{ type: "get_attr", value: "secret" }]],
+      }],
+    }],
+  });
+  const root = await pluginRoot({ "main.cue": main }, opts);
+  const tf = await Deno.makeTempDir({ prefix: "pravo-tf-fake-" });
+  await Deno.writeTextFile(join(tf, "new.tfstate"), JSON.stringify(state(2)));
+  const newer = await root.run(["import", "--from", "terraform", join(tf, "new.tfstate")]);
+  assert.equal(newer.code, 1, newer.stdout + newer.stderr);
+  assert.match(
+    newer.stderr,
+    /fake_thing\.old was written by a newer release of example\.com\/pravo\/fake/,
+  );
+  assert.match(newer.stderr, /schema version is 2, .* reads fake_thing up to version 1/);
+
+  await Deno.writeTextFile(join(tf, "old.tfstate"), JSON.stringify(state(0)));
+  const r = await root.run(["--json", "import", "--from", "terraform", join(tf, "old.tfstate")]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const [imported] = JSON.parse(r.stdout).imported;
+  assert.deepEqual(imported.schema_version, { from: 0, to: 1 });
+  assert.deepEqual(imported.sensitive, ["secret"]);
+  assert.ok(!(r.stdout + r.stderr).includes(secret));
+  const record = JSON.parse((await root.run(["--json", "state", "show", "fake_thing.old"])).stdout)
+    .record;
+  assert.equal(record.attributes.name, "old");
+  assert.equal(record.attributes.title, undefined);
+  assert.equal(record.attributes.secret, "(sensitive)");
+  const plan = await root.run(["plan", "--refresh", "all"]);
+  assert.equal(plan.code, 0, plan.stdout + plan.stderr);
 });
 
 // ---------------------------------------------------------------------------

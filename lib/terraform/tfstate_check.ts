@@ -18,6 +18,7 @@ import { formatAddress } from "../addr/address.ts";
 import { pravoPath, TerraformAddressError } from "./address.ts";
 import type { TfInstance, TfResource, TfState } from "./tfstate.ts";
 import { sameProvider } from "./tfstate_provider.ts";
+import { displayAddress, parseProviderSource } from "../providers/install/address.ts";
 import { builtinSchemaVersion } from "./tfstate_builtin.ts";
 
 /** One object of the state and the node that takes it over. */
@@ -49,22 +50,32 @@ const TERRAFORM_BUILTIN = "terraform.io/builtin/terraform";
 
 const DATA_SKIPPED = "a data source: pravo reads it again at the next plan, as Terraform does";
 
+/** What the check knows of pravo's side. */
+export interface RootSide {
+  spec: Pick<Spec, "nodes" | "providers">;
+  /** The addresses pravo's state holds. */
+  existing: ReadonlySet<string>;
+  /**
+   * The full address of a root's provider source (`hashicorp/aws`, a
+   * plugin's `pravo/fake` as its lock pins it: `example.com/pravo/fake`);
+   * default: on registry.terraform.io.
+   */
+  fullAddress?: (source: string) => string;
+}
+
 /**
  * Checks the state against the evaluated root and the addresses pravo's
  * state already holds.
  */
-export function checkTakeover(
-  state: TfState,
-  spec: Pick<Spec, "nodes" | "providers">,
-  existing: ReadonlySet<string>,
-): TakeoverCheck {
+export function checkTakeover(state: TfState, root: RootSide): TakeoverCheck {
+  const { spec, existing } = root;
+  const full = root.fullAddress ?? ((s: string) => s);
   const out: TakeoverCheck = { takeovers: [], skipped: [], diagnostics: [] };
   const nodes = new Map(spec.nodes.map((n) => [n.address, n]));
   const managed = spec.nodes.filter((n) => n.mode === "managed").map((n) => n.address);
-  const sources = new Set([
-    ...spec.providers.map((p) => p.source),
-    ...spec.nodes.map((n) => n.provider),
-  ]);
+  const sources = new Set(
+    [...spec.providers.map((p) => p.source), ...spec.nodes.map((n) => n.provider)].map(full),
+  );
   const missingProviders = new Set<string>();
   const seen = new Map<string, string>();
   for (const res of state.resources) {
@@ -95,7 +106,7 @@ export function checkTakeover(
       }
       const node = nodes.get(address);
       const problem = node
-        ? nodeRefusal(res, inst, node, existing)
+        ? nodeRefusal(res, inst, { node, provider: full(node.provider) }, existing)
         : notDeclared(res, inst, address, managed);
       if (problem) out.diagnostics.push(problem);
       else out.takeovers.push({ address, resource: res, instance: inst, node: node! });
@@ -187,7 +198,7 @@ function providerRefusal(
     `The root has no provider ${res.provider.address}`,
     `${inst.address} (and every other object of ${res.provider.text}) belongs to ` +
       `${res.provider.address}, which the root does not require. Add it to pravo.jsonc's ` +
-      `providers ("${res.provider.namespace}/${res.provider.type}": "VERSION", the version ` +
+      `providers ("${displayAddress(res.provider)}": "VERSION", the version ` +
       "Terraform used, from .terraform.lock.hcl), run `pravo init`, declare its " +
       "configuration, then import again.",
     where,
@@ -198,10 +209,12 @@ function providerRefusal(
 function nodeRefusal(
   res: TfResource,
   inst: TfInstance,
-  node: Node,
+  root: { node: Node; provider: string },
   existing: ReadonlySet<string>,
 ): Diagnostic | undefined {
+  const { node, provider } = root;
   const address = node.address;
+  const shown = displayAddress(parseProviderSource(provider));
   const where = { address, range: inst.at };
   const declared = node.range ? ` (${node.range.file} line ${node.range.line})` : "";
   if (node.mode !== "managed" || node.type !== res.type) {
@@ -214,11 +227,11 @@ function nodeRefusal(
       where,
     );
   }
-  if (!sameProvider(res.provider, node.provider)) {
+  if (!sameProvider(res.provider, provider)) {
     return error(
-      `${address} is of ${node.provider} in the root, and of ${res.provider.address} in ` +
+      `${address} is of ${shown} in the root, and of ${res.provider.address} in ` +
         "Terraform's state",
-      `The root declares ${address}${declared} with the provider ${node.provider}; ` +
+      `The root declares ${address}${declared} with the provider ${shown}; ` +
         `Terraform's ${inst.address} belongs to ${res.provider.address}. Declare it with a ` +
         `configuration of ${res.provider.namespace}/${res.provider.type}, then import again.`,
       where,
@@ -228,8 +241,8 @@ function nodeRefusal(
   const readable = plugin ? plugin.version : builtinSchemaVersion(node.type);
   if (plugin && inst.schemaVersion > readable) {
     return error(
-      `${inst.address} was written by a newer release of ${node.provider}`,
-      `Its schema version is ${inst.schemaVersion}, and the release of ${node.provider} that ` +
+      `${inst.address} was written by a newer release of ${shown}`,
+      `Its schema version is ${inst.schemaVersion}, and the release of ${shown} that ` +
         `the root pins reads ${node.type} up to version ${readable}. Pin the release Terraform ` +
         "used (.terraform.lock.hcl) or a later one in pravo.jsonc, run `pravo init`, then " +
         "import again.",

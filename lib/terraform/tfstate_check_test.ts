@@ -66,7 +66,7 @@ Deno.test("checkTakeover() maps count, for_each and module instances to the conv
     node('random_pet.p."a b"', "random_pet"),
     node("module.m.x.module.z.random_id.i", "random_id"),
   ];
-  const c = checkTakeover(s, { nodes, providers: ROOT.providers }, new Set());
+  const c = checkTakeover(s, { spec: { nodes, providers: ROOT.providers }, existing: new Set() });
   assert.deepEqual(c.diagnostics, []);
   assert.deepEqual(c.takeovers.map((t) => [t.instance.address, t.address]), [
     ["random_integer.n[0]", 'random_integer.n."0"'],
@@ -80,7 +80,10 @@ Deno.test("checkTakeover() skips data sources, saying why", () => {
   const s = state(
     `{"mode": "data", "type": "local_file", "name": "f", "provider": "${RANDOM}", "instances": [${one()}]}`,
   );
-  const c = checkTakeover(s, { nodes: [], providers: ROOT.providers }, new Set());
+  const c = checkTakeover(s, {
+    spec: { nodes: [], providers: ROOT.providers },
+    existing: new Set(),
+  });
   assert.deepEqual(c.takeovers, []);
   assert.deepEqual(c.skipped, [{
     terraform_address: "data.local_file.f",
@@ -92,9 +95,9 @@ Deno.test("checkTakeover() skips data sources, saying why", () => {
 Deno.test("checkTakeover() refuses an address the root does not declare, with the Terraform address and a did-you-mean", () => {
   const s = state(resource("random_integer", "n", [one(`, "index_key": 2`)]));
   const c = checkTakeover(s, {
-    nodes: [node('random_integer.n."0"', "random_integer")],
-    providers: ROOT.providers,
-  }, new Set());
+    spec: { nodes: [node('random_integer.n."0"', "random_integer")], providers: ROOT.providers },
+    existing: new Set(),
+  });
   const [d] = c.diagnostics;
   assert.equal(d.summary, 'random_integer.n."2" is not declared in the root');
   assert.match(d.detail, /Terraform's random_integer\.n\[2\] comes to random_integer\.n\."2"/);
@@ -112,16 +115,19 @@ Deno.test("checkTakeover() refuses another type, another provider, an address pr
   );
   const plugin = { block: { attributes: {}, blockTypes: {} }, version: 1 } as never;
   const c = checkTakeover(s, {
-    nodes: [
-      node("random_integer.a", "random_pet"),
-      node("random_integer.b", "random_integer", { provider: "acme/random" }),
-      node("random_integer.c", "random_integer"),
-      node("random_integer.d", "random_integer", {
-        schema: { ...node("x", "random_integer").schema, plugin },
-      }),
-    ],
-    providers: ROOT.providers,
-  }, new Set(["random_integer.c"]));
+    existing: new Set(["random_integer.c"]),
+    spec: {
+      providers: ROOT.providers,
+      nodes: [
+        node("random_integer.a", "random_pet"),
+        node("random_integer.b", "random_integer", { provider: "acme/random" }),
+        node("random_integer.c", "random_integer"),
+        node("random_integer.d", "random_integer", {
+          schema: { ...node("x", "random_integer").schema, plugin },
+        }),
+      ],
+    },
+  });
   assert.deepEqual(c.diagnostics.map((d) => d.summary), [
     "random_integer.a is of type random_pet in the root, and random_integer in Terraform's state",
     "random_integer.b is of acme/random in the root, and of registry.terraform.io/hashicorp/random in Terraform's state",
@@ -139,7 +145,7 @@ Deno.test("checkTakeover() refuses tainted, deposed and Terraform 0.11 objects w
     resource("random_integer", "f", [`{"schema_version": 0, "attributes_flat": {"id": "1"}}`]),
   );
   const nodes = ["t", "d", "f"].map((n) => node(`random_integer.${n}`, "random_integer"));
-  const c = checkTakeover(s, { nodes, providers: ROOT.providers }, new Set());
+  const c = checkTakeover(s, { spec: { nodes, providers: ROOT.providers }, existing: new Set() });
   assert.deepEqual(c.diagnostics.map((d) => d.summary), [
     "random_integer.t is tainted",
     "random_integer.d has a deposed object (0a1b)",
@@ -159,7 +165,10 @@ Deno.test("checkTakeover() names a provider the root lacks once, and Terraform's
     res("aws_s3_bucket", "b", aws),
     res("terraform_data", "x", tf),
   );
-  const c = checkTakeover(s, { nodes: [], providers: ROOT.providers }, new Set());
+  const c = checkTakeover(s, {
+    spec: { nodes: [], providers: ROOT.providers },
+    existing: new Set(),
+  });
   assert.deepEqual(c.diagnostics.map((d) => d.summary), [
     "The root has no provider registry.terraform.io/hashicorp/aws",
     "terraform_data.x is of Terraform's built-in provider",
@@ -173,11 +182,29 @@ Deno.test("checkTakeover() refuses two objects that come to one address", () => 
     resource("random_integer", "n", [one(`, "index_key": "0"`)]),
   );
   const c = checkTakeover(s, {
-    nodes: [node('random_integer.n."0"', "random_integer")],
-    providers: ROOT.providers,
-  }, new Set());
+    spec: { nodes: [node('random_integer.n."0"', "random_integer")], providers: ROOT.providers },
+    existing: new Set(),
+  });
   assert.equal(
     c.diagnostics[0].summary,
     'random_integer.n["0"] and random_integer.n[0] both come to random_integer.n."0"',
   );
+});
+
+Deno.test("checkTakeover() compares a plugin provider by the full address its lock pins", () => {
+  const fake = 'provider[\\"example.com/pravo/fake\\"]';
+  const s = state(
+    `{"mode": "managed", "type": "fake_thing", "name": "t", "provider": "${fake}", "instances": [${one()}]}`,
+  );
+  const spec = {
+    nodes: [node("fake_thing.t", "fake_thing", { provider: "pravo/fake" })],
+    providers: [{ address: "$fake", source: "pravo/fake", config: {}, sensitive: [] }],
+  };
+  const pinned = (source: string) => source === "pravo/fake" ? "example.com/pravo/fake" : source;
+  const c = checkTakeover(s, { spec, existing: new Set(), fullAddress: pinned });
+  assert.deepEqual(c.diagnostics, []);
+  assert.equal(c.takeovers.length, 1);
+  const unpinned = checkTakeover(s, { spec, existing: new Set() });
+  assert.equal(unpinned.diagnostics[0].summary, "The root has no provider example.com/pravo/fake");
+  assert.match(unpinned.diagnostics[0].detail, /"example\.com\/pravo\/fake": "VERSION"/);
 });

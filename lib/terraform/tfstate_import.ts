@@ -22,6 +22,7 @@
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import type { Sources } from "../cue/loader.ts";
 import { ProviderSession } from "../providers/session.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
 import { instancesOf } from "../plan/session.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
@@ -91,7 +92,13 @@ export async function importTerraformState(
 ): Promise<TfImportResult> {
   const records = await store.listRecords();
   const spec = await mustEvaluateWithState(sources, records, opts.tags);
-  const check = checkTakeover(state, spec, new Set(records.map((r) => r.address)));
+  const inputs = pluginInputs(opts.root);
+  const { catalog } = tryCatalogFor(opts.root, inputs);
+  const check = checkTakeover(state, {
+    spec,
+    existing: new Set(records.map((r) => r.address)),
+    fullAddress: (source) => catalog?.entries.get(source)?.address ?? source,
+  });
   if (hasErrors(check.diagnostics)) throw new DiagnosticsError(check.diagnostics, "error");
   const taken = new Set(check.takeovers.map((t) => t.address));
   const notInState = spec.nodes.filter((n) =>
@@ -112,7 +119,7 @@ export async function importTerraformState(
     const session = new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
-      pluginInputs(opts.root),
+      inputs,
     );
     session.bind(spec.nodes);
     const ctx = { spec, session, root: opts.root, writtenAt: opts.writtenAt, signal: opts.signal };
