@@ -174,6 +174,35 @@ Deno.test("scripts/pravo grants read of approvers' keys named on the command lin
   }
 });
 
+Deno.test("scripts/pravo grants read of the state file import --from terraform takes over, and of nothing for import ADDR ID", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  await using _tmp = removing(tmp);
+  const cases: [string[], string[]][] = [
+    [["import", "--from", "terraform", "../tf/terraform.tfstate"], [
+      join(dirname(tmp), "tf", "terraform.tfstate"),
+    ]],
+    [["--reason", "x", "import", "--from=terraform", "/srv/tf/terraform.tfstate"], [
+      "/srv/tf/terraform.tfstate",
+    ]],
+    [["-C", ".", "import", "/srv/a.tfstate", "--from", "terraform"], ["/srv/a.tfstate"]],
+    [["import", "aws_s3_bucket.b", "my-bucket"], []],
+  ];
+  for (const [args, extraRead] of cases) {
+    const cmd = await dryRun(args, tmp, {});
+    assert.deepEqual(
+      permissions(cmd),
+      permissionFlags({
+        root: tmp,
+        execPath: DENO,
+        projectDir: PROJECT,
+        keyDir: KEY_DIR,
+        extraRead,
+      }),
+      args.join(" "),
+    );
+  }
+});
+
 Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the program", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir());
   await using _tmp = removing(tmp);

@@ -263,11 +263,20 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "import",
-    summary: "Bring an existing object into the state at a node the root declares",
-    args: "ADDR ID",
-    minArgs: 2,
+    summary:
+      "Bring an existing object into the state at a node the root declares, or take over a Terraform state",
+    args: "ADDR ID | --from terraform FILE.tfstate",
+    minArgs: 1,
     maxArgs: 2,
-    options: {},
+    options: {
+      from: {
+        type: "string",
+        valueName: "TOOL",
+        choices: ["terraform"],
+        description:
+          "terraform: take over every object of FILE.tfstate, a Terraform or OpenTofu state (format 4)",
+      },
+    },
   },
   ...STATE_COMMANDS,
   {

@@ -1,6 +1,8 @@
 /**
  * `pravo import ADDR ID`: brings an existing object into the state at a node
- * the root declares, as `terraform import` does (lib/import/import.ts). The
+ * the root declares, as `terraform import` does (lib/import/import.ts); with
+ * `--from terraform FILE.tfstate`, every object of a Terraform state
+ * (`_import_terraform.ts`). The
  * record and an `import` entry in the log, with the actor and the reason,
  * are written in one transaction under the state lock. There is no MCP tool
  * for it: no tool edits the state.
@@ -11,6 +13,7 @@
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
+import { UsageError } from "../diag/usage.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
 import { importNode } from "../import/import.ts";
@@ -20,7 +23,15 @@ import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 
-export const run: CommandRun = async (ctx, _opts, args) => {
+export const run: CommandRun = async (ctx, opts, args) => {
+  if (opts.from !== undefined) return (await import("./_import_terraform.ts")).run(ctx, opts, args);
+  if (args.length !== 2) {
+    throw new UsageError(
+      "import takes an address and an ID (pravo import ADDR ID), or --from terraform and a " +
+        "state file (pravo import --from terraform FILE.tfstate)",
+      "import",
+    );
+  }
   const [address, id] = args;
   const sources = readRoot(ctx.root);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");

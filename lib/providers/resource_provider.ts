@@ -116,6 +116,16 @@ export interface ImportResourceRequest extends NodeRequest {
   ranges?: InputsRequest["ranges"];
 }
 
+/** An object of another tool's state (Terraform's), to bring to its type's current schema. */
+export interface UpgradeResourceRequest extends NodeRequest {
+  /** Its attributes as that state holds them, JSON. */
+  rawStateJSON: string;
+  /** The version of its type's schema they were written with. */
+  version: number;
+  /** The provider's private data for it, base64, kept as it is. */
+  private?: string;
+}
+
 /** A provider, built in or plugin, for one provider configuration. */
 export interface ResourceProvider {
   /** `hashicorp/aws`. */
@@ -141,6 +151,13 @@ export interface ResourceProvider {
    * null when there is no such object.
    */
   importResource(req: ImportResourceRequest): Promise<Response<StoredObject | null>>;
+  /**
+   * Brings an object of another tool's state (`pravo import --from
+   * terraform`) to its type's current schema, as Terraform does with each
+   * object it reads: the provider's UpgradeResourceState. Plugin providers
+   * only; a built-in type has one version.
+   */
+  upgradeResource?(req: UpgradeResourceRequest): Promise<Response<StoredObject>>;
   /** Whether objects of this type can be read from the real world (drift). */
   canRead(type: TypeSchema): boolean;
   /** When a value expires by itself: the time after which a plan reads it again. */

@@ -26,6 +26,7 @@ import { renderPlanStatus } from "./plan_status.ts";
 import { renderMigrated } from "./migrate.ts";
 import { renderPlanOutcome } from "./plan_outcome.ts";
 import { renderConvert } from "./convert.ts";
+import { renderTfImport } from "./import_terraform.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -71,6 +72,7 @@ const VIEWS: [name: string, view: View][] = [
       cases.map((c) => renderPlanOutcome(c.doc, c.view)).join("\n---\n"),
   ],
   ["convert", renderConvert],
+  ["import_terraform", renderTfImport],
   [
     "apply_progress",
     (events: ProgressEvent[]) => events.map(progressLine).filter((l) => l !== undefined).join("\n"),

@@ -58,6 +58,9 @@ function actionNote(c: LogEntryDocument["changes"][number]): string {
   if (c.action === "move" && before && typeof before.moved_from === "string") {
     return ` from ${before.moved_from}`;
   }
+  if (c.action === "import" && before?.from === "terraform") {
+    return ` from ${before.terraform_address} of ${before.file}`;
+  }
   if (c.action === "forget") return ": the object left as it is";
   if (c.action === "unlock" && before) {
     return `: lock ${before.id} of "${before.actor}" (command "${before.command}", process ` +

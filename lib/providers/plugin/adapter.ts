@@ -39,6 +39,7 @@ import type {
   ResourceProvider,
   Response,
   StoredObject,
+  UpgradeResourceRequest,
 } from "../resource_provider.ts";
 import type { TypeSchema } from "../schema.ts";
 import { startPlugin } from "./processes.ts";
@@ -469,6 +470,16 @@ export class PluginResourceProvider implements ResourceProvider {
         };
       }
       return { value: this.#stored(t, read.newState, read.private), diagnostics };
+    });
+  }
+
+  /** An object of another tool's state, as the provider upgrades it (UpgradeResourceState). */
+  upgradeResource(req: UpgradeResourceRequest): Promise<Response<StoredObject>> {
+    return this.#with(req, async (p) => {
+      const u = await p.upgradeResourceState({ ...req, typeName: req.type.name }, req);
+      if (hasErrors(u.diagnostics) || !u.upgradedState) return { diagnostics: u.diagnostics };
+      const value = this.#stored(req.type, u.upgradedState, fromB64(req.private));
+      return { value, diagnostics: u.diagnostics };
     });
   }
 
