@@ -240,7 +240,25 @@ export const COMMANDS: CommandSpec[] = [
     args: "ADDR ID",
     minArgs: 2,
     maxArgs: 2,
-    options: {},
+    options: {
+      "generate-config": {
+        type: "string",
+        valueName: "FILE",
+        description:
+          "For a node the root does not declare yet: write its CUE, read from the provider, into this new .cue file of the root, then import it",
+      },
+      type: {
+        type: "string",
+        valueName: "TYPE",
+        description: "With --generate-config: the node's type, when ADDR does not end in TYPE.NAME",
+      },
+      provider: {
+        type: "string",
+        valueName: "NAME",
+        description:
+          "With --generate-config: the provider configuration ($NAME) to declare the node on, when several offer the type",
+      },
+    },
   },
   {
     name: "state list",

@@ -20,7 +20,12 @@ import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 
-export const run: CommandRun = async (ctx, _opts, args) => {
+export const run: CommandRun = async (ctx, opts, args) => {
+  if (
+    opts["generate-config"] !== undefined || opts.type !== undefined || opts.provider !== undefined
+  ) {
+    return await (await import("./import_generate.ts")).run(ctx, opts, args);
+  }
   const [address, id] = args;
   const sources = readRoot(ctx.root);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");

@@ -18,6 +18,10 @@
  *   {@link Chosen.removable} ones it plans the same without;
  * - deprecated attributes and blocks are removable too (Terraform leaves
  *   them all out, even where that changes the object);
+ * - an optional and computed attribute is written (as Terraform: `bucket`
+ *   names the bucket), unless the provider computes the same value from
+ *   the rest (`tags_all` from `tags`, a rotation time from its base and
+ *   period): removable, the engine asks the provider's plan of a create;
  * - a sensitive value is never written: the field gets its type and a
  *   comment saying to fill it (Terraform writes `null # sensitive`, which
  *   validates and then plans the secret away); validate stops there until
@@ -50,7 +54,10 @@ export interface OutField {
 }
 
 /** Why a top-level attribute is not written. */
-export type LeftOut = "computed" | "id" | "unset" | "default" | "deprecated";
+export type LeftOut = "computed" | "id" | "unset" | "default" | "deprecated" | "derived";
+
+/** Why a top-level attribute written may go: the engine asks the provider. */
+export type Removable = "default" | "deprecated" | "derived";
 
 /** The attributes chosen for the file. */
 export interface Chosen {
@@ -60,10 +67,11 @@ export interface Chosen {
   leftOut: Record<string, LeftOut>;
   /**
    * Top-level attributes written that may go, and why: optional and not
-   * computed (the provider's default may give the same), or deprecated. The
-   * engine asks the provider.
+   * computed (the provider's default may give the same), deprecated, or
+   * optional and computed (the provider may compute the same from the
+   * rest). The engine asks the provider.
    */
-  removable: Record<string, "default" | "deprecated">;
+  removable: Record<string, Removable>;
 }
 
 /** The flags the choice reads, of a built-in or a plugin attribute. */
@@ -160,7 +168,7 @@ function attributeFields(
     const v = obj?.[name];
     if (!a.required && !a.optional) leftOut[name] = "computed";
     else if (path === "" && name === "id" && a.optional && a.computed) leftOut[name] = "id";
-    else if (isUnset(a, v)) leftOut[name] = a.deprecated ? "deprecated" : "unset";
+    else if (isUnset(a, v)) leftOut[name] = "unset";
     else fields.push({ name, out: pluginValue(a, v, step(path, name)) });
   }
   return { fields, leftOut };
@@ -206,7 +214,7 @@ function blockFields(
     const n = b.blockTypes[name];
     const out = blockOut(n, obj?.[name], step(path, name));
     if (out) fields.push({ name, out });
-    else leftOut[name] = n.block.deprecated ? "deprecated" : "unset";
+    else leftOut[name] = "unset";
   }
   fields.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   return { fields, leftOut };
@@ -240,7 +248,19 @@ function builtinChoice(t: TypeSchema, attrs: Record<string, unknown>): Chosen {
       });
     } else fields.push({ name, out: plainOut(v) });
   }
-  return { fields, leftOut, removable: {} };
+  return { fields, leftOut, removable: derivable(fields, (k) => t.attributes[k]) };
+}
+
+/** The optional and computed attributes among the fields, but secrets. */
+function derivable(fields: readonly OutField[], flags: (k: string) => Flags | undefined) {
+  const out: Record<string, Removable> = {};
+  for (const f of fields) {
+    const a = flags(f.name);
+    if (a?.optional && a.computed && !a.sensitive && f.out.kind !== "secret") {
+      out[f.name] = "derived";
+    }
+  }
+  return out;
 }
 
 /** The attributes of the object to write, and those the provider may plan the same without. */
@@ -248,7 +268,7 @@ export function chooseAttributes(t: TypeSchema, attrs: Record<string, unknown>):
   if (!t.plugin) return builtinChoice(t, attrs);
   const b = t.plugin.block;
   const { fields, leftOut } = blockFields(b, attrs, "");
-  const removable: Chosen["removable"] = {};
+  const removable = derivable(fields, (k) => b.attributes[k]);
   for (const f of fields) {
     const a = b.attributes[f.name];
     const n = b.blockTypes[f.name];

@@ -186,7 +186,7 @@ Deno.test("a plugin type: computed-only, id, unset, empty and write-only attribu
   ]);
   assert.equal(c.leftOut.arn, "computed");
   assert.equal(c.leftOut.id, "id");
-  assert.equal(c.leftOut.old_unset, "deprecated");
+  assert.equal(c.leftOut.old_unset, "unset", "deprecated and unset: nothing to leave out");
   assert.equal(c.leftOut.none, "unset");
   // Optional and computed with a value (tags_all) is written, as Terraform does.
   const names = c.fields.map((f) => f.name);
@@ -198,7 +198,8 @@ Deno.test("a plugin type: computed-only, id, unset, empty and write-only attribu
   assert.equal(c.removable.old, "deprecated");
   assert.equal(c.removable.legacy, "deprecated");
   assert.equal(c.removable.name, undefined, "a required attribute stays");
-  assert.equal(c.removable.tags_all, undefined, "an optional and computed one stays");
+  // Optional and computed: the provider may compute the same from the rest.
+  assert.equal(c.removable.tags_all, "derived");
   assert.equal(c.removable.password, undefined, "a secret stays");
 });
 
@@ -275,6 +276,12 @@ Deno.test("a built-in type: defaults and computed-only attributes left out, the 
   assert.equal(c.leftOut.special, "default");
   assert.equal(c.leftOut.override_special, "unset");
   assert.deepEqual(c.removable, {});
+  const rot = chooseAttributes(findType("hashicorp/time", "managed", "time_rotating")!, {
+    rfc3339: "2099-02-12T06:36:13Z",
+    rotation_days: 30,
+    rotation_rfc3339: "2099-03-14T06:36:13Z",
+  });
+  assert.deepEqual(rot.removable, { rfc3339: "derived", rotation_rfc3339: "derived" });
   const text = nodeFileText({ ...file(c.fields), instance: "$random", type: "random_password" });
   assert.ok(!text.includes("s3cret"));
   assert.match(text, /\tlength: 16\n\tupper: +false\n/);
