@@ -359,11 +359,26 @@ function secretCue(type: string): string {
   return ["string", "number", "int", "bool"].includes(type) ? type : "_";
 }
 
+/** Text as comment lines of at most `width` characters (a longer word stays whole). */
+export function commentLines(text: string, width = 80): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 function printFields(fields: readonly OutField[], depth: number, p: Print): string {
   const pad = "\t".repeat(depth);
   return fields.map((f) => {
     const note = f.out.kind === "secret" && !p.standIns
-      ? `${pad}// ${p.secretNote.replace("TYPE", f.out.type)}\n`
+      ? commentLines(p.secretNote.replace("TYPE", f.out.type)).map((l) => `${pad}// ${l}\n`)
+        .join("")
       : "";
     return `${note}${pad}${fileLabel(f.name)}: ${printOut(f.out, depth, p)}`;
   }).join("\n");
@@ -378,8 +393,8 @@ export interface NodeFile {
   instance: string;
   type: string;
   fields: readonly OutField[];
-  /** The comment at the top of the file, a line an entry. */
-  header: readonly string[];
+  /** The comment at the top of the file. */
+  header: string;
   /** The comment above each secret's field; `TYPE` is replaced by the attribute's type. */
   secretNote: string;
 }
@@ -392,7 +407,7 @@ export interface NodeFile {
 export function nodeFileText(f: NodeFile, opts: { standIns?: boolean } = {}): string {
   const p: Print = { standIns: Boolean(opts.standIns), secretNote: f.secretNote };
   const lines = [
-    ...f.header.map((l) => `// ${l}`),
+    ...commentLines(f.header, 96).map((l) => `// ${l}`),
     `package ${f.packageName}`,
     "",
   ];

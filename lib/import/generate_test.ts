@@ -7,6 +7,7 @@ import { evaluate } from "../cue/engine.ts";
 import { formatSource } from "../cue/format/mod.ts";
 import {
   chooseAttributes,
+  commentLines,
   configOf,
   type NodeFile,
   nodeFileText,
@@ -158,7 +159,7 @@ function file(fields: readonly OutField[]): NodeFile {
     instance: "$demo",
     type: "demo_thing",
     fields,
-    header: ["Generated for a test."],
+    header: "Generated for a test.",
     secretNote: "Sensitive (TYPE): fill it in.",
   };
 }
@@ -290,4 +291,17 @@ Deno.test("a built-in type: defaults and computed-only attributes left out, the 
 Deno.test("a node with nothing to write is an empty struct; labels are quoted where needed", () => {
   const text = nodeFileText({ ...file([]), path: ["0", "if", "_x", "json", "ok"] });
   assert.match(text, /\n"0": "if": "_x": "json": ok: \$demo\.#Resource\.demo_thing & \{\}\n$/);
+});
+
+Deno.test("comments are wrapped: the header and the notes above secrets", () => {
+  const long = "word ".repeat(60).trim();
+  const lines = commentLines(long);
+  assert.ok(lines.every((l) => l.length <= 80));
+  assert.equal(lines.join(" "), long);
+  assert.deepEqual(commentLines("a-very-long-word-that-does-not-fit", 10), [
+    "a-very-long-word-that-does-not-fit",
+  ]);
+  const c = chooseAttributes(TYPE, OBJECT);
+  const text = nodeFileText({ ...file(c.fields), header: long, secretNote: long });
+  for (const l of text.split("\n")) assert.ok(l.replace(/^\t+/, "").length <= 100, l);
 });
