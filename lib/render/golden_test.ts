@@ -25,6 +25,7 @@ import { renderOutputs } from "./output.ts";
 import { renderPlanStatus } from "./plan_status.ts";
 import { renderMigrated } from "./migrate.ts";
 import { renderPlanOutcome } from "./plan_outcome.ts";
+import { renderGenerated } from "./import_generate.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -68,6 +69,11 @@ const VIEWS: [name: string, view: View][] = [
     "plan_outcome",
     (cases: { doc: never; view: never }[]) =>
       cases.map((c) => renderPlanOutcome(c.doc, c.view)).join("\n---\n"),
+  ],
+  [
+    "import_generate",
+    (cases: { doc: never; view: never }[], style) =>
+      cases.map((c) => renderGenerated(c.doc, style, c.view)).join("\n---\n"),
   ],
   [
     "apply_progress",

@@ -71,8 +71,9 @@ function listed(names: readonly string[]): string {
 /** The lines about the file: what it declares and what was left out. */
 function fileLines(doc: GeneratedDoc, style: Style): string[] {
   const g = doc.generated;
+  const a = /^[aeiou]/i.test(g.type) ? "an" : "a";
   const lead =
-    `Wrote ${g.file}: ${g.address}, a ${g.type} on ${g.provider_instance} (${g.provider}), ` +
+    `Wrote ${g.file}: ${g.address}, ${a} ${g.type} on ${g.provider_instance} (${g.provider}), ` +
     `with ${count(g.attributes.length, "attribute")} as the provider read ${
       g.attributes.length === 1 ? "it" : "them"
     }${g.attributes.length ? `: ${g.attributes.join(", ")}` : ""}.`;
@@ -101,7 +102,7 @@ export function renderGenerated(doc: GeneratedDoc, style: Style, view: Generated
   if (doc.imported === null) {
     out.push("");
     if (errors.length) {
-      out.push(renderDiagnostics(errors, style), "");
+      out.push(renderDiagnostics(errors, style).trimEnd(), "");
       out.push(
         style.yellow("Not imported:") +
           ` the ${g.provider} provider refuses ${g.file} as written (above). Correct it, ` +
