@@ -17,6 +17,9 @@
  * written (nothing is written when it would not fit), then written whole
  * (never over an existing file), then the object is imported.
  *
+ * Where it writes and what it declares: generate_target.ts; what it asks
+ * the provider: generate_ask.ts; what it writes: generate.ts.
+ *
  * Not imported, the file written all the same: when a secret had to be left
  * out (the file has a placeholder to fill), or when the provider refuses
  * the configuration as written. The caller says so and what to do.
@@ -24,25 +27,13 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { lstatSync } from "node:fs";
-import { isDeepStrictEqual } from "node:util";
-import {
-  type Diagnostic,
-  DiagnosticsError,
-  didYouMean,
-  error,
-  hasErrors,
-  warning,
-} from "../diag/diag.ts";
+import { type Diagnostic, DiagnosticsError, error, hasErrors, warning } from "../diag/diag.ts";
 import { UsageError } from "../diag/usage.ts";
 import { addressLabels, formatAddress } from "../addr/address.ts";
-import { type Node, parseSources, readRoot, type Sources, type Spec } from "../cue/loader.ts";
+import { parseSources, readRoot, type Sources } from "../cue/loader.ts";
 import { UNKNOWN } from "../cue/program.ts";
-import { findType, typeNamesOfMode } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
-import type { ResourceProvider, StoredObject } from "../providers/resource_provider.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { instancesOf } from "../plan/session.ts";
 import { evaluateWithState, mustEvaluateWithState } from "../plan/known.ts";
@@ -53,14 +44,14 @@ import { writeNewFile } from "../files/new_file.ts";
 import { alreadyManaged, type Imported, importNode, type ImportOptions } from "./import.ts";
 import {
   chooseAttributes,
-  type Chosen,
-  configOf,
   type LeftOut,
   type NodeFile,
   nodeFileText,
   type OutField,
   secretsOf,
 } from "./generate.ts";
+import { checkUndeclared, resolveTarget, targetFile } from "./generate_target.ts";
+import { readObject, settleWithProvider } from "./generate_ask.ts";
 
 type Attrs = Record<string, unknown>;
 
@@ -97,179 +88,6 @@ export interface GeneratedConfig {
   diagnostics: Diagnostic[];
 }
 
-/** The file to write: a new `.cue` file in the root's folder. */
-function targetFile(root: string, file: string): { abs: string; name: string } {
-  const refuse = (why: string) => new UsageError(`--generate-config "${file}" ${why}`, "import");
-  if (file === "") throw refuse("is empty: give a file name such as imported.cue");
-  const abs = isAbsolute(file) ? resolve(file) : resolve(root, file);
-  if (!abs.endsWith(".cue")) {
-    throw refuse("is not a .cue file: give a name that ends in .cue, such as imported.cue");
-  }
-  if (dirname(abs) !== resolve(root)) {
-    throw refuse(
-      `is not in the root's folder "${root}": a root is the .cue files of its folder, and pravo ` +
-        "writes none elsewhere; give a file name such as imported.cue",
-    );
-  }
-  let exists = true;
-  try {
-    lstatSync(abs);
-  } catch {
-    exists = false;
-  }
-  if (exists) {
-    throw refuse(
-      "exists already: pravo does not write over a file, as Terraform's -generate-config-out " +
-        "does not; give a new name, or move the file away",
-    );
-  }
-  return { abs, name: basename(abs) };
-}
-
-function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length <= path.length && prefix.every((l, i) => path[i] === l);
-}
-
-/** Refuses an address the root declares, or one that would sit inside a node or over nodes. */
-function checkUndeclared(address: string, labels: string[], nodes: readonly Node[]): void {
-  const refuse = (summary: string, detail: string, n: Node) =>
-    new DiagnosticsError([error(summary, detail, { address, range: n.range })], "error");
-  if (labels[0] === "outputs" || labels[0] === "moved") {
-    throw new DiagnosticsError([
-      error(
-        `${address} is under the root's ${labels[0]}`,
-        `The top-level field "${labels[0]}" holds the root's ${
-          labels[0] === "outputs" ? "outputs" : "renamed nodes"
-        }, not nodes. Nothing was written. Give an address outside it.`,
-        { address },
-      ),
-    ], "error");
-  }
-  const same = nodes.find((n) => n.address === address);
-  if (same) {
-    throw refuse(
-      `${address} is declared in the root`,
-      `The root declares ${address} already (a ${same.type}), and --generate-config writes the ` +
-        "CUE of a node the root does not declare yet. Nothing was written. Import into it " +
-        `without the flag: \`pravo import ${address} ID\`.`,
-      same,
-    );
-  }
-  const outer = nodes.find((n) => startsWith(labels, n.path));
-  if (outer) {
-    throw refuse(
-      `${address} is inside the node ${outer.address}`,
-      `${outer.address} is a node (a ${outer.type}), and a node holds attributes, not other ` +
-        "nodes. Nothing was written. Give an address of its own, such as " +
-        `\`${formatAddress([...outer.path.slice(0, -1), labels[labels.length - 1]])}\`.`,
-      outer,
-    );
-  }
-  const inner = nodes.find((n) => startsWith(n.path, labels));
-  if (inner) {
-    throw refuse(
-      `${address} holds nodes of the root`,
-      `The root declares ${inner.address} under ${address}, so ${address} is a struct of nodes. ` +
-        "Nothing was written. Give an address of its own, such as " +
-        `\`${formatAddress([...labels, "imported"])}\`.`,
-      inner,
-    );
-  }
-}
-
-/** The provider configurations of the root that offer a managed type of this name. */
-function offering(spec: Spec, type: string) {
-  return spec.providers.filter((p) => findType(p.source, "managed", type) !== undefined);
-}
-
-/** The node's type and the provider configuration it is declared on. */
-function resolveTarget(
-  spec: Spec,
-  address: string,
-  labels: string[],
-  opts: GenerateOptions,
-): { type: TypeSchema; instance: Spec["providers"][number] } {
-  let name = opts.type;
-  if (name === undefined) {
-    for (const i of [labels.length - 2, labels.length - 3]) {
-      if (i >= 0 && offering(spec, labels[i]).length) {
-        name = labels[i];
-        break;
-      }
-    }
-  }
-  if (name === undefined) {
-    throw new DiagnosticsError([
-      error(
-        `The type of ${address} is not in its address`,
-        "pravo reads the type from an address that ends in TYPE.NAME (or TYPE.NAME.KEY), as " +
-          "Terraform's do (`aws_s3_bucket.logs`), and none of the root's providers has a " +
-          `resource type named by ${address}'s labels. Nothing was written. Name it with ` +
-          "--type TYPE.",
-        { address },
-      ),
-    ], "usage");
-  }
-  const found = offering(spec, name);
-  if (found.length === 0) {
-    const hint = didYouMean(name, typeNamesOfMode("managed"));
-    const providers = spec.providers.map((p) => `${p.address} (${p.source})`).join(", ");
-    throw new DiagnosticsError([
-      error(
-        `No provider configuration of the root offers ${name}`,
-        `${name} is not a resource type of the root's providers${hint ? ` (${hint})` : ""}` +
-          `; the root configures ${providers || "none"}. Nothing was written. Check the type, ` +
-          "or declare the provider's configuration in a .cue file (such as `$random: " +
-          "rnd.#Provider`, with its import), then run the command again.",
-        { address },
-      ),
-    ], "error");
-  }
-  let instance = found[0];
-  if (opts.provider !== undefined) {
-    const want = opts.provider.startsWith("$") ? opts.provider : `$${opts.provider}`;
-    const named = spec.providers.find((p) => p.address === want);
-    if (!named || !found.includes(named)) {
-      throw new DiagnosticsError([
-        error(
-          named
-            ? `${want} does not offer ${name}`
-            : `The root has no provider configuration ${want}`,
-          `--provider names the configuration the node is declared on; of the root's, ${
-            found.map((p) => p.address).join(", ")
-          } ${found.length === 1 ? "offers" : "offer"} ${name}. Nothing was written. Name one ` +
-            "of them.",
-          { address },
-        ),
-      ], "usage");
-    }
-    instance = named;
-  } else if (found.length > 1) {
-    throw new DiagnosticsError([
-      error(
-        `Several provider configurations offer ${name}`,
-        `${
-          found.map((p) => p.address).join(", ")
-        } all offer ${name}. Nothing was written. Name the one the node is declared on with ` +
-          `--provider (such as --provider ${found[1].address.slice(1)}).`,
-        { address },
-      ),
-    ], "usage");
-  }
-  if (!/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(instance.address)) {
-    throw new DiagnosticsError([
-      error(
-        `pravo cannot refer to ${instance.address} from a new file`,
-        "The node would be declared on that provider configuration, whose path is not a name " +
-          "at the top of the package. Nothing was written. Declare a configuration at the top " +
-          "(such as `$aws: aws.#Provider & {...}`) and name it with --provider.",
-        { address },
-      ),
-    ], "error");
-  }
-  return { type: findType(instance.source, "managed", name)!, instance };
-}
-
 function hasUnknown(v: unknown): boolean {
   if (v === UNKNOWN) return true;
   if (Array.isArray(v)) return v.some(hasUnknown);
@@ -288,148 +106,6 @@ function secretValues(type: TypeSchema, attrs: Attrs, fields: readonly OutField[
   };
   fields.forEach((f) => walk(f.out));
   return out;
-}
-
-/** What the provider is asked about the object, beside the configuration. */
-interface Asking {
-  provider: ResourceProvider;
-  address: string;
-  type: TypeSchema;
-  root: string;
-  providerConfig: Attrs;
-  signal?: AbortSignal;
-  prior: StoredObject;
-}
-
-/** The inputs CUE gives the provider for these fields: a built-in type's defaults filled in. */
-function inputsOf(type: TypeSchema, fields: readonly OutField[]): Attrs {
-  const config = configOf(fields);
-  if (type.plugin) return config;
-  for (const [k, a] of Object.entries(type.attributes)) {
-    if (a.optional && a.default !== undefined && !(k in config)) config[k] = a.default;
-  }
-  return config;
-}
-
-interface Planned {
-  /** The inputs whose planned value differs from the object's (none for a create). */
-  changes: string[];
-  /** The values planned, known now. */
-  after: Attrs;
-  /** What only apply would know. */
-  afterUnknown: string[];
-  diagnostics: Diagnostic[];
-}
-
-/**
- * The provider's validation and plan of these fields: against the object
- * read (what it would change), or as a create (`create`: what it would
- * compute).
- */
-async function planOf(
-  ask: Asking,
-  fields: readonly OutField[],
-  create = false,
-): Promise<Planned> {
-  const config = inputsOf(ask.type, fields);
-  const base = { ...ask, inputs: config, config, unknown: [] };
-  const none = { changes: [], after: {}, afterUnknown: [] };
-  const diagnostics = await ask.provider.validateResource(base);
-  if (hasErrors(diagnostics)) return { ...none, diagnostics };
-  const r = await ask.provider.planResource({
-    ...base,
-    prior: create ? null : ask.prior,
-    ignoreChanges: [],
-  });
-  diagnostics.push(...r.diagnostics);
-  if (!r.value || hasErrors(diagnostics)) return { ...none, diagnostics };
-  const changes = create ? [] : [...new Set([...r.value.changed, ...r.value.requiresReplace])];
-  return {
-    changes: changes.sort(),
-    after: r.value.after,
-    afterUnknown: r.value.afterUnknown,
-    diagnostics,
-  };
-}
-
-/** True when a create of the rest plans the attribute as the object has it. */
-function computesSame(p: Planned, name: string, value: unknown): boolean {
-  if (hasErrors(p.diagnostics)) return false;
-  if (
-    p.afterUnknown.some((u) => u === name || u.startsWith(`${name}.`) || u.startsWith(`${name}[`))
-  ) {
-    return false;
-  }
-  return isDeepStrictEqual(p.after[name] ?? null, value ?? null);
-}
-
-/**
- * The fields to keep, asking the provider: an optional and computed one
- * goes where a create of the rest computes the same value (one at a time,
- * each test without those gone before it); the defaults and deprecated ones
- * go together where a plan against the object changes nothing without
- * them. Then the result is checked: a plan against the object that must
- * change nothing; where it would, everything read is tried instead.
- */
-async function settleWithProvider(
-  ask: Asking,
-  chosen: Chosen,
-): Promise<
-  { fields: OutField[]; dropped: string[]; changes: string[]; diagnostics: Diagnostic[] }
-> {
-  let fields = chosen.fields;
-  const dropped: string[] = [];
-  const removable = Object.entries(chosen.removable);
-  for (const [name] of removable.filter(([, why]) => why === "derived")) {
-    const rest = fields.filter((f) => f.name !== name);
-    if (computesSame(await planOf(ask, rest, true), name, ask.prior.attributes[name])) {
-      fields = rest;
-      dropped.push(name);
-    }
-  }
-  const others = new Set(removable.filter(([, why]) => why !== "derived").map(([k]) => k));
-  const trial = fields.filter((f) => !others.has(f.name));
-  const first = await planOf(ask, trial);
-  const needed = new Set(first.changes);
-  const kept = hasErrors(first.diagnostics)
-    ? fields
-    : fields.filter((f) => !others.has(f.name) || needed.has(f.name));
-  const gone = [...dropped, ...fields.filter((f) => !kept.includes(f)).map((f) => f.name)];
-  const check = kept.length === trial.length ? first : await planOf(ask, kept);
-  if ((!hasErrors(check.diagnostics) && check.changes.length === 0) || gone.length === 0) {
-    return { fields: kept, dropped: gone, ...check };
-  }
-  // Without them the provider plans a change or refuses: everything read, then.
-  const everything = await planOf(ask, chosen.fields);
-  const better = !hasErrors(everything.diagnostics) &&
-    (hasErrors(check.diagnostics) || everything.changes.length < check.changes.length);
-  return better
-    ? { fields: chosen.fields, dropped: [], ...everything }
-    : { fields: kept, dropped: gone, ...check };
-}
-
-/** Reads the object by its ID: the provider's import, then its read. */
-async function readObject(ask: Omit<Asking, "prior">, id: string): Promise<StoredObject> {
-  const res = await ask.provider.importResource({ ...ask, id, config: {} });
-  const secrets = [...Object.entries(ask.type.attributes).filter(([, a]) => a.sensitive)]
-    .map(([k]) => res.value?.attributes[k]);
-  if (secrets.some((v) => v !== undefined && v !== null)) secrets.push(id);
-  const diagnostics = scrubDiagnostics(res.diagnostics, secrets).map((d) => ({
-    ...d,
-    address: d.address ?? ask.address,
-  }));
-  if (hasErrors(diagnostics)) throw new DiagnosticsError(diagnostics, "error");
-  if (!res.value) {
-    throw new DiagnosticsError([
-      error(
-        "Cannot import a missing object",
-        `The ${ask.type.name} with the ID given was not found by its provider. Nothing was ` +
-          "written. Check the ID, in the format the provider's documentation gives for the type.",
-        { address: ask.address },
-      ),
-    ], "error");
-  }
-  return res.value;
 }
 
 /** Checks the file against the root, with stand-ins for the secrets, before it is written. */
