@@ -24,6 +24,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeRoot, records } from "./_pravo.ts";
+import { openStore } from "../lib/state/open.ts";
 import { awsCli, awsProviderPath, moto } from "./plugin/_aws.ts";
 import { AWS_SERVICES, awsProviderCue, awsRoot } from "./plugin/_roots.ts";
 
@@ -244,6 +245,47 @@ Deno.test("refusals write nothing: the file, the address, the type, the ID", asy
   assert.match(flag.out, /--type goes with --generate-config FILE/);
   assert.deepEqual([...(await records(root)).keys()], before, "the state is as it was");
   assert.equal(await Deno.readTextFile(join(root, "taken.cue")), "package demo\n");
+});
+
+Deno.test({
+  name: "a lock held by another process: the file stays, and the message says to import it next",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const root = await builtinRoot();
+    const store = await openStore({ root, state: undefined });
+    const lock = await store.acquireLock({
+      actor: "bob",
+      reason: "long apply",
+      command: "apply",
+      timeoutMs: 0,
+    });
+    try {
+      const r = await run(root, [
+        "import",
+        "--generate-config",
+        "certs.cue",
+        "--type",
+        "time_static",
+        'certs."api.example.com"',
+        "2020-02-12T06:36:13Z",
+      ]);
+      assert.equal(r.code, 4, r.out);
+      assert.match(r.out, /"bob"/);
+      assert.match(
+        r.out,
+        /certs\.cue was written, and certs\."api\.example\.com" not imported[^]*`pravo import 'certs\."api\.example\.com"' 2020-02-12T06:36:13Z`/,
+      );
+    } finally {
+      await store.releaseLock(lock);
+      await store.close();
+    }
+    assert.equal(await exists(join(root, "certs.cue")), true);
+    const imp = await run(root, ["import", 'certs."api.example.com"', "2020-02-12T06:36:13Z"]);
+    assert.equal(imp.code, 0, imp.out);
+    const plan = await run(root, ["plan"]);
+    assert.equal(plan.code, 0, plan.out);
+  },
 });
 
 Deno.test("the real AWS provider on moto: a bucket, a role and a secret parameter made with the aws CLI", async (t) => {

@@ -41,6 +41,7 @@ import { scrubDiagnostics } from "../plan/document.ts";
 import type { StateStore } from "../state/store.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { writeNewFile } from "../files/new_file.ts";
+import { shellWord } from "../diag/hint.ts";
 import { alreadyManaged, type Imported, importNode, type ImportOptions } from "./import.ts";
 import {
   chooseAttributes,
@@ -211,7 +212,9 @@ export async function generateConfig(
     fields: settled.fields,
     header: header(type.name, instance.source, shownId),
     secretNote: "Sensitive (TYPE): pravo writes no secret into a file. Give its value (a " +
-      `@tag field, or a reference to where it is kept), then run \`pravo import ${address} ID\`.`,
+      `@tag field, or a reference to where it is kept), then run \`pravo import ${
+        shellWord(address)
+      } ID\`.`,
   };
   await checkFits(
     sources,
@@ -263,8 +266,24 @@ export async function generateConfig(
       ),
     );
   }
-  const fresh = readRoot(opts.root);
-  if (!fresh.ok) throw new DiagnosticsError(fresh.diagnostics, "invalid");
-  result.imported = await importNode(fresh.value, store, address, id, { ...opts, session });
+  try {
+    const fresh = readRoot(opts.root);
+    if (!fresh.ok) throw new DiagnosticsError(fresh.diagnostics, "invalid");
+    result.imported = await importNode(fresh.value, store, address, id, { ...opts, session });
+  } catch (e) {
+    if (!(e instanceof DiagnosticsError)) throw e;
+    // The file stays: the import is the step left to do.
+    throw new DiagnosticsError([
+      ...e.diagnostics,
+      warning(
+        `${target.name} was written, and ${address} not imported`,
+        `pravo wrote the CUE of ${address} into ${target.name}, then the import failed (above). ` +
+          `Once that is resolved, import it: \`pravo import ${shellWord(address)} ${
+            shownId === undefined ? "ID" : shellWord(shownId)
+          }\`.`,
+        { address },
+      ),
+    ], e.kind);
+  }
   return result;
 }
