@@ -30,7 +30,7 @@
 import { type Diagnostic, DiagnosticsError, error, hasErrors, warning } from "../diag/diag.ts";
 import { UsageError } from "../diag/usage.ts";
 import { addressLabels, formatAddress } from "../addr/address.ts";
-import { parseSources, readRoot, type Sources } from "../cue/loader.ts";
+import { parseSources, readRoot, type Sources, type Spec } from "../cue/loader.ts";
 import { UNKNOWN } from "../cue/program.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
@@ -45,6 +45,7 @@ import { shellWord } from "../diag/hint.ts";
 import { alreadyManaged, type Imported, importNode, type ImportOptions } from "./import.ts";
 import {
   chooseAttributes,
+  type Chosen,
   type LeftOut,
   type NodeFile,
   nodeFileText,
@@ -149,6 +150,91 @@ function header(type: string, provider: string, id: string | undefined): string 
   }, as the ${provider} provider read it. Review it, and move it where it belongs.`;
 }
 
+/** The labels of an address as given, or a usage error. */
+function labelsOf(address: string): string[] {
+  const labels = addressLabels(address);
+  if (labels) return labels;
+  throw new UsageError(
+    `"${address}" is not an address: labels joined by dots, quoted where they are not names ` +
+      '(a.b, web."0")',
+    "import",
+  );
+}
+
+/** Why each top-level attribute is left out: by the schema, or by the provider's plans. */
+function leftOutOf(chosen: Chosen, dropped: readonly string[]): Record<LeftOut, string[]> {
+  const leftOut: Record<LeftOut, string[]> = {
+    computed: [],
+    id: [],
+    unset: [],
+    default: [],
+    deprecated: [],
+    derived: [],
+  };
+  for (const [k, why] of Object.entries(chosen.leftOut)) leftOut[why].push(k);
+  for (const k of dropped) leftOut[chosen.removable[k]].push(k);
+  for (const l of Object.values(leftOut)) l.sort();
+  return leftOut;
+}
+
+/** The provider of the node's configuration, started, and what every request to it carries. */
+async function providerOf(
+  spec: Spec,
+  target: { address: string; type: TypeSchema; instance: Spec["providers"][number] },
+  opts: GenerateOptions,
+) {
+  const { address, type, instance } = target;
+  const providerConfig: Attrs = {};
+  for (const [k, v] of Object.entries(instance.config)) {
+    if (!hasUnknown(v)) providerConfig[k] = v;
+  }
+  const session = opts.session ??
+    new ProviderSession(
+      opts.root,
+      () => Promise.resolve(instancesOf(spec)),
+      pluginInputs(opts.root),
+    );
+  const provider = await session.providerFor({
+    address,
+    provider: instance.source,
+    providerInstance: instance.address,
+  });
+  return {
+    session,
+    base: { provider, address, type, root: opts.root, providerConfig, signal: opts.signal },
+  };
+}
+
+/**
+ * Imports the node whose file is written. Where the import fails, the file
+ * stays, and a warning says that the import is the step left.
+ */
+async function importWritten(
+  store: StateStore,
+  node: { address: string; id: string; shownId?: string; file: string },
+  opts: GenerateOptions & { session: ProviderSession },
+): Promise<Imported> {
+  const { address, id } = node;
+  try {
+    const fresh = readRoot(opts.root);
+    if (!fresh.ok) throw new DiagnosticsError(fresh.diagnostics, "invalid");
+    return await importNode(fresh.value, store, address, id, opts);
+  } catch (e) {
+    if (!(e instanceof DiagnosticsError)) throw e;
+    throw new DiagnosticsError([
+      ...e.diagnostics,
+      warning(
+        `${node.file} was written, and ${address} not imported`,
+        `pravo wrote the CUE of ${address} into ${node.file}, then the import failed (above). ` +
+          `Once that is resolved, import it: \`pravo import ${shellWord(address)} ${
+            node.shownId === undefined ? "ID" : shellWord(node.shownId)
+          }\`.`,
+        { address },
+      ),
+    ], e.kind);
+  }
+}
+
 /**
  * Writes the CUE of the object `id` at `address` into a new file, then
  * imports it (lib/import/import.ts). Throws a DiagnosticsError (nothing
@@ -164,39 +250,20 @@ export async function generateConfig(
   opts: GenerateOptions,
 ): Promise<GeneratedConfig> {
   const target = targetFile(opts.root, opts.file);
-  const labels = addressLabels(address);
-  if (!labels) {
-    throw new UsageError(
-      `"${address}" is not an address: labels joined by dots, quoted where they are not names ` +
-        '(a.b, web."0")',
-      "import",
-    );
-  }
+  const labels = labelsOf(address);
   address = formatAddress(labels);
   const existing = await store.getRecord(address);
   if (existing) throw alreadyManaged(address, existing.type);
   const records = await store.listRecords();
   const spec = await mustEvaluateWithState(sources, records, opts.tags);
   checkUndeclared(address, labels, spec.nodes);
-  const inputs = pluginInputs(opts.root);
-  const { catalog } = tryCatalogFor(opts.root, inputs);
+  const { catalog } = tryCatalogFor(opts.root, pluginInputs(opts.root));
   if (catalog) {
     const diags = await catalog.ensureSchemas(spec.providers.map((p) => p.source));
     if (hasErrors(diags)) throw new DiagnosticsError(diags, "error");
   }
   const { type, instance } = resolveTarget(spec, address, labels, opts);
-  const providerConfig: Attrs = {};
-  for (const [k, v] of Object.entries(instance.config)) {
-    if (!hasUnknown(v)) providerConfig[k] = v;
-  }
-  const session = opts.session ??
-    new ProviderSession(opts.root, () => Promise.resolve(instancesOf(spec)), inputs);
-  const provider = await session.providerFor({
-    address,
-    provider: instance.source,
-    providerInstance: instance.address,
-  });
-  const base = { provider, address, type, root: opts.root, providerConfig, signal: opts.signal };
+  const { session, base } = await providerOf(spec, { address, type, instance }, opts);
   const object = await readObject(base, id);
   const chosen = chooseAttributes(type, object.attributes);
   const settled = await settleWithProvider({ ...base, prior: object }, chosen);
@@ -224,17 +291,6 @@ export async function generateConfig(
   );
   writeNewFile(target.abs, nodeFileText(file), 0o644);
 
-  const leftOut: Record<LeftOut, string[]> = {
-    computed: [],
-    id: [],
-    unset: [],
-    default: [],
-    deprecated: [],
-    derived: [],
-  };
-  for (const [k, why] of Object.entries(chosen.leftOut)) leftOut[why].push(k);
-  for (const k of settled.dropped) leftOut[chosen.removable[k]].push(k);
-  for (const l of Object.values(leftOut)) l.sort();
   const diagnostics = scrubDiagnostics(settled.diagnostics, secretsRead).map((d) => ({
     ...d,
     address: d.address ?? address,
@@ -247,7 +303,7 @@ export async function generateConfig(
     provider: instance.source,
     providerInstance: instance.address,
     attributes: settled.fields.map((f) => f.name),
-    leftOut,
+    leftOut: leftOutOf(chosen, settled.dropped),
     secrets,
     changes: settled.changes,
     idIsSecret: shownId === undefined,
@@ -266,24 +322,10 @@ export async function generateConfig(
       ),
     );
   }
-  try {
-    const fresh = readRoot(opts.root);
-    if (!fresh.ok) throw new DiagnosticsError(fresh.diagnostics, "invalid");
-    result.imported = await importNode(fresh.value, store, address, id, { ...opts, session });
-  } catch (e) {
-    if (!(e instanceof DiagnosticsError)) throw e;
-    // The file stays: the import is the step left to do.
-    throw new DiagnosticsError([
-      ...e.diagnostics,
-      warning(
-        `${target.name} was written, and ${address} not imported`,
-        `pravo wrote the CUE of ${address} into ${target.name}, then the import failed (above). ` +
-          `Once that is resolved, import it: \`pravo import ${shellWord(address)} ${
-            shownId === undefined ? "ID" : shellWord(shownId)
-          }\`.`,
-        { address },
-      ),
-    ], e.kind);
-  }
+  result.imported = await importWritten(
+    store,
+    { address, id, shownId, file: target.name },
+    { ...opts, session },
+  );
   return result;
 }
