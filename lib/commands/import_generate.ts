@@ -34,6 +34,13 @@ export const run: CommandRun = async (ctx, opts, args) => {
       "import",
     );
   }
+  if (args.length !== 2) {
+    throw new UsageError(
+      "import --generate-config FILE.cue takes an address and an ID (pravo import ADDR ID " +
+        "--generate-config FILE.cue)",
+      "import",
+    );
+  }
   const [address, id] = args;
   const sources = readRoot(ctx.root);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
