@@ -82,6 +82,14 @@ Deno.test("parse() refuses Terraform's flags that pravo has no twin for, naming 
   assert.throws(() => parse(["plan", "-chdir=dir"]), /write -C dir/);
   assert.throws(() => parse(["plan", "-refresh=true"]), /--refresh all/);
   assert.throws(() => parse(["plan", "-lock=false"]), /always locks the state/);
+  assert.throws(
+    () => parse(["plan", "-generate-config-out=gen.tf"]),
+    /pravo import ADDR ID --generate-config FILE\.cue/,
+  );
+  assert.throws(
+    () => parse(["plan", "-generate-config-out=gen.cue"]),
+    /--generate-config gen\.cue/,
+  );
   assert.throws(() => parse(["plan", "-destroy=yes"]), /-destroy is a switch/);
   assert.throws(
     () => parse(["plan", "-detroy"]),

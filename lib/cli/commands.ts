@@ -276,6 +276,23 @@ export const COMMANDS: CommandSpec[] = [
         description:
           "terraform: take over every object of FILE.tfstate, a Terraform or OpenTofu state (format 4)",
       },
+      "generate-config": {
+        type: "string",
+        valueName: "FILE",
+        description:
+          "For a node the root does not declare yet: write its CUE, read from the provider, into this new .cue file of the root, then import it",
+      },
+      type: {
+        type: "string",
+        valueName: "TYPE",
+        description: "With --generate-config: the node's type, when ADDR does not end in TYPE.NAME",
+      },
+      provider: {
+        type: "string",
+        valueName: "NAME",
+        description:
+          "With --generate-config: the provider configuration ($NAME) to declare the node on, when several offer the type",
+      },
     },
   },
   ...STATE_COMMANDS,

@@ -70,6 +70,12 @@ export const TERRAFORM_FLAGS: Record<string, Rule> = {
     refuse: () =>
       "pravo keeps no backup file: every change is a transaction in the state's log (pravo state log)",
   },
+  "generate-config-out": {
+    refuse: (v) =>
+      `pravo writes a node's configuration as it imports it: pravo import ADDR ID --generate-config ${
+        v?.endsWith(".cue") ? v : "FILE.cue"
+      }`,
+  },
   "refresh-only": {
     refuse: () =>
       "pravo drift reads the real world and reports how it differs from the state (exit 2 on drift)",

@@ -20,7 +20,7 @@ import { UsageError } from "../diag/usage.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
 import { interrupts } from "../workspace/interrupts.ts";
-import { tookOverWarning } from "../state/lock_message.ts";
+import { tookOverWarning } from "../state/lock/message.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { renderTfImport, type TfImportDoc } from "../render/import_terraform.ts";

@@ -24,7 +24,19 @@ import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 
 export const run: CommandRun = async (ctx, opts, args) => {
-  if (opts.from !== undefined) return (await import("./_import_terraform.ts")).run(ctx, opts, args);
+  const generating = opts["generate-config"] !== undefined || opts.type !== undefined ||
+    opts.provider !== undefined;
+  if (opts.from !== undefined) {
+    if (generating) {
+      throw new UsageError(
+        "import --from terraform takes over a whole state file: it takes no --generate-config, " +
+          "--type or --provider (those are for pravo import ADDR ID)",
+        "import",
+      );
+    }
+    return (await import("./_import_terraform.ts")).run(ctx, opts, args);
+  }
+  if (generating) return await (await import("./import_generate.ts")).run(ctx, opts, args);
   if (args.length !== 2) {
     throw new UsageError(
       "import takes an address and an ID (pravo import ADDR ID), or --from terraform and a " +

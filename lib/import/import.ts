@@ -45,6 +45,12 @@ export interface ImportOptions {
   /** Told when the state lock is taken, to warn of a lock taken over from a dead holder. */
   onLocked?: (lock: AcquiredLock) => void;
   signal?: AbortSignal;
+  /**
+   * The providers of the run, when the caller has started them already
+   * (`import --generate-config` read the object with them): not started
+   * again.
+   */
+  session?: ProviderSession;
 }
 
 export interface Imported {
@@ -215,7 +221,7 @@ export async function importNode(
     if (conflicts.length) {
       throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
     }
-    const session = new ProviderSession(
+    const session = opts.session ?? new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
       pluginInputs(opts.root),
@@ -272,7 +278,8 @@ export async function importNode(
   }
 }
 
-function alreadyManaged(address: string, type: string): DiagnosticsError {
+/** The error for an address whose record is there already. */
+export function alreadyManaged(address: string, type: string): DiagnosticsError {
   return new DiagnosticsError([
     error(
       `${address} is already in the state`,

@@ -27,6 +27,7 @@ import { renderMigrated } from "./migrate.ts";
 import { renderPlanOutcome } from "./plan_outcome.ts";
 import { renderConvert } from "./convert.ts";
 import { renderTfImport } from "./import_terraform.ts";
+import { renderGenerated } from "./import_generate.ts";
 import type { ProgressEvent } from "../apply/progress.ts";
 
 const DATA = new URL("./testdata/", import.meta.url);
@@ -73,6 +74,11 @@ const VIEWS: [name: string, view: View][] = [
   ],
   ["convert", renderConvert],
   ["import_terraform", renderTfImport],
+  [
+    "import_generate",
+    (cases: { doc: never; view: never }[], style) =>
+      cases.map((c) => renderGenerated(c.doc, style, c.view)).join("\n---\n"),
+  ],
   [
     "apply_progress",
     (events: ProgressEvent[]) => events.map(progressLine).filter((l) => l !== undefined).join("\n"),
