@@ -1,19 +1,6 @@
 import { strict as assert } from "node:assert";
-import { run } from "../../main.ts";
-
-async function pravo(
-  argv: string[],
-  options: { terminal?: boolean; env?: Record<string, string> } = {},
-) {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdout: (t) => stdout += t,
-    stderr: (t) => stderr += t,
-    isTerminal: options.terminal ?? false,
-  }, (name) => options.env?.[name]);
-  return { code, stdout, stderr };
-}
+import { loadedModules } from "../_testing.ts";
+import { pravo } from "./state_testing.ts";
 
 /** The attribute rows of the human view: the lines under a type's column header. */
 function rows(text: string): string[][] {
@@ -225,13 +212,10 @@ Deno.test("schema headings are bold on a terminal and plain with NO_COLOR", asyn
 
 Deno.test("the schema and providers commands load no CUE and no MCP SDK", async () => {
   for (const file of ["./schema.ts", "./providers.ts"]) {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json", new URL(file, import.meta.url).pathname],
-    }).output();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    const info = JSON.parse(new TextDecoder().decode(out.stdout));
     const lib = new URL("../", import.meta.url).href;
-    for (const s of reachable(info)) {
+    // Type-only imports are erased at run time; dynamic imports load only on
+    // the path that needs them (starting a provider).
+    for (const s of await loadedModules(new URL(file, import.meta.url), { dynamic: false })) {
       // Deno's own node: modules are part of the runtime, not a dependency.
       if (s.startsWith("node:")) continue;
       assert.ok(s.startsWith(lib), `${file} loads ${s}`);
@@ -239,32 +223,3 @@ Deno.test("the schema and providers commands load no CUE and no MCP SDK", async 
     }
   }
 });
-
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: {
-    code?: { specifier: string };
-    type?: { specifier: string };
-    isDynamic?: boolean;
-  }[];
-}
-
-/**
- * The modules that the root of `deno info --json` loads, directly or not:
- * type-only imports (erased at run time) are not followed, nor dynamic
- * imports (loaded only on the path that needs them: starting a provider).
- */
-function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
-  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const todo = [...info.roots];
-  while (todo.length > 0) {
-    const s = todo.pop()!;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    for (const d of bySpec.get(s)?.dependencies ?? []) {
-      if (d.code && !d.isDynamic) todo.push(d.code.specifier);
-    }
-  }
-  return [...seen];
-}
