@@ -1,16 +1,5 @@
 import { strict as assert } from "node:assert";
-import { run } from "../../main.ts";
-
-async function pravo(argv: string[], terminal = false) {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdout: (t) => stdout += t,
-    stderr: (t) => stderr += t,
-    isTerminal: terminal,
-  }, () => undefined);
-  return { code, stdout, stderr };
-}
+import { pravo } from "./state_testing.ts";
 
 Deno.test("providers lists each provider with its version, import path and types by mode", async () => {
   const { code, stdout, stderr } = await pravo(["providers"]);
@@ -101,6 +90,6 @@ Deno.test("providers takes no arguments", async () => {
 });
 
 Deno.test("providers makes the source bold on a terminal", async () => {
-  const { stdout } = await pravo(["providers"], true);
+  const { stdout } = await pravo(["providers"], { terminal: true });
   assert.ok(stdout.startsWith("\x1b[1mhashicorp/local\x1b[0m 0.1.0\n"));
 });

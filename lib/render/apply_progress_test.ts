@@ -42,43 +42,40 @@ function harness(live: boolean, extra: Partial<ProgressViewOptions> = {}) {
   return { view, out, advance, timers };
 }
 
-Deno.test("progressLine() says what Terraform says as a node starts and ends", () => {
-  const l = (e: Parameters<typeof progressLine>[0]) => progressLine(e);
-  assert.equal(l({ address: "base", action: "create", phase: "start" }), "base: Creating...");
-  assert.equal(
-    l({ address: "base", action: "create", phase: "done", ms: 1200, id: "7" }),
+/** Events of a node and the line Terraform prints for each. */
+const PROGRESS_LINES: [Parameters<typeof progressLine>[0], string | undefined][] = [
+  [{ address: "base", action: "create", phase: "start" }, "base: Creating..."],
+  [
+    { address: "base", action: "create", phase: "done", ms: 1200, id: "7" },
     "base: Creation complete after 1s [id=7]",
-  );
-  assert.equal(
-    l({ address: "f", action: "update", phase: "start", id: "a1" }),
-    "f: Modifying... [id=a1]",
-  );
-  assert.equal(
-    l({ address: "f", action: "update", phase: "done", ms: 0, id: "a1" }),
+  ],
+  [{ address: "f", action: "update", phase: "start", id: "a1" }, "f: Modifying... [id=a1]"],
+  [
+    { address: "f", action: "update", phase: "done", ms: 0, id: "a1" },
     "f: Modifications complete after 0s [id=a1]",
-  );
-  assert.equal(
-    l({ address: "f", action: "delete", phase: "start", id: "a1" }),
-    "f: Destroying... [id=a1]",
-  );
-  assert.equal(
-    l({ address: "f", action: "delete", phase: "done", ms: 0 }),
-    "f: Destruction complete after 0s",
-  );
-  assert.equal(
-    l({ address: "d", action: "read", mode: "data", phase: "done", ms: 0, id: "x" }),
+  ],
+  [{ address: "f", action: "delete", phase: "start", id: "a1" }, "f: Destroying... [id=a1]"],
+  [{ address: "f", action: "delete", phase: "done", ms: 0 }, "f: Destruction complete after 0s"],
+  [
+    { address: "d", action: "read", mode: "data", phase: "done", ms: 0, id: "x" },
     "d: Read complete after 0s [id=x]",
-  );
-  assert.equal(
-    l({ address: "f", action: "create", phase: "failed", ms: 65_000, summary: "Disk full" }),
+  ],
+  [
+    { address: "f", action: "create", phase: "failed", ms: 65_000, summary: "Disk full" },
     "f: Creation failed after 1m5s: Disk full",
-  );
-  assert.equal(
-    l({ address: "p", action: "create", phase: "cancelled", ms: 3000 }),
+  ],
+  [
+    { address: "p", action: "create", phase: "cancelled", ms: 3000 },
     "p: Creation cancelled after 3s",
-  );
+  ],
   // A data source forgotten is not destroyed: no line, as the counts do not count it.
-  assert.equal(l({ address: "d", action: "delete", mode: "data", phase: "start" }), undefined);
+  [{ address: "d", action: "delete", mode: "data", phase: "start" }, undefined],
+];
+
+Deno.test("progressLine() says what Terraform says as a node starts and ends", () => {
+  for (const [event, line] of PROGRESS_LINES) {
+    assert.equal(progressLine(event), line, JSON.stringify(event));
+  }
 });
 
 Deno.test("stillLine() and formatElapsed() write elapsed times as Terraform does", () => {
