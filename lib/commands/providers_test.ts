@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { jsonDocument } from "./_testing.ts";
 import { pravo } from "./state_testing.ts";
 
 Deno.test("providers lists each provider with its version, import path and types by mode", async () => {
@@ -31,11 +32,9 @@ Deno.test("providers lists each provider with its version, import path and types
 });
 
 Deno.test("providers --json prints every provider with all four modes", async () => {
-  const { code, stdout, stderr } = await pravo(["providers", "--json"]);
-  assert.equal(code, 0);
-  assert.equal(stderr, "");
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const ran = await pravo(["providers", "--json"]);
+  assert.equal(ran.stderr, "");
+  const doc = jsonDocument(ran);
   assert.deepEqual(doc.providers.map((p: { source: string }) => p.source), [
     "hashicorp/local",
     "hashicorp/null",

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { loadedModules } from "../_testing.ts";
+import { jsonDocument } from "./_testing.ts";
 import { pravo } from "./state_testing.ts";
 
 /** The attribute rows of the human view: the lines under a type's column header. */
@@ -101,11 +102,9 @@ Deno.test("schema --required keeps only the required attributes", async () => {
 });
 
 Deno.test("schema --json prints the document with every flag of every attribute", async () => {
-  const { code, stdout, stderr } = await pravo(["--json", "schema", "local_file", "random_pet"]);
-  assert.equal(code, 0);
-  assert.equal(stderr, "");
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const ran = await pravo(["--json", "schema", "local_file", "random_pet"]);
+  assert.equal(ran.stderr, "");
+  const doc = jsonDocument(ran);
   assert.deepEqual(
     doc.types.map((t: { name: string; mode: string }) => `${t.mode}.${t.name}`),
     ["managed.local_file", "data.local_file", "managed.random_pet"],

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { jsonDocument } from "./_testing.ts";
 import { pravo, put, record, SECRET, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state query prints the JSON value of an expression over the state", async () => {
@@ -24,10 +25,7 @@ Deno.test("state query prints the JSON value of an expression over the state", a
 
 Deno.test("state query --json prints {format_version, expression, result}", async () => {
   const root = await seededRoot();
-  const { code, stdout } = await pravo(["-C", root, "state", "query", "--json", "lineage"]);
-  assert.equal(code, 0);
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = jsonDocument(await pravo(["-C", root, "state", "query", "--json", "lineage"]));
   assert.equal(doc.expression, "lineage");
   assert.match(doc.result, /^[0-9a-f-]{36}$/);
   assert.equal(doc.truncated, undefined);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { jsonDocument } from "./_testing.ts";
 import { pravo, SECRET, seededRoot } from "./state_testing.ts";
 
 Deno.test("state show prints a record with its sensitive values redacted", async () => {
@@ -18,10 +19,7 @@ Deno.test("state show prints a record with its sensitive values redacted", async
 
 Deno.test("state show --json prints {format_version, record} with times and refresh age", async () => {
   const root = await seededRoot();
-  const { code, stdout } = await pravo(["-C", root, "state", "show", "base", "--json"]);
-  assert.equal(code, 0);
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = jsonDocument(await pravo(["-C", root, "state", "show", "base", "--json"]));
   assert.deepEqual(doc.record.attributes, { id: "12", max: 20, min: 1, result: 12, seed: "base" });
   assert.equal(doc.record.mode, "managed");
   assert.equal(doc.record.type, "random_integer");
@@ -50,14 +48,8 @@ Deno.test("state show redacts a string that holds a sensitive value of another r
 
 Deno.test("state show --show-sensitive is refused when stdout is not a terminal", async () => {
   const root = await seededRoot();
-  const { code, stdout, stderr } = await pravo([
-    "-C",
-    root,
-    "state",
-    "show",
-    "pw",
-    "--show-sensitive",
-  ]);
+  const args = ["-C", root, "state", "show", "pw", "--show-sensitive"];
+  const { code, stdout, stderr } = await pravo(args);
   assert.equal(code, 64);
   assert.equal(stdout, "");
   assert.ok(!stderr.includes(SECRET));

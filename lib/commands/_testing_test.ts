@@ -1,0 +1,17 @@
+import assert from "node:assert/strict";
+import { assertPrinted, jsonDocument } from "./_testing.ts";
+
+Deno.test("assertPrinted() passes on the exact lines, code and an empty stderr, and fails on any other", () => {
+  const ran = { code: 2, stdout: "a\nb\n", stderr: "" };
+  assertPrinted(ran, 2, ["a", "b", ""]);
+  assert.throws(() => assertPrinted(ran, 2, ["a", "b"]));
+  assert.throws(() => assertPrinted(ran, 0, ["a", "b", ""]));
+  assert.throws(() => assertPrinted({ ...ran, stderr: "warning" }, 2, ["a", "b", ""]));
+});
+
+Deno.test("jsonDocument() parses a format 1.0 document and fails on another code or format", () => {
+  const ran = { code: 0, stdout: '{"format_version": "1.0", "x": 1}', stderr: "" };
+  assert.deepEqual(jsonDocument(ran), { format_version: "1.0", x: 1 });
+  assert.throws(() => jsonDocument(ran, 2));
+  assert.throws(() => jsonDocument({ ...ran, stdout: '{"format_version": "2.0"}' }));
+});
