@@ -74,6 +74,16 @@ Deno.test("type names are unique per mode and carry their provider's prefix", ()
   }
 });
 
+/** The hashes of its content that local_file computes, resource and data source alike. */
+const LOCAL_FILE_HASHES = [
+  "content_base64sha256",
+  "content_base64sha512",
+  "content_md5",
+  "content_sha1",
+  "content_sha256",
+  "content_sha512",
+];
+
 Deno.test("computed-only attributes exist where Terraform has them", () => {
   const expected: Record<string, string[]> = {
     "managed.random_integer": ["id", "result"],
@@ -86,26 +96,8 @@ Deno.test("computed-only attributes exist where Terraform has them", () => {
     "managed.random_bytes": ["base64", "hex", "id"],
     "ephemeral.random_password": ["result"],
     "managed.null_resource": ["id"],
-    "managed.local_file": [
-      "content_base64sha256",
-      "content_base64sha512",
-      "content_md5",
-      "content_sha1",
-      "content_sha256",
-      "content_sha512",
-      "id",
-    ],
-    "data.local_file": [
-      "content",
-      "content_base64",
-      "content_base64sha256",
-      "content_base64sha512",
-      "content_md5",
-      "content_sha1",
-      "content_sha256",
-      "content_sha512",
-      "id",
-    ],
+    "managed.local_file": [...LOCAL_FILE_HASHES, "id"],
+    "data.local_file": ["content", "content_base64", ...LOCAL_FILE_HASHES, "id"],
     "managed.time_static": ["day", "hour", "id", "minute", "month", "second", "unix", "year"],
     "managed.time_offset": [
       "day",
