@@ -43,7 +43,7 @@ function crc32(data: Uint8Array): number {
 export function zipBytes(
   entries: readonly TestZipEntry[],
   options: { zip64?: boolean; store?: boolean; dos?: boolean } = {},
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
