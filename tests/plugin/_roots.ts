@@ -12,7 +12,8 @@
  *
  * And what the tests on those roots do alike: pravo through scripts/pravo
  * (`script`), the nodes of a plan (`planNodes`), the AWS provider's
- * configuration on moto (`awsProviderCue`).
+ * configuration on moto (`awsProviderCue`), one flow on each state store
+ * (`testOnEachStore`).
  *
  * @module
  */
@@ -203,4 +204,42 @@ export function awsProviderCue(
 	skip_metadata_api_check:     "true"${moto}
 }
 `;
+}
+
+/** The PostgreSQL server of `$PRAVO_TEST_PG` (`.ci/run` starts one), or "" when none is named. */
+export const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
+
+/** Where a root's state is kept. */
+export type Store = "sqlite" | "postgres";
+
+/** The environment that keeps a root's state on `store`: on PostgreSQL, under the root key `key`. */
+export function stateEnv(store: Store, key: string): Record<string, string> {
+  return store === "postgres"
+    ? { PRAVO_STATE: `${PG}${PG.includes("?") ? "&" : "?"}root=${key}` }
+    : {};
+}
+
+/**
+ * Registers `flow` as two tests, on a SQLite state and on a PostgreSQL
+ * one, named by `name`; the PostgreSQL one is ignored, and `file` says so,
+ * when `$PRAVO_TEST_PG` names no server.
+ */
+export function testOnEachStore(
+  flow: (store: Store) => Promise<void>,
+  opts: { file: string; name: (store: "SQLite" | "PostgreSQL") => string },
+): void {
+  if (PG === "") {
+    console.log(
+      `${opts.file}: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)`,
+    );
+  }
+  for (const [store, label] of [["sqlite", "SQLite"], ["postgres", "PostgreSQL"]] as const) {
+    Deno.test({
+      name: opts.name(label),
+      ignore: store === "postgres" && PG === "",
+      sanitizeResources: false,
+      sanitizeOps: false,
+      fn: () => flow(store),
+    });
+  }
 }
