@@ -156,11 +156,11 @@ Deno.test("init says what to do when there is no network, no such version, or a 
   await using reg = serveRegistry(VERSIONS);
   await using bad = serveRegistry(VERSIONS, { foreignSignature: true });
   const env = { TF_PLUGIN_CACHE_DIR: d.cache, XDG_CACHE_HOME: d.xdg };
+  /** init with the registry of registry.terraform.io overridden as `override` says. */
+  const initWith = (override: string) =>
+    pravo(d.root, ["init"], { ...env, PRAVO_TEST_REGISTRY_OVERRIDE: override });
   await config(d.root, { providers: { "acme/cloud": "~> 2.0" } });
-  const none = await pravo(d.root, ["init"], {
-    ...env,
-    PRAVO_TEST_REGISTRY_OVERRIDE: reg.override(),
-  });
+  const none = await initWith(reg.override());
   assert.equal(none.code, 1);
   assert.match(
     none.stderr,
@@ -170,27 +170,18 @@ Deno.test("init says what to do when there is no network, no such version, or a 
   await assert.rejects(Deno.stat(join(d.root, ".pravo")), Deno.errors.NotFound);
 
   await config(d.root, { providers: { "acme/cloud": "" } });
-  const signed = await pravo(d.root, ["init"], {
-    ...env,
-    PRAVO_TEST_REGISTRY_OVERRIDE: bad.override(),
-  });
+  const signed = await initWith(bad.override());
   assert.equal(signed.code, 1);
   assert.match(signed.stderr, /Error: Bad signature on the checksums of acme\/cloud 1\.5\.0/);
 
   await reg.close();
-  const offline = await pravo(d.root, ["init"], {
-    ...env,
-    PRAVO_TEST_REGISTRY_OVERRIDE: reg.override(),
-  });
+  const offline = await initWith(reg.override());
   assert.equal(offline.code, 1);
   assert.match(
     offline.stderr,
     /Error: Cannot reach registry\.terraform\.io for its service discovery\n\n {2}on .*pravo\.jsonc line 3, column 5:\n\n[\s\S]*set "provider_mirrors" in pravo\.jsonc/,
   );
-  const refused = await pravo(d.root, ["init"], {
-    ...env,
-    PRAVO_TEST_REGISTRY_OVERRIDE: "registry.terraform.io=http://example.com/",
-  });
+  const refused = await initWith("registry.terraform.io=http://example.com/");
   assert.equal(refused.code, 64);
   assert.match(refused.stderr, /Invalid \$PRAVO_TEST_REGISTRY_OVERRIDE[\s\S]*for tests only/);
 });

@@ -4,7 +4,7 @@ import { plannedRoot } from "./_testing.ts";
 import { applyPlan } from "./apply.ts";
 
 /** Plans and applies a root of package `pkg` with these nodes on the random provider. */
-async function planAndApply(pkg: string, nodes: string) {
+async function planAndApply(nodes: string, pkg = "chain") {
   const cue = `package ${pkg}
 
 import rnd "pravo.dev/providers/hashicorp/random"
@@ -24,7 +24,6 @@ ${nodes}`;
 
 Deno.test("a number interpolated into a string is filled in at apply, with no evaluation again", async () => {
   const { plan, evaluations, records } = await planAndApply(
-    "chain",
     `n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result)"}
 n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "s-\\(n1.result)/\\(n0.id)"}
@@ -45,7 +44,6 @@ n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "s-\\(n1.result)
 
 Deno.test("arithmetic on an unknown number inside a string is still evaluated again", async () => {
   const { plan, evaluations, records } = await planAndApply(
-    "chain",
     `n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result * 3)"}
 n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"}
@@ -60,13 +58,13 @@ n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"
 
 Deno.test("nodes that wait for the same values share one evaluation again", async () => {
   const { plan, evaluations, records } = await planAndApply(
-    "fan",
     `base: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 a: $random.#Resource.random_integer & {min: base.result * 2, max: 1000, seed: "a"}
 b: $random.#Resource.random_integer & {min: base.result * 3, max: 1000, seed: "b"}
 c: $random.#Resource.random_integer & {min: base.result * 4, max: 1000, seed: "c"}
 d: $random.#Resource.random_integer & {min: c.result * 2, max: 3000, seed: "d"}
 `,
+    "fan",
   );
   for (const a of ["a", "b", "c", "d"]) {
     assert.deepEqual(plan.nodes.find((x) => x.address === a)!.needsEvaluation, ["min"]);
@@ -84,7 +82,6 @@ d: $random.#Resource.random_integer & {min: c.result * 2, max: 3000, seed: "d"}
 
 Deno.test("a constant added to an unknown number is filled in at apply, with no evaluation again", async () => {
   const { plan, evaluations, records } = await planAndApply(
-    "chain",
     `n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 n1: $random.#Resource.random_integer & {min: n0.result + 1, max: n0.result + 100, seed: "a"}
 n2: $random.#Resource.random_integer & {min: n1.result - 1, max: n1.result + 10, seed: "\\(n1.result + 7)"}
@@ -103,7 +100,6 @@ n2: $random.#Resource.random_integer & {min: n1.result - 1, max: n1.result + 10,
 
 Deno.test("a value that reaches a node through another node's input waits for that node, not for the one it came from", async () => {
   const { plan, records } = await planAndApply(
-    "chain",
     `size: $random.#Resource.random_integer & {min: 12, max: 20, seed: "size"}
 pw: $random.#Resource.random_password & {length: size.result, special: false}
 pet: $random.#Resource.random_pet & {length: pw.length - 10, separator: "_"}

@@ -39,7 +39,12 @@ function harness(live: boolean, extra: Partial<ProgressViewOptions> = {}) {
     }
     now = end;
   };
-  return { view, out, advance, timers };
+  /** Asserts the view wrote exactly `lines` and left no timer running. */
+  const assertDone = (lines: string[]) => {
+    assert.deepEqual(out, lines);
+    assert.equal(timers.size, 0);
+  };
+  return { view, out, advance, timers, assertDone };
 }
 
 /** Events of a node and the line Terraform prints for each. */
@@ -85,28 +90,27 @@ Deno.test("stillLine() and formatElapsed() write elapsed times as Terraform does
 });
 
 Deno.test("ApplyProgressView prints Still creating... every interval while a node runs, then stops", () => {
-  const { view, out, advance, timers } = harness(false);
+  const { view, advance, assertDone } = harness(false);
   view.event({ address: "pause", action: "create", phase: "start" });
   advance(25_000);
   view.event({ address: "pause", action: "create", phase: "done", ms: 25_000, id: "t" });
   advance(30_000);
-  assert.deepEqual(out, [
+  assertDone([
     "pause: Creating...\n",
     "pause: Still creating... [10s elapsed]\n",
     "pause: Still creating... [20s elapsed]\n",
     "pause: Creation complete after 25s [id=t]\n",
   ]);
-  assert.equal(timers.size, 0);
 });
 
 Deno.test("ApplyProgressView takes another interval, and close() stops every timer", () => {
-  const { view, out, advance, timers } = harness(false, { intervalMs: 500 });
+  const { view, advance, assertDone } = harness(false, { intervalMs: 500 });
   view.event({ address: "a", action: "create", phase: "start" });
   view.event({ address: "b", action: "delete", phase: "start", id: "9" });
   advance(1000);
   view.close();
   advance(5000);
-  assert.deepEqual(out, [
+  assertDone([
     "a: Creating...\n",
     "b: Destroying... [id=9]\n",
     "a: Still creating... [0s elapsed]\n",
@@ -114,7 +118,6 @@ Deno.test("ApplyProgressView takes another interval, and close() stops every tim
     "a: Still creating... [1s elapsed]\n",
     "b: Still destroying... [id=9, 1s elapsed]\n",
   ]);
-  assert.equal(timers.size, 0);
 });
 
 Deno.test("ApplyProgressView live: completed lines stay, the running nodes are redrawn in place", () => {
