@@ -28,34 +28,38 @@ import { alive, gone, mustStartFake, planThing, startFake } from "./_fake.ts";
 type Obj = Record<string, Value>;
 
 Deno.test("a protocol 6 provider starts with AutoMTLS, answers metadata and its schema, and closes", async () => {
-  await using p = await mustStartFake();
-  assert.equal(p.protocol, 6);
-  assert.equal(p.process.tls, true);
-  const md = await p.getMetadata();
-  assert.deepEqual(md.diagnostics, []);
-  assert.deepEqual(md.resources, ["fake_thing"]);
-  assert.deepEqual(md.ephemeralResources, ["fake_token"]);
-  assert.equal(md.serverCapabilities.getProviderSchemaOptional, true);
-  const { schema, diagnostics } = await p.getProviderSchema();
-  assert.deepEqual(diagnostics, []);
-  const thing = schema!.resources.fake_thing;
-  assert.equal(thing.version, 1);
-  const a = thing.block.attributes;
-  // Every flag is kept.
-  assert.equal(a.secret.sensitive, true);
-  assert.equal(a.password_wo.writeOnly, true);
-  assert.equal(a.id.computed, true);
-  assert.equal(a.name.required, true);
-  assert.deepEqual(a.payload.type, "dynamic");
-  assert.equal(a.rules.nestedType?.nesting, "list");
-  assert.equal(a.rules.nestedType?.attributes.port.required, true);
-  const b = thing.block.blockTypes;
-  assert.deepEqual(
-    Object.fromEntries(Object.entries(b).map(([k, n]) => [k, n.nesting])),
-    { settings: "single", listener: "list", extra: "set", labels: "map", limits: "group" },
-  );
-  assert.equal(b.listener.maxItems, 2);
-  assert.equal(schema!.provider.block.attributes.token.sensitive, true);
+  const p = await mustStartFake();
+  try {
+    assert.equal(p.protocol, 6);
+    assert.equal(p.process.tls, true);
+    const md = await p.getMetadata();
+    assert.deepEqual(md.diagnostics, []);
+    assert.deepEqual(md.resources, ["fake_thing"]);
+    assert.deepEqual(md.ephemeralResources, ["fake_token"]);
+    assert.equal(md.serverCapabilities.getProviderSchemaOptional, true);
+    const { schema, diagnostics } = await p.getProviderSchema();
+    assert.deepEqual(diagnostics, []);
+    const thing = schema!.resources.fake_thing;
+    assert.equal(thing.version, 1);
+    const a = thing.block.attributes;
+    // Every flag is kept.
+    assert.equal(a.secret.sensitive, true);
+    assert.equal(a.password_wo.writeOnly, true);
+    assert.equal(a.id.computed, true);
+    assert.equal(a.name.required, true);
+    assert.deepEqual(a.payload.type, "dynamic");
+    assert.equal(a.rules.nestedType?.nesting, "list");
+    assert.equal(a.rules.nestedType?.attributes.port.required, true);
+    const b = thing.block.blockTypes;
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(b).map(([k, n]) => [k, n.nesting])),
+      { settings: "single", listener: "list", extra: "set", labels: "map", limits: "group" },
+    );
+    assert.equal(b.listener.maxItems, 2);
+    assert.equal(schema!.provider.block.attributes.token.sensitive, true);
+  } finally {
+    await p.close();
+  }
   assert.ok(p.process.exitInfo, "the process has exited");
   assert.equal(p.process.exitInfo?.code, 0);
   assert.ok(!alive(p.process.pid));
