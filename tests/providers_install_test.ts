@@ -17,7 +17,7 @@ import {
   writeFakePackage,
 } from "../lib/providers/install/_testing.ts";
 import { parseLockFile } from "../lib/providers/install/lock.ts";
-import { type Ran, runScript } from "./_script.ts";
+import { type Ran, runCommand, runScript } from "./_script.ts";
 
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
 
@@ -325,21 +325,13 @@ console.log(JSON.stringify(results));
     allowRun: false,
     plugins: { providers: pinned, pravoCache: join(d.xdg, "pravo") },
   });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--config",
-      fileURLToPath(new URL("../deno.json", import.meta.url)),
-      ...flags,
-      probe,
-    ],
+  const denoJson = fileURLToPath(new URL("../deno.json", import.meta.url));
+  const out = await runCommand(Deno.execPath(), {
+    args: ["run", "--quiet", "--config", denoJson, ...flags, probe],
     env: { PRAVO_KEY: KEY },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(JSON.parse(out.stdout), {
     "run pinned": "ok",
     "run planted": "NotCapable",
     "run sh": "NotCapable",
