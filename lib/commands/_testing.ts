@@ -29,3 +29,10 @@ export function jsonDocument(ran: Printed, code = 0): any {
   assert.equal(doc.format_version, "1.0");
   return doc;
 }
+
+/** The stderr of a run refused as a refusal is: it exited `code` and printed nothing on stdout. */
+export function refusal(ran: Printed, code: number): string {
+  assert.equal(ran.code, code, ran.stderr);
+  assert.equal(ran.stdout, "");
+  return ran.stderr;
+}

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PROVIDERS } from "../providers/registry.ts";
 import { SqliteStore } from "../state/sqlite.ts";
+import { refusal } from "./_testing.ts";
 import { pravo } from "./state_testing.ts";
 
 async function tempRoot(): Promise<string> {
@@ -136,11 +137,8 @@ Deno.test("init with --state sqlite:PATH puts the state there, relative to the r
 
 Deno.test("init refuses a PostgreSQL URL without a root key, without showing the password", async () => {
   const root = await tempRoot();
-  const { code, stdout, stderr } = await pravo(["-C", root, "init"], {
-    env: { PRAVO_STATE: "postgres://pravo:hunter2@db.example:5432/state" },
-  });
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const env = { PRAVO_STATE: "postgres://pravo:hunter2@db.example:5432/state" };
+  const stderr = refusal(await pravo(["-C", root, "init"], { env }), 64);
   assert.match(stderr, /^Error: The PostgreSQL state location names no root key\n/);
   assert.ok(!stderr.includes("hunter2"));
   assert.deepEqual([...Deno.readDirSync(root)], [], "nothing was created");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertPrinted } from "./_testing.ts";
+import { assertPrinted, refusal } from "./_testing.ts";
 import { pravo, storeOf } from "./state_testing.ts";
 
 const MAIN = `package demo
@@ -147,9 +147,7 @@ Deno.test("output NAME prints the value alone: a string without quotes, else JSO
 
 Deno.test("output NAME of an unknown name says did you mean, exit 1", async () => {
   const dir = await root();
-  const { code, stdout, stderr } = await pravo(["-C", dir, "output", "numbr"]);
-  assert.equal(code, 1);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["-C", dir, "output", "numbr"]), 1);
   assert.match(stderr, /Error: No output named "numbr"/);
   assert.match(stderr, /did you mean "number"\?/);
   await Deno.remove(dir, { recursive: true });
