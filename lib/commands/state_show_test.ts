@@ -69,9 +69,7 @@ Deno.test("state show --show-sensitive shows the values on a terminal", async ()
 
 Deno.test("state show of an unknown address says did you mean, exit 1", async () => {
   const root = await seededRoot();
-  const { code, stdout, stderr } = await pravo(["-C", root, "state", "show", "bsae"]);
-  assert.equal(code, 1);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["-C", root, "state", "show", "bsae"]), 1);
   assert.match(stderr, /Error: No record for "bsae"/);
   assert.match(stderr, /did you mean "base"\?/);
   const json = await pravo(["-C", root, "state", "show", "nothing-like-it", "--json"]);
