@@ -9,7 +9,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { crc32, deflateRawSync } from "node:zlib";
+import { zipBytes } from "../lib/providers/install/_testing.ts";
 
 /** A running registry. */
 export interface Registry {
@@ -90,58 +90,7 @@ const sha256 = (b: Uint8Array) => "sha256:" + createHash("sha256").update(b).dig
 
 /** A zip of these files (deflated), as CUE's module zips are: paths from the module's root. */
 export function zipOf(files: Record<string, string | Uint8Array>): Uint8Array {
-  const enc = new TextEncoder();
-  const locals: Uint8Array[] = [];
-  const centrals: Uint8Array[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
-    const data = typeof content === "string" ? enc.encode(content) : content;
-    const packed = new Uint8Array(deflateRawSync(data));
-    const nameBytes = enc.encode(name);
-    const crc = crc32(data) >>> 0;
-    const local = new Uint8Array(30 + nameBytes.length + packed.length);
-    const lv = new DataView(local.buffer);
-    lv.setUint32(0, 0x04034b50, true);
-    lv.setUint16(4, 20, true);
-    lv.setUint16(8, 8, true);
-    lv.setUint32(14, crc, true);
-    lv.setUint32(18, packed.length, true);
-    lv.setUint32(22, data.length, true);
-    lv.setUint16(26, nameBytes.length, true);
-    local.set(nameBytes, 30);
-    local.set(packed, 30 + nameBytes.length);
-    const central = new Uint8Array(46 + nameBytes.length);
-    const cv = new DataView(central.buffer);
-    cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, (3 << 8) | 20, true);
-    cv.setUint16(6, 20, true);
-    cv.setUint16(10, 8, true);
-    cv.setUint32(16, crc, true);
-    cv.setUint32(20, packed.length, true);
-    cv.setUint32(24, data.length, true);
-    cv.setUint16(28, nameBytes.length, true);
-    cv.setUint32(38, (0o100644 << 16) >>> 0, true);
-    cv.setUint32(42, offset, true);
-    central.set(nameBytes, 46);
-    locals.push(local);
-    centrals.push(central);
-    offset += local.length;
-  }
-  const cdSize = centrals.reduce((n, c) => n + c.length, 0);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
-  ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, centrals.length, true);
-  ev.setUint16(10, centrals.length, true);
-  ev.setUint32(12, cdSize, true);
-  ev.setUint32(16, offset, true);
-  const out = new Uint8Array(offset + cdSize + 22);
-  let at = 0;
-  for (const part of [...locals, ...centrals, end]) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return zipBytes(Object.entries(files).map(([name, data]) => ({ name, data })));
 }
 
 async function pushBlob(host: string, repo: string, bytes: Uint8Array): Promise<string> {

@@ -11,9 +11,9 @@
 
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { SCRIPT } from "./mcp/_client.ts";
 import { call, connect, text } from "./mcp/_client.ts";
 import { publishModule, startRegistry } from "./_registry.ts";
+import { type Ran, runScript } from "./_script.ts";
 
 const PETS = {
   "pets/pets.cue": `package pets
@@ -51,7 +51,8 @@ interface World {
   root: string;
   home: string;
   env: Record<string, string>;
-  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** scripts/pravo in the root, with `env` (and `more` over it) alone. */
+  run(args: string[], more?: Record<string, string>): Promise<Ran>;
   cleanup(): Promise<void>;
 }
 
@@ -75,21 +76,8 @@ async function world(registry: string, version = "v0.1.0"): Promise<World> {
     root,
     home,
     env,
-    async run(args) {
-      const out = await new Deno.Command(SCRIPT, {
-        args: ["--no-color", ...args],
-        cwd: root,
-        env,
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      return {
-        code: out.code,
-        stdout: new TextDecoder().decode(out.stdout),
-        stderr: new TextDecoder().decode(out.stderr),
-      };
-    },
+    run: (args, more = {}) =>
+      runScript(root, ["--no-color", ...args], { env: { ...env, ...more }, clearEnv: true }),
     cleanup: () => Deno.remove(home, { recursive: true }),
   };
 }
@@ -270,32 +258,19 @@ Deno.test("a version the lock pins keeps its bytes; another version in module.cu
       prefix: "team/cue",
     });
     await Deno.writeTextFile(join(w.root, "cue.mod/module.cue"), moduleFile("v0.5.0"));
-    const routed = await new Deno.Command(SCRIPT, {
-      args: ["--no-color", "init"],
-      cwd: w.root,
-      env: { ...w.env, CUE_REGISTRY: `example.com=${registry.host}/team/cue,nowhere.invalid` },
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const routedOut = new TextDecoder().decode(routed.stdout);
-    assert.equal(routed.code, 0, routedOut + new TextDecoder().decode(routed.stderr));
+    const routed = await w.run(["init"], {
+      CUE_REGISTRY: `example.com=${registry.host}/team/cue,nowhere.invalid`,
+    });
+    assert.equal(routed.code, 0, routed.stdout + routed.stderr);
     assert.match(
-      routedOut,
+      routed.stdout,
       new RegExp(`from ${registry.host}/team/cue/example\\.com/pets:v0\\.5\\.0`),
     );
     await Deno.remove(join(w.home, "cache/pravo/modules"), { recursive: true });
-    const badSpec = await new Deno.Command(SCRIPT, {
-      args: ["--no-color", "init"],
-      cwd: w.root,
-      env: { ...w.env, CUE_REGISTRY: `${registry.host},,x` },
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const badSpec = await w.run(["init"], { CUE_REGISTRY: `${registry.host},,x` });
     assert.equal(badSpec.code, 1);
     assert.match(
-      new TextDecoder().decode(badSpec.stderr),
+      badSpec.stderr,
       /\$CUE_REGISTRY cannot be read\n[\s\S]*it has an empty entry \(two commas\)/,
     );
   } finally {

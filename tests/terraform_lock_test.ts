@@ -21,12 +21,11 @@ import { fileURLToPath } from "node:url";
 import {
   fakeProviderFiles,
   serveRegistry,
-  writeTree,
-  zipBytes,
+  writeFakePackage,
 } from "../lib/providers/install/_testing.ts";
 import { parseLockFile } from "../lib/providers/install/lock.ts";
+import { runCommand, SCRIPT } from "./_script.ts";
 
-const SCRIPT = fileURLToPath(new URL("../scripts/pravo", import.meta.url));
 const TLS = fileURLToPath(new URL("./fixtures/tls/", import.meta.url));
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(9)));
 const MIRROR = Deno.env.get("PRAVO_TEST_TF_MIRROR") ?? "/opt/tf-plugins";
@@ -55,18 +54,9 @@ async function requireTerraform(): Promise<string> {
   return tf;
 }
 
-async function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
-  const out = await new Deno.Command(cmd, {
-    args,
-    cwd,
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
+  const path = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+  return runCommand(cmd, { args, cwd, clearEnv: true, env: { PATH: path, ...env }, stdin: "null" });
 }
 
 /** The provider blocks of a `.terraform.lock.hcl`, read as Terraform writes them. */
@@ -91,13 +81,15 @@ interface Sides {
   pravoRoot: string;
 }
 
-async function sides(): Promise<Sides> {
+/** A root for Terraform and one for pravo, side by side; removed on disposal. */
+async function sides(): Promise<Sides & AsyncDisposable> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-tf-lock-" }));
   const tfRoot = join(base, "tf");
   const pravoRoot = join(base, "pravo");
   await Deno.mkdir(tfRoot);
   await Deno.mkdir(pravoRoot);
-  return { base, tfRoot, pravoRoot };
+  const dispose = () => Deno.remove(base, { recursive: true });
+  return { base, tfRoot, pravoRoot, [Symbol.asyncDispose]: dispose };
 }
 
 /** Runs both inits and returns both locks' entry for `address`. */
@@ -161,59 +153,44 @@ Deno.test("pravo's lock of the real hashicorp/aws from a mirror is Terraform's: 
         "Set $PRAVO_TEST_TF_MIRROR to a mirror that holds it (the CI image has /opt/tf-plugins).",
     );
   }
-  const s = await sides();
-  try {
-    const { terraform, pravo } = await bothLocks(
-      s,
-      "registry.terraform.io/hashicorp/aws",
-      "hashicorp/aws",
-      "~> 5.100",
-      { mirror: MIRROR },
-    );
-    assert.ok(terraform, "Terraform locked hashicorp/aws");
-    assert.deepEqual(pravo, terraform);
-    assert.equal(pravo.hashes.length, 1);
-    assert.match(pravo.hashes[0], /^h1:/);
-  } finally {
-    await Deno.remove(s.base, { recursive: true });
-  }
+  await using s = await sides();
+  const { terraform, pravo } = await bothLocks(
+    s,
+    "registry.terraform.io/hashicorp/aws",
+    "hashicorp/aws",
+    "~> 5.100",
+    { mirror: MIRROR },
+  );
+  assert.ok(terraform, "Terraform locked hashicorp/aws");
+  assert.deepEqual(pravo, terraform);
+  assert.equal(pravo.hashes.length, 1);
+  assert.match(pravo.hashes[0], /^h1:/);
 });
 
 Deno.test("pravo's lock of a packed mirror's provider is Terraform's", async () => {
-  const s = await sides();
-  try {
-    const mirror = join(s.base, "mirror");
-    await Deno.mkdir(join(mirror, "example.com/acme/cloud"), { recursive: true });
-    await Deno.writeFile(
-      join(mirror, "example.com/acme/cloud/terraform-provider-cloud_1.2.0_linux_amd64.zip"),
-      zipBytes([
-        ...fakeProviderFiles("cloud", "1.2.0"),
-        { name: "docs/", directory: true },
-        { name: "docs/README.md", data: "# cloud\n" },
-      ]),
-    );
-    await writeTree(
-      join(mirror, "example.com/acme/cloud/1.1.0/linux_amd64"),
-      fakeProviderFiles("cloud", "1.1.0"),
-    );
-    const { terraform, pravo } = await bothLocks(
-      s,
-      "example.com/acme/cloud",
-      "example.com/acme/cloud",
-      ">=1.1,<2",
-      { mirror },
-    );
-    assert.deepEqual(pravo, terraform);
-    assert.equal(pravo.version, "1.2.0");
-    assert.equal(pravo.constraints, ">= 1.1.0, < 2.0.0");
-  } finally {
-    await Deno.remove(s.base, { recursive: true });
-  }
+  await using s = await sides();
+  const mirror = join(s.base, "mirror");
+  const address = "example.com/acme/cloud";
+  await writeFakePackage(mirror, {
+    address,
+    version: "1.2.0",
+    packed: true,
+    files: [
+      ...fakeProviderFiles("cloud", "1.2.0"),
+      { name: "docs/", directory: true },
+      { name: "docs/README.md", data: "# cloud\n" },
+    ],
+  });
+  await writeFakePackage(mirror, { address, version: "1.1.0" });
+  const { terraform, pravo } = await bothLocks(s, address, address, ">=1.1,<2", { mirror });
+  assert.deepEqual(pravo, terraform);
+  assert.equal(pravo.version, "1.2.0");
+  assert.equal(pravo.constraints, ">= 1.1.0, < 2.0.0");
 });
 
 Deno.test("pravo's lock of a signed registry provider is Terraform's: h1: and the zh: of every platform", async () => {
-  const s = await sides();
-  const reg = serveRegistry(
+  await using s = await sides();
+  await using reg = serveRegistry(
     [
       { namespace: "acme", type: "cloud", version: "1.4.2", platforms: ["linux_amd64"] },
       {
@@ -230,19 +207,14 @@ Deno.test("pravo's lock of a signed registry provider is Terraform's: h1: and th
       key: await Deno.readTextFile(join(TLS, "localhost.key")),
     },
   );
-  try {
-    const host = new URL(reg.url).host;
-    const address = `${host}/acme/cloud`;
-    const { terraform, pravo } = await bothLocks(s, address, address, "~> 1.4", {
-      tfEnv: { SSL_CERT_FILE: join(TLS, "ca.pem") },
-      pravoEnv: { DENO_CERT: join(TLS, "ca.pem") },
-    });
-    assert.ok(terraform, `Terraform locked ${address}`);
-    assert.deepEqual(pravo, terraform);
-    assert.equal(pravo.version, "1.5.0");
-    assert.deepEqual(pravo.hashes.map((h) => h.slice(0, 3)), ["h1:", "zh:", "zh:", "zh:"]);
-  } finally {
-    await reg.close();
-    await Deno.remove(s.base, { recursive: true });
-  }
+  const host = new URL(reg.url).host;
+  const address = `${host}/acme/cloud`;
+  const { terraform, pravo } = await bothLocks(s, address, address, "~> 1.4", {
+    tfEnv: { SSL_CERT_FILE: join(TLS, "ca.pem") },
+    pravoEnv: { DENO_CERT: join(TLS, "ca.pem") },
+  });
+  assert.ok(terraform, `Terraform locked ${address}`);
+  assert.deepEqual(pravo, terraform);
+  assert.equal(pravo.version, "1.5.0");
+  assert.deepEqual(pravo.hashes.map((h) => h.slice(0, 3)), ["h1:", "zh:", "zh:", "zh:"]);
 });

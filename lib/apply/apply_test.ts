@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { readRoot } from "../cue/loader.ts";
-import { openStore } from "../state/open.ts";
-import { makePlan } from "../plan/planner.ts";
+import { plannedRoot } from "./_testing.ts";
 import { applyPlan, checkFresh } from "./apply.ts";
 
 const ROOT = `package slow
@@ -16,26 +14,15 @@ after: $time.#Resource.time_sleep & {create_duration: "0s", triggers: {after: sl
 `;
 
 async function setUp() {
-  const root = await Deno.makeTempDir({ prefix: "pravo-apply-test-" });
-  await Deno.writeTextFile(`${root}/main.cue`, ROOT);
-  const store = await openStore({ root, state: undefined }, { create: true });
-  const sources = readRoot(root);
-  assert.ok(sources.ok);
-  const { plan } = await makePlan(sources.value, store, {
-    root,
-    tags: {},
-    actor: "alice",
-    reason: "test",
-    refresh: "age",
-  });
-  const r = await store.createReservation({
+  const planned = await plannedRoot(ROOT, { prefix: "pravo-apply-test-" });
+  const r = await planned.store.createReservation({
     addresses: ["fast", "slow", "after"],
     actor: "alice",
     reason: "test",
-    planId: plan.id,
+    planId: planned.plan.id,
     ttlMs: 3_600_000,
   });
-  return { root, store, plan, reservation: r.id };
+  return { ...planned, reservation: r.id };
 }
 
 Deno.test("applyPlan() interrupted before any node started: nothing recorded, the plan stays fresh and keeps its reservation, the lock is released", async () => {

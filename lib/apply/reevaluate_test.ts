@@ -1,47 +1,34 @@
 import assert from "node:assert/strict";
-import { readRoot } from "../cue/loader.ts";
 import { stats } from "../cue/engine.ts";
-import { openStore } from "../state/open.ts";
-import { makePlan } from "../plan/planner.ts";
+import { plannedRoot } from "./_testing.ts";
 import { applyPlan } from "./apply.ts";
 
-async function planAndApply(cue: string) {
-  const root = await Deno.makeTempDir({ prefix: "pravo-reevaluate-test-" });
-  await Deno.writeTextFile(`${root}/main.cue`, cue);
-  const store = await openStore({ root, state: undefined }, { create: true });
-  try {
-    const sources = readRoot(root);
-    assert.ok(sources.ok);
-    const { plan } = await makePlan(sources.value, store, {
-      root,
-      tags: {},
-      actor: "alice",
-      reason: "test",
-      refresh: "age",
-    });
-    const before = stats.evaluated + stats.cached;
-    const result = await applyPlan(plan, store, { actor: "alice", reason: "test" });
-    const evaluations = stats.evaluated + stats.cached - before;
-    assert.ok(result.ok, JSON.stringify(result.outcomes));
-    const records = new Map((await store.listRecords()).map((r) => [r.address, r.attributes]));
-    return { plan, evaluations, records };
-  } finally {
-    await store.close();
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-Deno.test("a number interpolated into a string is filled in at apply, with no evaluation again", async () => {
-  const { plan, evaluations, records } = await planAndApply(`package chain
+/** Plans and applies a root of package `pkg` with these nodes on the random provider. */
+async function planAndApply(nodes: string, pkg = "chain") {
+  const cue = `package ${pkg}
 
 import rnd "pravo.dev/providers/hashicorp/random"
 
 $random: rnd.#Provider
 
-n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+${nodes}`;
+  await using r = await plannedRoot(cue, { prefix: "pravo-reevaluate-test-" });
+  const { plan, store } = r;
+  const before = stats.evaluated + stats.cached;
+  const result = await applyPlan(plan, store, { actor: "alice", reason: "test" });
+  const evaluations = stats.evaluated + stats.cached - before;
+  assert.ok(result.ok, JSON.stringify(result.outcomes));
+  const records = new Map((await store.listRecords()).map((r) => [r.address, r.attributes]));
+  return { plan, evaluations, records };
+}
+
+Deno.test("a number interpolated into a string is filled in at apply, with no evaluation again", async () => {
+  const { plan, evaluations, records } = await planAndApply(
+    `n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result)"}
 n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "s-\\(n1.result)/\\(n0.id)"}
-`);
+`,
+  );
   for (const a of ["n1", "n2"]) {
     const n = plan.nodes.find((x) => x.address === a)!;
     assert.deepEqual(n.needsEvaluation, [], `${a} waits for no evaluation`);
@@ -56,16 +43,12 @@ n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "s-\\(n1.result)
 });
 
 Deno.test("arithmetic on an unknown number inside a string is still evaluated again", async () => {
-  const { plan, evaluations, records } = await planAndApply(`package chain
-
-import rnd "pravo.dev/providers/hashicorp/random"
-
-$random: rnd.#Provider
-
-n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+  const { plan, evaluations, records } = await planAndApply(
+    `n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 n1: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(n0.result * 3)"}
 n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"}
-`);
+`,
+  );
   const n1 = plan.nodes.find((x) => x.address === "n1")!;
   assert.deepEqual(n1.needsEvaluation, ["seed"]);
   assert.ok(evaluations >= 1);
@@ -74,18 +57,15 @@ n2: $random.#Resource.random_integer & {min: 1, max: 100, seed: "\\(-n0.result)"
 });
 
 Deno.test("nodes that wait for the same values share one evaluation again", async () => {
-  const { plan, evaluations, records } = await planAndApply(`package fan
-
-import rnd "pravo.dev/providers/hashicorp/random"
-
-$random: rnd.#Provider
-
-base: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+  const { plan, evaluations, records } = await planAndApply(
+    `base: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 a: $random.#Resource.random_integer & {min: base.result * 2, max: 1000, seed: "a"}
 b: $random.#Resource.random_integer & {min: base.result * 3, max: 1000, seed: "b"}
 c: $random.#Resource.random_integer & {min: base.result * 4, max: 1000, seed: "c"}
 d: $random.#Resource.random_integer & {min: c.result * 2, max: 3000, seed: "d"}
-`);
+`,
+    "fan",
+  );
   for (const a of ["a", "b", "c", "d"]) {
     assert.deepEqual(plan.nodes.find((x) => x.address === a)!.needsEvaluation, ["min"]);
   }
@@ -101,16 +81,12 @@ d: $random.#Resource.random_integer & {min: c.result * 2, max: 3000, seed: "d"}
 });
 
 Deno.test("a constant added to an unknown number is filled in at apply, with no evaluation again", async () => {
-  const { plan, evaluations, records } = await planAndApply(`package chain
-
-import rnd "pravo.dev/providers/hashicorp/random"
-
-$random: rnd.#Provider
-
-n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
+  const { plan, evaluations, records } = await planAndApply(
+    `n0: $random.#Resource.random_integer & {min: 1, max: 100, seed: "start"}
 n1: $random.#Resource.random_integer & {min: n0.result + 1, max: n0.result + 100, seed: "a"}
 n2: $random.#Resource.random_integer & {min: n1.result - 1, max: n1.result + 10, seed: "\\(n1.result + 7)"}
-`);
+`,
+  );
   for (const a of ["n1", "n2"]) {
     assert.deepEqual(plan.nodes.find((x) => x.address === a)!.needsEvaluation, [], a);
   }
@@ -123,16 +99,12 @@ n2: $random.#Resource.random_integer & {min: n1.result - 1, max: n1.result + 10,
 });
 
 Deno.test("a value that reaches a node through another node's input waits for that node, not for the one it came from", async () => {
-  const { plan, records } = await planAndApply(`package chain
-
-import rnd "pravo.dev/providers/hashicorp/random"
-
-$random: rnd.#Provider
-
-size: $random.#Resource.random_integer & {min: 12, max: 20, seed: "size"}
+  const { plan, records } = await planAndApply(
+    `size: $random.#Resource.random_integer & {min: 12, max: 20, seed: "size"}
 pw: $random.#Resource.random_password & {length: size.result, special: false}
 pet: $random.#Resource.random_pet & {length: pw.length - 10, separator: "_"}
-`);
+`,
+  );
   for (const a of ["pet"]) {
     const n = plan.nodes.find((x) => x.address === a)!;
     assert.deepEqual(n.dependencies, ["pw"]);

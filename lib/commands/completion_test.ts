@@ -94,6 +94,17 @@ async function scratch(shell: string): Promise<string> {
 
 const topWords = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0]))];
 
+/** The command lines both the bash and the zsh script are asked to complete, through `t`. */
+const PROBES = [
+  "pl",
+  "state s",
+  "plan --o",
+  'plan --refresh ""',
+  'show ""',
+  '-C ""',
+  'fmt ""',
+].map((words) => `t pravo ${words}\n`).join("");
+
 Deno.test("completionScript() names every command, subcommand and flag of the registry", () => {
   for (const shell of ["bash", "zsh", "fish"] as const) {
     const s = completionScript(shell);
@@ -113,14 +124,7 @@ Deno.test("the bash script registers with complete and completes commands, flags
 complete -p pravo
 t() { COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _pravo_complete; echo "$*|$(printf '%s\\n' "\${COMPREPLY[@]}" | sort | tr '\\n' ' ')"; }
 t pravo ""
-t pravo pl
-t pravo state s
-t pravo plan --o
-t pravo plan --refresh ""
-t pravo show ""
-t pravo -C ""
-t pravo fmt ""
-t pravo completion ""
+${PROBES}t pravo completion ""
 t pravo -C sub -t a=b state show --show
 t pravo why --replace ""
 `;
@@ -162,14 +166,7 @@ compadd() { shift; print -r -- "$*"; }
 _files() { print -r -- "files $*"; }
 source ./pravo.zsh
 t() { words=("$@"); CURRENT=$#; _pravo; }
-t pravo pl
-t pravo state s
-t pravo plan --o
-t pravo plan --refresh ""
-t pravo show ""
-t pravo -C ""
-t pravo fmt ""
-`;
+${PROBES}`;
   const out = (await run("zsh", ["-f", "-c", harness], dir)).trimEnd().split("\n");
   assert.equal(out[0], "compdef _pravo pravo");
   assert.deepEqual(out[1].split(" ").sort(), topWords.sort());

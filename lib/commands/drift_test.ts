@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeRoot, pravo } from "../../tests/_pravo.ts";
 import { openStore } from "../state/open.ts";
+import { assertPrinted, jsonDocument } from "./_testing.ts";
 import { put, record } from "./state_testing.ts";
 
 const SECRET = "hunter2-Sup3r-s3cret";
@@ -68,31 +69,22 @@ Deno.test("drift exits 2 and names the attribute of a file edited by hand, and a
   await Deno.writeTextFile(join(root, "notes.txt"), "edited by hand\n");
   await Deno.remove(join(root, "other.txt"));
   const before = await stateShow(root, "notes");
-  const { code, stdout, stderr } = await pravo(root, ["drift"]);
-  assert.equal(stderr, "");
-  assert.equal(code, 2);
-  assert.equal(
-    stdout,
-    [
-      "Drift: 2 of 3 records read differ:",
-      "",
-      "  ~ notes: content changed (and 7 computed attributes)",
-      "  - other: gone",
-      "",
-      "1 record was not compared, as its type cannot be read: random_integer (1).",
-      "`pravo plan --refresh all` reads them again and shows how apply would put them back.",
-      "",
-    ].join("\n"),
-  );
+  assertPrinted(await pravo(root, ["drift"]), 2, [
+    "Drift: 2 of 3 records read differ:",
+    "",
+    "  ~ notes: content changed (and 7 computed attributes)",
+    "  - other: gone",
+    "",
+    "1 record was not compared, as its type cannot be read: random_integer (1).",
+    "`pravo plan --refresh all` reads them again and shows how apply would put them back.",
+    "",
+  ]);
   // The state is not changed, nor the refresh time of what differs.
   const after = await stateShow(root, "notes");
   assert.deepEqual(after.attributes, before.attributes);
   assert.equal(after.refreshed_at, before.refreshed_at);
 
-  const json = await pravo(root, ["drift", "--json"]);
-  assert.equal(json.code, 2, json.stderr);
-  const doc = JSON.parse(json.stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = jsonDocument(await pravo(root, ["drift", "--json"]), 2);
   assert.deepEqual(doc.summary, {
     read: 3,
     drifted: 1,

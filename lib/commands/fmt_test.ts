@@ -3,15 +3,11 @@ import { fileFailure } from "./fmt.ts";
 
 /** What the formatter shares with the structural parser: the scanner, the token cursor, the operators. */
 const SYNTAX = ["cue/syntax/scanner.ts", "cue/syntax/cursor.ts", "cue/syntax/operators.ts"];
+import { loadedModules } from "../_testing.ts";
 
 Deno.test("the fmt command loads no CUE evaluation: only the scanner and the formatter", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("./fmt.ts", import.meta.url).pathname],
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout));
   const lib = new URL("../", import.meta.url).href;
-  const seen = reachable(info);
+  const seen = await loadedModules(new URL("./fmt.ts", import.meta.url), { types: true });
   assert.ok(seen.some((s) => s.endsWith("/cue/format/printer.ts")));
   for (const s of seen) {
     if (!s.startsWith("node:")) assert.ok(s.startsWith(lib), `fmt.ts loads ${s}`);
@@ -23,27 +19,6 @@ Deno.test("the fmt command loads no CUE evaluation: only the scanner and the for
     }
   }
 });
-
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
-}
-
-/** The modules that the root of `deno info --json` imports, directly or not. */
-function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
-  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const todo = [...info.roots];
-  while (todo.length > 0) {
-    const s = todo.pop()!;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    for (const d of bySpec.get(s)?.dependencies ?? []) {
-      for (const dep of [d.code, d.type]) if (dep) todo.push(dep.specifier);
-    }
-  }
-  return [...seen];
-}
 
 Deno.test("fileFailure() names the file, what failed and what to check", () => {
   const e = new Error("Permission denied (os error 13)");

@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { run } from "../../main.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import { SqliteStore } from "../state/sqlite/store.ts";
-
-async function pravo(argv: string[], env: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdout: (t) => stdout += t,
-    stderr: (t) => stderr += t,
-    isTerminal: false,
-  }, (name) => env[name]);
-  return { code, stdout, stderr };
-}
+import { refusal } from "./_testing.ts";
+import { pravo } from "./state_testing.ts";
 
 async function tempRoot(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "pravo-init-" });
@@ -147,11 +137,8 @@ Deno.test("init with --state sqlite:PATH puts the state there, relative to the r
 
 Deno.test("init refuses a PostgreSQL URL without a root key, without showing the password", async () => {
   const root = await tempRoot();
-  const { code, stdout, stderr } = await pravo(["-C", root, "init"], {
-    PRAVO_STATE: "postgres://pravo:hunter2@db.example:5432/state",
-  });
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const env = { PRAVO_STATE: "postgres://pravo:hunter2@db.example:5432/state" };
+  const stderr = refusal(await pravo(["-C", root, "init"], { env }), 64);
   assert.match(stderr, /^Error: The PostgreSQL state location names no root key\n/);
   assert.ok(!stderr.includes("hunter2"));
   assert.deepEqual([...Deno.readDirSync(root)], [], "nothing was created");

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { assertPrinted, refusal } from "./_testing.ts";
 import { pravo, storeOf } from "./state_testing.ts";
 
 const MAIN = `package demo
@@ -50,21 +51,15 @@ async function recorded(dir: string, address: string): Promise<Record<string, un
 
 Deno.test("output before apply says which outputs are known only after apply", async () => {
   const dir = await root();
-  const { code, stdout, stderr } = await pravo(["-C", dir, "output"]);
-  assert.equal(stderr, "");
-  assert.equal(code, 0);
-  assert.equal(
-    stdout,
-    [
-      "both   = (known after apply)",
-      'fixed  = "hello"',
-      "hint   = (known after apply)",
-      "name   = (known after apply)",
-      "number = (known after apply)",
-      "secret = (known after apply)",
-      "",
-    ].join("\n"),
-  );
+  assertPrinted(await pravo(["-C", dir, "output"]), 0, [
+    "both   = (known after apply)",
+    'fixed  = "hello"',
+    "hint   = (known after apply)",
+    "name   = (known after apply)",
+    "number = (known after apply)",
+    "secret = (known after apply)",
+    "",
+  ]);
   const doc = JSON.parse((await pravo(["-C", dir, "output", "--json"])).stdout);
   assert.deepEqual(doc, {
     format_version: "1.0",
@@ -152,9 +147,7 @@ Deno.test("output NAME prints the value alone: a string without quotes, else JSO
 
 Deno.test("output NAME of an unknown name says did you mean, exit 1", async () => {
   const dir = await root();
-  const { code, stdout, stderr } = await pravo(["-C", dir, "output", "numbr"]);
-  assert.equal(code, 1);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["-C", dir, "output", "numbr"]), 1);
   assert.match(stderr, /Error: No output named "numbr"/);
   assert.match(stderr, /did you mean "number"\?/);
   await Deno.remove(dir, { recursive: true });

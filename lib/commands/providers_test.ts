@@ -1,16 +1,6 @@
 import { strict as assert } from "node:assert";
-import { run } from "../../main.ts";
-
-async function pravo(argv: string[], terminal = false) {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdout: (t) => stdout += t,
-    stderr: (t) => stderr += t,
-    isTerminal: terminal,
-  }, () => undefined);
-  return { code, stdout, stderr };
-}
+import { jsonDocument, refusal } from "./_testing.ts";
+import { pravo } from "./state_testing.ts";
 
 Deno.test("providers lists each provider with its version, import path and types by mode", async () => {
   const { code, stdout, stderr } = await pravo(["providers"]);
@@ -42,11 +32,9 @@ Deno.test("providers lists each provider with its version, import path and types
 });
 
 Deno.test("providers --json prints every provider with all four modes", async () => {
-  const { code, stdout, stderr } = await pravo(["providers", "--json"]);
-  assert.equal(code, 0);
-  assert.equal(stderr, "");
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const ran = await pravo(["providers", "--json"]);
+  assert.equal(ran.stderr, "");
+  const doc = jsonDocument(ran);
   assert.deepEqual(doc.providers.map((p: { source: string }) => p.source), [
     "hashicorp/local",
     "hashicorp/null",
@@ -94,13 +82,11 @@ Deno.test("providers lists the same types that schema describes", async () => {
 });
 
 Deno.test("providers takes no arguments", async () => {
-  const { code, stdout, stderr } = await pravo(["providers", "hashicorp/random"]);
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["providers", "hashicorp/random"]), 64);
   assert.match(stderr, /"providers" takes no arguments, and "hashicorp\/random" is one too many/);
 });
 
 Deno.test("providers makes the source bold on a terminal", async () => {
-  const { stdout } = await pravo(["providers"], true);
+  const { stdout } = await pravo(["providers"], { terminal: true });
   assert.ok(stdout.startsWith("\x1b[1mhashicorp/local\x1b[0m 0.1.0\n"));
 });

@@ -1,19 +1,7 @@
 import { strict as assert } from "node:assert";
-import { run } from "../../main.ts";
-
-async function pravo(
-  argv: string[],
-  options: { terminal?: boolean; env?: Record<string, string> } = {},
-) {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, {
-    stdout: (t) => stdout += t,
-    stderr: (t) => stderr += t,
-    isTerminal: options.terminal ?? false,
-  }, (name) => options.env?.[name]);
-  return { code, stdout, stderr };
-}
+import { loadedModules } from "../_testing.ts";
+import { jsonDocument, refusal } from "./_testing.ts";
+import { pravo } from "./state_testing.ts";
 
 /** The attribute rows of the human view: the lines under a type's column header. */
 function rows(text: string): string[][] {
@@ -114,11 +102,9 @@ Deno.test("schema --required keeps only the required attributes", async () => {
 });
 
 Deno.test("schema --json prints the document with every flag of every attribute", async () => {
-  const { code, stdout, stderr } = await pravo(["--json", "schema", "local_file", "random_pet"]);
-  assert.equal(code, 0);
-  assert.equal(stderr, "");
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const ran = await pravo(["--json", "schema", "local_file", "random_pet"]);
+  assert.equal(ran.stderr, "");
+  const doc = jsonDocument(ran);
   assert.deepEqual(
     doc.types.map((t: { name: string; mode: string }) => `${t.mode}.${t.name}`),
     ["managed.local_file", "data.local_file", "managed.random_pet"],
@@ -158,9 +144,7 @@ Deno.test("schema --json --required filters the attributes too", async () => {
 });
 
 Deno.test("schema with an unknown type exits 64 and suggests the nearest name", async () => {
-  const { code, stdout, stderr } = await pravo(["schema", "random_integr"]);
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["schema", "random_integr"]), 64);
   assert.equal(
     stderr,
     'Error: Unknown type "random_integr"\n\n' +
@@ -170,16 +154,8 @@ Deno.test("schema with an unknown type exits 64 and suggests the nearest name", 
 });
 
 Deno.test("schema reports every unknown type at once and prints nothing else", async () => {
-  const { code, stdout, stderr } = await pravo([
-    "schema",
-    "random_integer",
-    "lcoal_file",
-    "nothing_like_it",
-    "ephemeral.local_file",
-    "data.local_fil",
-  ]);
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const types = ["lcoal_file", "nothing_like_it", "ephemeral.local_file", "data.local_fil"];
+  const stderr = refusal(await pravo(["schema", "random_integer", ...types]), 64);
   const summaries = [...stderr.matchAll(/^Error: (.*)$/gm)].map((m) => m[1]);
   assert.deepEqual(summaries, [
     'Unknown type "lcoal_file"',
@@ -197,9 +173,7 @@ Deno.test("schema reports every unknown type at once and prints nothing else", a
 });
 
 Deno.test("schema --json with an unknown type prints the error object on stderr", async () => {
-  const { code, stdout, stderr } = await pravo(["--json", "schema", "random_pett", "x"]);
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["--json", "schema", "random_pett", "x"]), 64);
   const err = JSON.parse(stderr);
   assert.equal(err.error, true);
   assert.equal(err.exit_code, 64);
@@ -225,13 +199,10 @@ Deno.test("schema headings are bold on a terminal and plain with NO_COLOR", asyn
 
 Deno.test("the schema and providers commands load no CUE and no MCP SDK", async () => {
   for (const file of ["./schema.ts", "./providers.ts"]) {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json", new URL(file, import.meta.url).pathname],
-    }).output();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    const info = JSON.parse(new TextDecoder().decode(out.stdout));
     const lib = new URL("../", import.meta.url).href;
-    for (const s of reachable(info)) {
+    // Type-only imports are erased at run time; dynamic imports load only on
+    // the path that needs them (starting a provider).
+    for (const s of await loadedModules(new URL(file, import.meta.url), { dynamic: false })) {
       // Deno's own node: modules are part of the runtime, not a dependency.
       if (s.startsWith("node:")) continue;
       assert.ok(s.startsWith(lib), `${file} loads ${s}`);
@@ -239,32 +210,3 @@ Deno.test("the schema and providers commands load no CUE and no MCP SDK", async 
     }
   }
 });
-
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: {
-    code?: { specifier: string };
-    type?: { specifier: string };
-    isDynamic?: boolean;
-  }[];
-}
-
-/**
- * The modules that the root of `deno info --json` loads, directly or not:
- * type-only imports (erased at run time) are not followed, nor dynamic
- * imports (loaded only on the path that needs them: starting a provider).
- */
-function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
-  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const todo = [...info.roots];
-  while (todo.length > 0) {
-    const s = todo.pop()!;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    for (const d of bySpec.get(s)?.dependencies ?? []) {
-      if (d.code && !d.isDynamic) todo.push(d.code.specifier);
-    }
-  }
-  return [...seen];
-}

@@ -1,22 +1,17 @@
 import assert from "node:assert/strict";
+import { assertPrinted, jsonDocument } from "./_testing.ts";
 import { pravo, put, record, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state dependents lists direct and transitive dependents with their depth", async () => {
   const root = await seededRoot();
-  const { code, stdout, stderr } = await pravo(["-C", root, "state", "dependents", "base"]);
-  assert.equal(stderr, "");
-  assert.equal(code, 0);
-  assert.equal(
-    stdout,
-    [
-      "3 nodes depend on base (1 directly, 2 through others):",
-      "  depth  address  type             via",
-      "  1      pw       random_password  base",
-      "  2      file     local_file       pw",
-      "  3      pet      random_pet       file",
-      "",
-    ].join("\n"),
-  );
+  assertPrinted(await pravo(["-C", root, "state", "dependents", "base"]), 0, [
+    "3 nodes depend on base (1 directly, 2 through others):",
+    "  depth  address  type             via",
+    "  1      pw       random_password  base",
+    "  2      file     local_file       pw",
+    "  3      pet      random_pet       file",
+    "",
+  ]);
   await Deno.remove(root, { recursive: true });
 });
 
@@ -29,10 +24,7 @@ Deno.test("state dependents --json gives each dependent the shortest depth once"
     await put(tx, record({ address: "late", dependencies: ["extra", "pw", "pet"] }));
   });
   await store.close();
-  const { code, stdout } = await pravo(["-C", root, "state", "dependents", "base", "--json"]);
-  assert.equal(code, 0);
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = jsonDocument(await pravo(["-C", root, "state", "dependents", "base", "--json"]));
   assert.equal(doc.address, "base");
   assert.deepEqual(
     doc.dependents.map((d: { address: string; depth: number; via: string[] }) => [

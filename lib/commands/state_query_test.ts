@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { jsonDocument, refusal } from "./_testing.ts";
 import { pravo, put, record, SECRET, seededRoot, storeOf } from "./state_testing.ts";
 
 Deno.test("state query prints the JSON value of an expression over the state", async () => {
@@ -24,10 +25,7 @@ Deno.test("state query prints the JSON value of an expression over the state", a
 
 Deno.test("state query --json prints {format_version, expression, result}", async () => {
   const root = await seededRoot();
-  const { code, stdout } = await pravo(["-C", root, "state", "query", "--json", "lineage"]);
-  assert.equal(code, 0);
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = jsonDocument(await pravo(["-C", root, "state", "query", "--json", "lineage"]));
   assert.equal(doc.expression, "lineage");
   assert.match(doc.result, /^[0-9a-f-]{36}$/);
   assert.equal(doc.truncated, undefined);
@@ -83,9 +81,7 @@ Deno.test("state query refuses what is not one expression, with exit 64", async 
 
 Deno.test("state query reports a CUE error with the expression and what to do, exit 1", async () => {
   const root = await seededRoot();
-  const { code, stdout, stderr } = await pravo(["-C", root, "state", "query", "nodes.nope"]);
-  assert.equal(code, 1);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["-C", root, "state", "query", "nodes.nope"]), 1);
   assert.match(stderr, /Error: The query failed/);
   assert.match(stderr, /CUE could not evaluate "nodes.nope": undefined field: nope/);
   assert.doesNotMatch(stderr, /_pravo/);

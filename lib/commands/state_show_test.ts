@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { jsonDocument, refusal } from "./_testing.ts";
 import { pravo, SECRET, seededRoot } from "./state_testing.ts";
 
 Deno.test("state show prints a record with its sensitive values redacted", async () => {
@@ -18,10 +19,7 @@ Deno.test("state show prints a record with its sensitive values redacted", async
 
 Deno.test("state show --json prints {format_version, record} with times and refresh age", async () => {
   const root = await seededRoot();
-  const { code, stdout } = await pravo(["-C", root, "state", "show", "base", "--json"]);
-  assert.equal(code, 0);
-  const doc = JSON.parse(stdout);
-  assert.equal(doc.format_version, "1.0");
+  const doc = jsonDocument(await pravo(["-C", root, "state", "show", "base", "--json"]));
   assert.deepEqual(doc.record.attributes, { id: "12", max: 20, min: 1, result: 12, seed: "base" });
   assert.equal(doc.record.mode, "managed");
   assert.equal(doc.record.type, "random_integer");
@@ -50,16 +48,8 @@ Deno.test("state show redacts a string that holds a sensitive value of another r
 
 Deno.test("state show --show-sensitive is refused when stdout is not a terminal", async () => {
   const root = await seededRoot();
-  const { code, stdout, stderr } = await pravo([
-    "-C",
-    root,
-    "state",
-    "show",
-    "pw",
-    "--show-sensitive",
-  ]);
-  assert.equal(code, 64);
-  assert.equal(stdout, "");
+  const args = ["-C", root, "state", "show", "pw", "--show-sensitive"];
+  const stderr = refusal(await pravo(args), 64);
   assert.ok(!stderr.includes(SECRET));
   assert.match(stderr, /--show-sensitive needs a terminal/);
   await Deno.remove(root, { recursive: true });
@@ -79,9 +69,7 @@ Deno.test("state show --show-sensitive shows the values on a terminal", async ()
 
 Deno.test("state show of an unknown address says did you mean, exit 1", async () => {
   const root = await seededRoot();
-  const { code, stdout, stderr } = await pravo(["-C", root, "state", "show", "bsae"]);
-  assert.equal(code, 1);
-  assert.equal(stdout, "");
+  const stderr = refusal(await pravo(["-C", root, "state", "show", "bsae"]), 1);
   assert.match(stderr, /Error: No record for "bsae"/);
   assert.match(stderr, /did you mean "base"\?/);
   const json = await pravo(["-C", root, "state", "show", "nothing-like-it", "--json"]);

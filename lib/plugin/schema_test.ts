@@ -1,14 +1,10 @@
 import assert from "node:assert/strict";
+import { attrMessage, blockMessage } from "./_testing.ts";
 import { blockType, blockValue, flaggedPaths, schemaFrom, toNumber } from "./schema.ts";
 import { plannedDataSourceState, proposedNewState } from "./proposed.ts";
 import { formatPath, isUnknown, UNKNOWN, type Value } from "./value.ts";
 
-const enc = new TextEncoder();
-const a = (name: string, type: unknown, flags: Record<string, unknown> = {}) => ({
-  name,
-  type: enc.encode(JSON.stringify(type)),
-  ...flags,
-});
+const a = attrMessage;
 
 // A schema message as protobufjs decodes it (int64 may be a Long).
 const message = {
@@ -34,47 +30,36 @@ const message = {
       },
     ],
     block_types: [
-      {
-        type_name: "versioning",
-        nesting: 2,
-        max_items: 1,
-        block: {
-          attributes: [
-            a("enabled", "bool", { optional: true }),
-            a("mfa", "string", { computed: true, sensitive: true }),
-          ],
-        },
-      },
-      {
-        type_name: "rule",
-        nesting: 3,
-        block: {
-          attributes: [
-            a("id", "string", { optional: true }),
-            a("status", "string", { computed: true }),
-          ],
-        },
-      },
-      {
-        type_name: "logging",
-        nesting: 1,
-        block: { attributes: [a("target", "string", { optional: true })] },
-      },
-      {
-        type_name: "site",
-        nesting: 4,
-        block: {
-          attributes: [
-            a("host", "string", { optional: true }),
-            a("ip", "string", { computed: true }),
-          ],
-        },
-      },
-      {
-        type_name: "timeouts",
-        nesting: 5,
-        block: { attributes: [a("create", "string", { optional: true })] },
-      },
+      blockMessage("versioning", {
+        nesting: "list",
+        maxItems: 1,
+        attributes: [
+          a("enabled", "bool", { optional: true }),
+          a("mfa", "string", { computed: true, sensitive: true }),
+        ],
+      }),
+      blockMessage("rule", {
+        nesting: "set",
+        attributes: [
+          a("id", "string", { optional: true }),
+          a("status", "string", { computed: true }),
+        ],
+      }),
+      blockMessage("logging", {
+        nesting: "single",
+        attributes: [a("target", "string", { optional: true })],
+      }),
+      blockMessage("site", {
+        nesting: "map",
+        attributes: [
+          a("host", "string", { optional: true }),
+          a("ip", "string", { computed: true }),
+        ],
+      }),
+      blockMessage("timeouts", {
+        nesting: "group",
+        attributes: [a("create", "string", { optional: true })],
+      }),
     ],
     description: "A thing",
     description_kind: 1,

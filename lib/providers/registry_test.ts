@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { loadedModules } from "../_testing.ts";
 import { allTypeNames, findProvider, findTypes, MODES, PROVIDERS } from "./registry.ts";
 import type { Attribute, Mode, TypeSchema } from "./schema.ts";
 
@@ -73,6 +74,16 @@ Deno.test("type names are unique per mode and carry their provider's prefix", ()
   }
 });
 
+/** The hashes of its content that local_file computes, resource and data source alike. */
+const LOCAL_FILE_HASHES = [
+  "content_base64sha256",
+  "content_base64sha512",
+  "content_md5",
+  "content_sha1",
+  "content_sha256",
+  "content_sha512",
+];
+
 Deno.test("computed-only attributes exist where Terraform has them", () => {
   const expected: Record<string, string[]> = {
     "managed.random_integer": ["id", "result"],
@@ -85,26 +96,8 @@ Deno.test("computed-only attributes exist where Terraform has them", () => {
     "managed.random_bytes": ["base64", "hex", "id"],
     "ephemeral.random_password": ["result"],
     "managed.null_resource": ["id"],
-    "managed.local_file": [
-      "content_base64sha256",
-      "content_base64sha512",
-      "content_md5",
-      "content_sha1",
-      "content_sha256",
-      "content_sha512",
-      "id",
-    ],
-    "data.local_file": [
-      "content",
-      "content_base64",
-      "content_base64sha256",
-      "content_base64sha512",
-      "content_md5",
-      "content_sha1",
-      "content_sha256",
-      "content_sha512",
-      "id",
-    ],
+    "managed.local_file": [...LOCAL_FILE_HASHES, "id"],
+    "data.local_file": ["content", "content_base64", ...LOCAL_FILE_HASHES, "id"],
     "managed.time_static": ["day", "hour", "id", "minute", "month", "second", "unix", "year"],
     "managed.time_offset": [
       "day",
@@ -299,36 +292,9 @@ Deno.test("allTypeNames() lists each name once, sorted", () => {
 });
 
 Deno.test("registry.ts imports nothing but the schema modules", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("./registry.ts", import.meta.url).pathname],
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  const specifiers = reachable(JSON.parse(new TextDecoder().decode(out.stdout)));
+  // Type-only imports (`import type`) are erased at run time: not followed.
+  const specifiers = await loadedModules(new URL("./registry.ts", import.meta.url));
   const here = new URL("./", import.meta.url).href;
   for (const s of specifiers) assert.ok(s.startsWith(here), `registry.ts loads ${s}`);
   assert.ok(specifiers.some((s) => s.endsWith("/random/schema.ts")));
 });
-
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
-}
-
-/**
- * The modules that the root of `deno info --json` loads, directly or not:
- * type-only imports (`import type`, erased at run time) are not followed.
- */
-function reachable(info: { roots: string[]; modules: ModuleInfo[] }): string[] {
-  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const todo = [...info.roots];
-  while (todo.length > 0) {
-    const s = todo.pop()!;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    for (const d of bySpec.get(s)?.dependencies ?? []) {
-      if (d.code) todo.push(d.code.specifier);
-    }
-  }
-  return [...seen];
-}

@@ -39,46 +39,48 @@ function harness(live: boolean, extra: Partial<ProgressViewOptions> = {}) {
     }
     now = end;
   };
-  return { view, out, advance, timers };
+  /** Asserts the view wrote exactly `lines` and left no timer running. */
+  const assertDone = (lines: string[]) => {
+    assert.deepEqual(out, lines);
+    assert.equal(timers.size, 0);
+  };
+  return { view, out, advance, timers, assertDone };
 }
 
-Deno.test("progressLine() says what Terraform says as a node starts and ends", () => {
-  const l = (e: Parameters<typeof progressLine>[0]) => progressLine(e);
-  assert.equal(l({ address: "base", action: "create", phase: "start" }), "base: Creating...");
-  assert.equal(
-    l({ address: "base", action: "create", phase: "done", ms: 1200, id: "7" }),
+/** Events of a node and the line Terraform prints for each. */
+const PROGRESS_LINES: [Parameters<typeof progressLine>[0], string | undefined][] = [
+  [{ address: "base", action: "create", phase: "start" }, "base: Creating..."],
+  [
+    { address: "base", action: "create", phase: "done", ms: 1200, id: "7" },
     "base: Creation complete after 1s [id=7]",
-  );
-  assert.equal(
-    l({ address: "f", action: "update", phase: "start", id: "a1" }),
-    "f: Modifying... [id=a1]",
-  );
-  assert.equal(
-    l({ address: "f", action: "update", phase: "done", ms: 0, id: "a1" }),
+  ],
+  [{ address: "f", action: "update", phase: "start", id: "a1" }, "f: Modifying... [id=a1]"],
+  [
+    { address: "f", action: "update", phase: "done", ms: 0, id: "a1" },
     "f: Modifications complete after 0s [id=a1]",
-  );
-  assert.equal(
-    l({ address: "f", action: "delete", phase: "start", id: "a1" }),
-    "f: Destroying... [id=a1]",
-  );
-  assert.equal(
-    l({ address: "f", action: "delete", phase: "done", ms: 0 }),
-    "f: Destruction complete after 0s",
-  );
-  assert.equal(
-    l({ address: "d", action: "read", mode: "data", phase: "done", ms: 0, id: "x" }),
+  ],
+  [{ address: "f", action: "delete", phase: "start", id: "a1" }, "f: Destroying... [id=a1]"],
+  [{ address: "f", action: "delete", phase: "done", ms: 0 }, "f: Destruction complete after 0s"],
+  [
+    { address: "d", action: "read", mode: "data", phase: "done", ms: 0, id: "x" },
     "d: Read complete after 0s [id=x]",
-  );
-  assert.equal(
-    l({ address: "f", action: "create", phase: "failed", ms: 65_000, summary: "Disk full" }),
+  ],
+  [
+    { address: "f", action: "create", phase: "failed", ms: 65_000, summary: "Disk full" },
     "f: Creation failed after 1m5s: Disk full",
-  );
-  assert.equal(
-    l({ address: "p", action: "create", phase: "cancelled", ms: 3000 }),
+  ],
+  [
+    { address: "p", action: "create", phase: "cancelled", ms: 3000 },
     "p: Creation cancelled after 3s",
-  );
+  ],
   // A data source forgotten is not destroyed: no line, as the counts do not count it.
-  assert.equal(l({ address: "d", action: "delete", mode: "data", phase: "start" }), undefined);
+  [{ address: "d", action: "delete", mode: "data", phase: "start" }, undefined],
+];
+
+Deno.test("progressLine() says what Terraform says as a node starts and ends", () => {
+  for (const [event, line] of PROGRESS_LINES) {
+    assert.equal(progressLine(event), line, JSON.stringify(event));
+  }
 });
 
 Deno.test("stillLine() and formatElapsed() write elapsed times as Terraform does", () => {
@@ -88,28 +90,27 @@ Deno.test("stillLine() and formatElapsed() write elapsed times as Terraform does
 });
 
 Deno.test("ApplyProgressView prints Still creating... every interval while a node runs, then stops", () => {
-  const { view, out, advance, timers } = harness(false);
+  const { view, advance, assertDone } = harness(false);
   view.event({ address: "pause", action: "create", phase: "start" });
   advance(25_000);
   view.event({ address: "pause", action: "create", phase: "done", ms: 25_000, id: "t" });
   advance(30_000);
-  assert.deepEqual(out, [
+  assertDone([
     "pause: Creating...\n",
     "pause: Still creating... [10s elapsed]\n",
     "pause: Still creating... [20s elapsed]\n",
     "pause: Creation complete after 25s [id=t]\n",
   ]);
-  assert.equal(timers.size, 0);
 });
 
 Deno.test("ApplyProgressView takes another interval, and close() stops every timer", () => {
-  const { view, out, advance, timers } = harness(false, { intervalMs: 500 });
+  const { view, advance, assertDone } = harness(false, { intervalMs: 500 });
   view.event({ address: "a", action: "create", phase: "start" });
   view.event({ address: "b", action: "delete", phase: "start", id: "9" });
   advance(1000);
   view.close();
   advance(5000);
-  assert.deepEqual(out, [
+  assertDone([
     "a: Creating...\n",
     "b: Destroying... [id=9]\n",
     "a: Still creating... [0s elapsed]\n",
@@ -117,7 +118,6 @@ Deno.test("ApplyProgressView takes another interval, and close() stops every tim
     "a: Still creating... [1s elapsed]\n",
     "b: Still destroying... [id=9, 1s elapsed]\n",
   ]);
-  assert.equal(timers.size, 0);
 });
 
 Deno.test("ApplyProgressView live: completed lines stay, the running nodes are redrawn in place", () => {

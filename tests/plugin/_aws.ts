@@ -54,8 +54,8 @@ export function awsProviderPath(): string {
   );
 }
 
-/** A running moto_server. */
-export interface Moto {
+/** A running moto_server; `await using` stops it as stop() does. */
+export interface Moto extends AsyncDisposable {
   url: string;
   stop(): Promise<void>;
 }
@@ -89,7 +89,8 @@ export async function moto(): Promise<Moto> {
         `moto_server does not answer at PRAVO_TEST_MOTO=${given}: start it, or unset the variable.`,
       );
     }
-    return { url: given, stop: () => Promise.resolve() };
+    const stop = () => Promise.resolve();
+    return { url: given, stop, [Symbol.asyncDispose]: stop };
   }
   const port = freePort();
   let child: Deno.ChildProcess;
@@ -118,17 +119,15 @@ export async function moto(): Promise<Moto> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    url,
-    stop: async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // gone
-      }
-      await child.status;
-    },
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // gone
+    }
+    await child.status;
   };
+  return { url, stop, [Symbol.asyncDispose]: stop };
 }
 
 /** The AWS provider's configuration that points every endpoint used here at moto. */
@@ -148,15 +147,23 @@ export function awsConfig(url: string, withEndpoints = true): Record<string, Val
   return config;
 }
 
-/** The `aws` CLI against moto at `url` (region us-east-1, test keys), its JSON answer parsed. */
-// deno-lint-ignore no-explicit-any
-export async function awsCli(url: string, args: string[]): Promise<any> {
+/**
+ * The `aws` CLI against moto at `url` (region us-east-1 unless told
+ * another, test keys), its JSON answer parsed.
+ */
+export async function awsCli(
+  url: string,
+  args: string[],
+  opts: { region?: string } = {},
+  // deno-lint-ignore no-explicit-any
+): Promise<any> {
+  const region = opts.region ?? "us-east-1";
   const out = await new Deno.Command("aws", {
-    args: ["--endpoint-url", url, "--region", "us-east-1", "--output", "json", ...args],
+    args: ["--endpoint-url", url, "--region", region, "--output", "json", ...args],
     env: {
       AWS_ACCESS_KEY_ID: "test",
       AWS_SECRET_ACCESS_KEY: "test",
-      AWS_DEFAULT_REGION: "us-east-1",
+      AWS_DEFAULT_REGION: region,
     },
     stdout: "piped",
     stderr: "piped",

@@ -8,10 +8,13 @@
 import { fileURLToPath } from "node:url";
 import {
   type GrpcProviderOptions,
+  type PlanResourceChangeResponse,
   type PluginProvider,
+  proposedNewState,
   type Result,
   type StartOptions,
   startProvider,
+  type Value,
 } from "../../lib/plugin/mod.ts";
 
 export const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
@@ -31,16 +34,34 @@ export function startFake(
   });
 }
 
-/** Starts the fake provider; fails the test with the diagnostics if it does not start. */
+/**
+ * Starts the fake provider; fails the test with the diagnostics if it does
+ * not start. `await using` closes it.
+ */
 export async function mustStartFake(
   mode = "normal",
   opts: Partial<StartOptions & GrpcProviderOptions> = {},
-): Promise<PluginProvider> {
+): Promise<PluginProvider & AsyncDisposable> {
   const r = await startFake(mode, opts);
   if (!r.value) {
     throw new Error(`the fake provider did not start: ${JSON.stringify(r.diagnostics, null, 2)}`);
   }
-  return r.value;
+  const p = r.value;
+  return Object.assign(p, { [Symbol.asyncDispose]: () => p.close() });
+}
+
+/** The fake provider's plan of a new `fake_thing` from `config`, proposed as the core does. */
+export async function planThing(
+  p: PluginProvider,
+  config: Record<string, Value>,
+): Promise<PlanResourceChangeResponse> {
+  const { schema } = await p.getProviderSchema();
+  return await p.planResourceChange({
+    typeName: "fake_thing",
+    priorState: null,
+    proposedNewState: proposedNewState(schema!.resources.fake_thing.block, null, config),
+    config,
+  });
 }
 
 /**

@@ -8,46 +8,26 @@
  * because scripts/pravo gave approve no read of the provider schemas).
  */
 import assert from "node:assert/strict";
-import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./_roots.ts";
-import { approverKey, call, connect, SCRIPT, text } from "../mcp/_client.ts";
+import { FAKE_HEADER, fakeRoot, type PluginRoot, script } from "./_roots.ts";
+import { approverKey, call, connect, text } from "../mcp/_client.ts";
 
-const MAIN = `package demo
-
-import fake "pravo.dev/providers/pravo/fake"
-
-$fake: fake.#Provider & {endpoint: "http://fake.example"}
-
+const MAIN = `${FAKE_HEADER}
 alpha: $fake.#Resource.fake_thing & {name: "alpha"}
 `;
 
-/** scripts/pravo in the root, with the root's environment. */
-async function script(root: string, env: Record<string, string>, args: string[]) {
-  const out = await new Deno.Command(SCRIPT, {
-    args,
-    cwd: root,
-    env: { ...env, PRAVO_ACTOR: "operator", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, out: dec.decode(out.stdout) + dec.decode(out.stderr) };
-}
+/** scripts/pravo in the root, with the root's environment, as the operator. */
+const operator = (r: PluginRoot, args: string[]) => script(r, args, "operator");
 
 Deno.test("approve on a plugin root through scripts/pravo, then --require-approval applies it through MCP", async () => {
-  const mirror = await fakeMirror();
-  const r = await pluginRoot({ "main.cue": MAIN }, {
-    source: FAKE_SOURCE,
-    version: FAKE_VERSION,
-    mirror: mirror.dir,
-  });
+  await using r = await fakeRoot({ "main.cue": MAIN });
   const op = await approverKey();
   try {
-    const plan = await script(r.root, r.env, ["plan", "--out", "a.plan"]);
+    const plan = await operator(r, ["plan", "--out", "a.plan"]);
     assert.equal(plan.code, 2, plan.out);
     // show and approve open the plan and check it against the provider's schema.
-    const show = await script(r.root, r.env, ["show", "a.plan", "--json"]);
+    const show = await operator(r, ["show", "a.plan", "--json"]);
     assert.equal(show.code, 0, show.out);
-    const approve = await script(r.root, r.env, [
+    const approve = await operator(r, [
       "--reason",
       "reviewed",
       "approve",
@@ -68,10 +48,9 @@ Deno.test("approve on a plugin root through scripts/pravo, then --require-approv
     } finally {
       await s.close();
     }
-    const state = await script(r.root, r.env, ["state", "show", "alpha", "--json"]);
+    const state = await operator(r, ["state", "show", "alpha", "--json"]);
     assert.equal(JSON.parse(state.out).record.attributes.name, "alpha", state.out);
   } finally {
-    await Deno.remove(r.root, { recursive: true });
     await Deno.remove(op.dir, { recursive: true });
   }
 });

@@ -14,15 +14,7 @@ const MAIN = `package demo
 
 import aws "pravo.dev/providers/hashicorp/aws"
 
-$aws: aws.#Provider & {
-	region:                      "us-east-1"
-	access_key:                  "test"
-	secret_key:                  "test"
-	skip_credentials_validation: true
-	skip_requesting_account_id:  true
-	skip_metadata_api_check:     "true"
-}
-
+${awsProviderCue(undefined)}
 #Doc: {
 	#var: {actions: [...string], sid: *null | string}
 	doc: $aws.#Data.aws_iam_policy_document & {
@@ -42,30 +34,24 @@ outputs: {
 `;
 
 Deno.test("aws_iam_policy_document plans with a plain statement, and through a module with a null input", async () => {
-  const r = await awsRoot({ "main.cue": MAIN });
-  try {
-    const plan = await r.run(["plan", "--json"]);
-    assert.equal(plan.code, 0, plan.stdout + plan.stderr);
-    const outputs = JSON.parse(plan.stdout).outputs;
-    const read = JSON.parse(outputs.read);
-    assert.deepEqual(read.Statement, [{
-      Effect: "Allow",
-      Action: "sqs:ReceiveMessage",
-      Resource: "*",
-    }]);
-    const send = JSON.parse(outputs.send_doc);
-    assert.equal(send.Statement[0].Action, "sqs:SendMessage");
-    assert.ok(!("Sid" in send.Statement[0]), "a null sid is unset");
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
-  }
+  await using r = await awsRoot({ "main.cue": MAIN });
+  const outputs = JSON.parse((await r.expect(["plan", "--json"])).stdout).outputs;
+  const read = JSON.parse(outputs.read);
+  assert.deepEqual(read.Statement, [{
+    Effect: "Allow",
+    Action: "sqs:ReceiveMessage",
+    Resource: "*",
+  }]);
+  const send = JSON.parse(outputs.send_doc);
+  assert.equal(send.Statement[0].Action, "sqs:SendMessage");
+  assert.ok(!("Sid" in send.Statement[0]), "a null sid is unset");
 });
 
 Deno.test("a data source whose type shares its name with a resource's plans with its own attributes (aws_vpc, aws_ami)", async () => {
   // It failed with Unsupported attribute "ipv6_cidr_block_network_border_group":
   // the resource's optional and computed attributes were put on the data source.
-  const m = await moto();
-  const r = await awsRoot({
+  await using m = await moto();
+  await using r = await awsRoot({
     "main.cue": `package demo
 
 import aws "pravo.dev/providers/hashicorp/aws"
@@ -76,14 +62,7 @@ image: $aws.#Data.aws_ami & {owners: ["amazon"], most_recent: true}
 outputs: {vpc: default_vpc.id, ami: image.id}
 `,
   });
-  try {
-    const plan = await r.run(["plan", "--json"]);
-    assert.equal(plan.code, 0, plan.stdout + plan.stderr);
-    const outputs = JSON.parse(plan.stdout).outputs;
-    assert.match(outputs.vpc, /^vpc-/);
-    assert.match(outputs.ami, /^ami-/);
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
-    await m.stop();
-  }
+  const outputs = JSON.parse((await r.expect(["plan", "--json"])).stdout).outputs;
+  assert.match(outputs.vpc, /^vpc-/);
+  assert.match(outputs.ami, /^ami-/);
 });

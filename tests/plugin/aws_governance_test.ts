@@ -21,16 +21,10 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { approverKey, call, connect, text, type ToolResult } from "../mcp/_client.ts";
 import { awsProviderPath, moto } from "./_aws.ts";
-import { awsProviderCue, awsRoot } from "./_roots.ts";
+import { awsProviderCue, awsRoot, PG, stateEnv, type Store, testOnEachStore } from "./_roots.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
-if (PG === "") {
-  console.log(
-    "tests/plugin/aws_governance_test.ts: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
-  );
-}
 const exitCode = (r: ToolResult) => r.structuredContent?.exit_code;
 
 const MAIN = (suffix: string, queue = "jobs", tag = "a") =>
@@ -50,12 +44,10 @@ p: $aws.#Resource.aws_ssm_parameter & {
 }
 `;
 
-async function flow(store: "sqlite" | "postgres"): Promise<void> {
+async function flow(store: Store): Promise<void> {
   const suffix = crypto.randomUUID().slice(0, 8);
   const key = `test/aws-governance/${suffix}`;
-  const env: Record<string, string> = store === "postgres"
-    ? { PRAVO_STATE: `${PG}${PG.includes("?") ? "&" : "?"}root=${key}` }
-    : {};
+  const env = stateEnv(store, key);
   const r = await awsRoot({ "main.cue": MAIN(suffix) }, env);
   const policies = await Deno.makeTempDir({ prefix: "pravo-gov-policy-" });
   const k = await approverKey();
@@ -136,18 +128,8 @@ async function flow(store: "sqlite" | "postgres"): Promise<void> {
   }
 }
 
-Deno.test({
-  name: "governance on an AWS root (moto), SQLite state: delete policy, approval status, read-only",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () => flow("sqlite"),
-});
-
-Deno.test({
-  name:
-    "governance on an AWS root (moto), PostgreSQL state: delete policy, approval status, read-only",
-  ignore: PG === "",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () => flow("postgres"),
+testOnEachStore(flow, {
+  file: "tests/plugin/aws_governance_test.ts",
+  name: (store) =>
+    `governance on an AWS root (moto), ${store} state: delete policy, approval status, read-only`,
 });

@@ -20,18 +20,18 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { awsProviderPath, mirrorDir, moto } from "./_aws.ts";
+import { awsCli, awsProviderPath, mirrorDir, moto } from "./_aws.ts";
+import { script, type Scripted } from "./_roots.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
-const SCRIPT = fileURLToPath(new URL("../../scripts/pravo", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../fixtures/modules", import.meta.url));
 const SUFFIX = crypto.randomUUID().slice(0, 8);
 const TAGS = ["-t", `moto=${MOTO.url}`, "-t", `suffix=${SUFFIX}`];
 const REGION = "eu-west-1";
 
-interface Root {
-  dir: string;
+interface Root extends AsyncDisposable {
+  root: string;
   env: Record<string, string>;
 }
 
@@ -46,60 +46,55 @@ async function fixtureFiles(dir: string, base = dir): Promise<Record<string, str
   return out;
 }
 
-/** A copy of the fixture `name` requiring the AWS provider from the mirror; `pravo init` done. */
-async function portRoot(name: string): Promise<Root> {
-  const dir = await Deno.makeTempDir({ prefix: `pravo-${name}-` });
-  const files = await fixtureFiles(join(FIXTURES, name));
-  files["pravo.jsonc"] = JSON.stringify({
-    providers: { "hashicorp/aws": "5.100.0" },
-    provider_mirrors: [mirrorDir()],
-  });
-  for (const [path, text] of Object.entries(files)) {
-    await Deno.mkdir(join(dir, dirname(path)), { recursive: true });
-    await Deno.writeTextFile(join(dir, path), text);
+/**
+ * A root of `files` (by path, folders made) requiring the AWS provider from
+ * the mirror, with a cache of its own; `pravo init` done. Disposing of it
+ * removes the root and the cache.
+ */
+async function awsFilesRoot(prefix: string, files: Record<string, string>): Promise<Root> {
+  const root = await Deno.makeTempDir({ prefix });
+  const cache = await Deno.makeTempDir({ prefix: "pravo-cache-" });
+  const all = {
+    ...files,
+    "pravo.jsonc": JSON.stringify({
+      providers: { "hashicorp/aws": "5.100.0" },
+      provider_mirrors: [mirrorDir()],
+    }),
+  };
+  for (const [path, text] of Object.entries(all)) {
+    await Deno.mkdir(join(root, dirname(path)), { recursive: true });
+    await Deno.writeTextFile(join(root, path), text);
   }
-  const r = { dir, env: { XDG_CACHE_HOME: await Deno.makeTempDir({ prefix: "pravo-cache-" }) } };
+  const r: Root = {
+    root,
+    env: { XDG_CACHE_HOME: cache },
+    [Symbol.asyncDispose]: async () => {
+      await Deno.remove(root, { recursive: true });
+      await Deno.remove(cache, { recursive: true });
+    },
+  };
   const init = await run(r, ["init"]);
   assert.equal(init.code, 0, init.out);
   return r;
+}
+
+/** A copy of the fixture `name` requiring the AWS provider from the mirror; `pravo init` done. */
+async function portRoot(name: string): Promise<Root> {
+  return awsFilesRoot(`pravo-${name}-`, await fixtureFiles(join(FIXTURES, name)));
 }
 
 /**
  * pravo through scripts/pravo (narrow permissions), in the root, with the
  * moto tags; init and the apply of a saved plan without them.
  */
-async function run(r: Root, args: string[]): Promise<{ code: number; out: string }> {
+function run(r: Root, args: string[]): Promise<Scripted> {
   const untagged = args[0] === "init" || (args[0] === "apply" && args[1]?.endsWith(".plan"));
-  const out = await new Deno.Command(SCRIPT, {
-    args: [...(untagged ? [] : TAGS), ...args],
-    cwd: r.dir,
-    env: { ...r.env, PRAVO_ACTOR: "aws-modules-test", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, out: text };
+  return script(r, [...(untagged ? [] : TAGS), ...args], "aws-modules-test");
 }
 
-/** The `aws` CLI on moto, its JSON answer parsed. */
+/** The `aws` CLI on moto, in the ports' region, its JSON answer parsed. */
 // deno-lint-ignore no-explicit-any
-async function aws(args: string[]): Promise<any> {
-  const out = await new Deno.Command("aws", {
-    args: ["--endpoint-url", MOTO.url, "--region", REGION, "--output", "json", ...args],
-    env: {
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_DEFAULT_REGION: REGION,
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(`aws ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  const text = new TextDecoder().decode(out.stdout).trim();
-  return text ? JSON.parse(text) : {};
-}
+const aws = (args: string[]): Promise<any> => awsCli(MOTO.url, args, { region: REGION });
 
 type Outputs = Record<string, unknown>;
 
@@ -535,19 +530,8 @@ Deno.test("an optional and computed attribute read in interpolations of several 
   // CUE reports every such read ("cannot reference optional field: policy
   // (and 1 more error)"); the suffix hid which attribute it was, and
   // validate failed where Terraform plans the values as unknown.
-  const dir = await Deno.makeTempDir({ prefix: "pravo-optional-reads-" });
-  const r = { dir, env: { XDG_CACHE_HOME: await Deno.makeTempDir({ prefix: "pravo-cache-" }) } };
-  try {
-    await Deno.writeTextFile(
-      join(dir, "pravo.jsonc"),
-      JSON.stringify({
-        providers: { "hashicorp/aws": "5.100.0" },
-        provider_mirrors: [mirrorDir()],
-      }),
-    );
-    await Deno.writeTextFile(
-      join(dir, "main.cue"),
-      `package reads
+  await using r = await awsFilesRoot("pravo-optional-reads-", {
+    "main.cue": `package reads
 
 import (
 	"strings"
@@ -567,21 +551,15 @@ q: $aws.#Resource.aws_sqs_queue & {name: "reads-\\(suffix)"}
 a: $aws.#Resource.aws_sqs_queue & {name: "reads-a-\\(suffix)", tags: v: strings.ToUpper("a-\\(q.policy)")}
 b: $aws.#Resource.aws_sqs_queue & {name: "reads-b-\\(suffix)", tags: v: strings.ToLower("b-\\(q.policy)")}
 `,
-    );
-    const init = await run(r, ["init"]);
-    assert.equal(init.code, 0, init.out);
-    const validate = await run(r, ["validate"]);
-    assert.equal(validate.code, 0, validate.out);
-    const plan = await run(r, ["plan", "--json"]);
-    assert.equal(plan.code, 2, plan.out);
-    const doc = JSON.parse(plan.out);
-    for (const n of ["a", "b"]) {
-      const node = doc.nodes.find((x: { address: string }) => x.address === n);
-      assert.ok(node.after_unknown.includes("tags"), `${n}.tags: known after apply`);
-      assert.deepEqual(node.dependencies, ["q"]);
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-    await Deno.remove(r.env.XDG_CACHE_HOME, { recursive: true });
+  });
+  const validate = await run(r, ["validate"]);
+  assert.equal(validate.code, 0, validate.out);
+  const plan = await run(r, ["plan", "--json"]);
+  assert.equal(plan.code, 2, plan.out);
+  const doc = JSON.parse(plan.out);
+  for (const n of ["a", "b"]) {
+    const node = doc.nodes.find((x: { address: string }) => x.address === n);
+    assert.ok(node.after_unknown.includes("tags"), `${n}.tags: known after apply`);
+    assert.deepEqual(node.dependencies, ["q"]);
   }
 });

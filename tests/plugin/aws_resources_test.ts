@@ -25,17 +25,15 @@
  * @module
  */
 
-import { concat } from "../../lib/bytes.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { zipBytes } from "../../lib/providers/install/_testing.ts";
 import { records } from "../_pravo.ts";
-import { awsProviderPath, moto } from "./_aws.ts";
-import { awsProviderCue, awsRoot, type PluginRoot } from "./_roots.ts";
+import { awsCli, awsProviderPath, moto } from "./_aws.ts";
+import { awsProviderCue, awsRoot, type PluginRoot, script, type Scripted } from "./_roots.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
-const SCRIPT = fileURLToPath(new URL("../../scripts/pravo", import.meta.url));
 const SUFFIX = crypto.randomUUID().slice(0, 8);
 
 /** The services the root calls; `cloudwatchlogs` is the provider's name for CloudWatch Logs. */
@@ -354,35 +352,11 @@ const KNOWN_AFTER_IMPORT: Record<string, string[]> = {
 };
 
 /** pravo through scripts/pravo (narrow permissions), in the root. */
-async function run(r: PluginRoot, args: string[]): Promise<{ code: number; out: string }> {
-  const out = await new Deno.Command(SCRIPT, {
-    args,
-    cwd: r.root,
-    env: { ...r.env, PRAVO_ACTOR: "aws-resources-test", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, out: text };
-}
+const run = (r: PluginRoot, args: string[]): Promise<Scripted> =>
+  script(r, args, "aws-resources-test");
 
 /** The `aws` CLI on moto, its JSON answer parsed. */
-async function awsCli(args: string[]): Promise<Record<string, unknown>> {
-  const out = await new Deno.Command("aws", {
-    args: ["--endpoint-url", MOTO.url, "--region", "us-east-1", "--output", "json", ...args],
-    env: {
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_DEFAULT_REGION: "us-east-1",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const err = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`aws ${args.join(" ")} failed: ${err}`);
-  const text = new TextDecoder().decode(out.stdout).trim();
-  return text ? JSON.parse(text) : {};
-}
+const aws = (args: string[]): Promise<Record<string, unknown>> => awsCli(MOTO.url, args);
 
 interface PlanNode {
   address: string;
@@ -406,7 +380,10 @@ function changes(out: string): Record<string, string> {
 Deno.test("the most used AWS resources on the real provider against moto: plan, apply, refresh, import, destroy", async (t) => {
   const work = await Deno.makeTempDir({ prefix: "pravo-aws-resources-" });
   const zip = join(work, "fn.zip");
-  const code = storedZip("handler.py", 'def handler(event, context):\n    return {"ok": True}\n');
+  // Stored, not deflated: enough for Lambda.
+  const code = zipBytes([
+    { name: "handler.py", data: 'def handler(event, context):\n    return {"ok": True}\n' },
+  ], { store: true });
   await Deno.writeFile(zip, code);
   const zipHash = btoa(
     String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", code))),
@@ -438,9 +415,9 @@ Deno.test("the most used AWS resources on the real provider against moto: plan, 
     });
 
     await t.step("what was made, seen through the aws CLI", async () => {
-      const param = await awsCli(["ssm", "get-parameter", "--name", `/pravo-all/${SUFFIX}/mode`]);
+      const param = await aws(["ssm", "get-parameter", "--name", `/pravo-all/${SUFFIX}/mode`]);
       assert.equal((param.Parameter as Attrs).Value, "blue");
-      const queue = await awsCli([
+      const queue = await aws([
         "sqs",
         "get-queue-attributes",
         "--queue-url",
@@ -460,7 +437,7 @@ Deno.test("the most used AWS resources on the real provider against moto: plan, 
         `arn:aws:sqs:us-east-1:123456789012:pravo-all-jobs-${SUFFIX}`,
       );
       assert.equal(qp.Statement[0].Condition.ArnEquals["aws:SourceArn"], ids.events);
-      const rules = await awsCli([
+      const rules = await aws([
         "ec2",
         "describe-security-group-rules",
         "--filters",
@@ -478,9 +455,9 @@ Deno.test("the most used AWS resources on the real provider against moto: plan, 
         [{ id: ids.web_https, egress: false, proto: "tcp", from: 443, to: 443, cidr: "0.0.0.0/0" }],
       );
       const bucket = `pravo-all-${SUFFIX}`;
-      const versioning = await awsCli(["s3api", "get-bucket-versioning", "--bucket", bucket]);
+      const versioning = await aws(["s3api", "get-bucket-versioning", "--bucket", bucket]);
       assert.equal(versioning.Status, "Enabled");
-      const object = await awsCli([
+      const object = await aws([
         "s3api",
         "head-object",
         "--bucket",
@@ -490,16 +467,16 @@ Deno.test("the most used AWS resources on the real provider against moto: plan, 
       ]);
       assert.equal(object.ContentType, "text/plain");
       assert.equal(object.ContentLength, "hello from pravo".length);
-      const secret = await awsCli(["secretsmanager", "get-secret-value", "--secret-id", ids.db]);
+      const secret = await aws(["secretsmanager", "get-secret-value", "--secret-id", ids.db]);
       assert.deepEqual(JSON.parse(secret.SecretString as string), {
         user: "app",
         password: "s3cret",
       });
-      const fn = await awsCli(["lambda", "get-function", "--function-name", ids.fn]);
+      const fn = await aws(["lambda", "get-function", "--function-name", ids.fn]);
       const conf = fn.Configuration as Attrs;
       assert.equal(conf.Runtime, "python3.12");
       assert.equal(conf.CodeSha256, zipHash);
-      const instances = await awsCli(["ec2", "describe-instances", "--instance-ids", ids.server]);
+      const instances = await aws(["ec2", "describe-instances", "--instance-ids", ids.server]);
       const inst = (instances.Reservations as { Instances: Attrs[] }[])[0].Instances[0];
       assert.equal(inst.SubnetId, ids.subnet);
       assert.equal((inst.State as Attrs).Name, "running");
@@ -576,12 +553,12 @@ Deno.test("the most used AWS resources on the real provider against moto: plan, 
 async function assertNothingLeft(ids: Record<string, string>): Promise<void> {
   const mine = (names: unknown[]) => names.filter((n) => String(n).includes(SUFFIX));
   const none = async (args: string[], key: string, field?: string) => {
-    const got = ((await awsCli(args))[key] as unknown[] | undefined) ?? [];
+    const got = ((await aws(args))[key] as unknown[] | undefined) ?? [];
     const names = field ? (got as Attrs[]).map((x) => x[field]) : got;
     assert.deepEqual(mine(names), [], `aws ${args.join(" ")}`);
   };
   const ec2 = async (what: string, key: string, field: string, id: string) => {
-    const got = (await awsCli(["ec2", what]))[key] as Attrs[];
+    const got = (await aws(["ec2", what]))[key] as Attrs[];
     assert.deepEqual(got.filter((x) => x[field] === id), [], `aws ec2 ${what}`);
   };
   // Each is a process of its own: all at once.
@@ -595,7 +572,7 @@ async function assertNothingLeft(ids: Record<string, string>): Promise<void> {
     none(["dynamodb", "list-tables"], "TableNames"),
     none(["kms", "list-aliases"], "Aliases", "AliasName"),
     // A KMS key is never deleted at once: it waits out its deletion window.
-    awsCli(["kms", "describe-key", "--key-id", ids.app_key]).then((k) =>
+    aws(["kms", "describe-key", "--key-id", ids.app_key]).then((k) =>
       assert.equal((k.KeyMetadata as Attrs).KeyState, "PendingDeletion")
     ),
     none(["ssm", "describe-parameters"], "Parameters", "Name"),
@@ -608,55 +585,9 @@ async function assertNothingLeft(ids: Record<string, string>): Promise<void> {
     ec2("describe-route-tables", "RouteTables", "RouteTableId", ids.routes),
     ec2("describe-security-groups", "SecurityGroups", "GroupId", ids.web),
     // A terminated instance stays listed for a while, as on AWS.
-    awsCli(["ec2", "describe-instances", "--instance-ids", ids.server]).then((d) => {
+    aws(["ec2", "describe-instances", "--instance-ids", ids.server]).then((d) => {
       const inst = (d.Reservations as { Instances: Attrs[] }[])[0].Instances[0];
       assert.equal((inst.State as Attrs).Name, "terminated");
     }),
   ]);
-}
-
-/** A zip archive holding one file, stored (not compressed): enough for Lambda. */
-function storedZip(name: string, text: string): Uint8Array<ArrayBuffer> {
-  const data = new TextEncoder().encode(text);
-  const file = new TextEncoder().encode(name);
-  const crc = crc32(data);
-  const local = new DataView(new ArrayBuffer(30));
-  local.setUint32(0, 0x04034b50, true);
-  local.setUint16(4, 20, true); // version needed
-  local.setUint16(12, 0x21, true); // the date: 1980-01-01
-  local.setUint32(14, crc, true);
-  local.setUint32(18, data.length, true);
-  local.setUint32(22, data.length, true);
-  local.setUint16(26, file.length, true);
-  const central = new DataView(new ArrayBuffer(46));
-  central.setUint32(0, 0x02014b50, true);
-  central.setUint16(4, 0x031e, true); // made by: Unix
-  central.setUint16(6, 20, true);
-  central.setUint16(14, 0x21, true);
-  central.setUint32(16, crc, true);
-  central.setUint32(20, data.length, true);
-  central.setUint32(24, data.length, true);
-  central.setUint16(28, file.length, true);
-  central.setUint32(38, 0o100644 << 16, true); // a regular file, rw-r--r--
-  const centralAt = 30 + file.length + data.length;
-  const centralSize = 46 + file.length;
-  const end = new DataView(new ArrayBuffer(22));
-  end.setUint32(0, 0x06054b50, true);
-  end.setUint16(8, 1, true);
-  end.setUint16(10, 1, true);
-  end.setUint32(12, centralSize, true);
-  end.setUint32(16, centralAt, true);
-  const parts = [local, file, data, central, file, end].map((p) =>
-    p instanceof DataView ? new Uint8Array(p.buffer) : p
-  );
-  return concat(parts);
-}
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return (c ^ 0xffffffff) >>> 0;
 }

@@ -20,13 +20,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { call, connect, text } from "../mcp/_client.ts";
-import { awsProviderPath, moto } from "./_aws.ts";
-import { alive } from "./_fake.ts";
-import { awsRoot, type PluginRoot } from "./_roots.ts";
+import { SCRIPT } from "../_script.ts";
+import { awsCli, awsProviderPath, moto } from "./_aws.ts";
+import { gone } from "./_fake.ts";
+import { awsRoot, type PluginRoot, script, type Scripted } from "./_roots.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
-const SCRIPT = fileURLToPath(new URL("../../scripts/pravo", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../examples/aws/main.cue", import.meta.url));
 const SUFFIX = crypto.randomUUID().slice(0, 8);
 const TAGS = ["-t", `moto=${MOTO.url}`, "-t", `suffix=${SUFFIX}`];
@@ -35,35 +35,14 @@ const TAGS = ["-t", `moto=${MOTO.url}`, "-t", `suffix=${SUFFIX}`];
  * pravo through scripts/pravo (narrow permissions), in the root, with the
  * moto tags; an apply of a saved plan without them (the plan holds its tags).
  */
-async function run(r: PluginRoot, args: string[]): Promise<{ code: number; out: string }> {
+function run(r: PluginRoot, args: string[]): Promise<Scripted> {
   const saved = args[0] === "apply" && args.some((a) => a.endsWith(".plan"));
-  const out = await new Deno.Command(SCRIPT, {
-    args: [...(saved ? [] : TAGS), ...args],
-    cwd: r.root,
-    env: { ...r.env, PRAVO_ACTOR: "aws-test", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, out: text };
+  return script(r, [...(saved ? [] : TAGS), ...args], "aws-test");
 }
 
-/** The `aws` CLI on moto. */
-async function awsCli(args: string[]): Promise<string> {
-  const out = await new Deno.Command("aws", {
-    args: ["--endpoint-url", MOTO.url, "--region", "us-east-1", "--output", "json", ...args],
-    env: {
-      AWS_ACCESS_KEY_ID: "test",
-      AWS_SECRET_ACCESS_KEY: "test",
-      AWS_DEFAULT_REGION: "us-east-1",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const err = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`aws ${args.join(" ")} failed: ${err}`);
-  return new TextDecoder().decode(out.stdout);
-}
+/** The `aws` CLI on moto, its JSON answer parsed. */
+// deno-lint-ignore no-explicit-any
+const aws = (args: string[]): Promise<any> => awsCli(MOTO.url, args);
 
 function planDoc(out: string): { nodes: { address: string; action: string }[] } {
   return JSON.parse(out.slice(out.indexOf("{")));
@@ -92,14 +71,12 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
       const res = await run(r, ["apply", "first.plan"]);
       assert.equal(res.code, 0, res.out);
       assert.match(res.out, /8 added/);
-      const buckets = JSON.parse(await awsCli(["s3api", "list-buckets"]));
+      const buckets = await aws(["s3api", "list-buckets"]);
       assert.ok(
         buckets.Buckets.some((b: { Name: string }) => b.Name === `pravo-logs-${SUFFIX}`),
         JSON.stringify(buckets),
       );
-      const v = JSON.parse(
-        await awsCli(["s3api", "get-bucket-versioning", "--bucket", `pravo-logs-${SUFFIX}`]),
-      );
+      const v = await aws(["s3api", "get-bucket-versioning", "--bucket", `pravo-logs-${SUFFIX}`]);
       assert.equal(v.Status, "Enabled");
     });
 
@@ -116,9 +93,7 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
       assert.equal(actions(res.out).logs, "update");
       const applied = await run(r, ["apply", "-auto-approve"]);
       assert.equal(applied.code, 0, applied.out);
-      const tags = JSON.parse(
-        await awsCli(["s3api", "get-bucket-tagging", "--bucket", `pravo-logs-${SUFFIX}`]),
-      );
+      const tags = await aws(["s3api", "get-bucket-tagging", "--bucket", `pravo-logs-${SUFFIX}`]);
       assert.deepEqual(tags.TagSet, [{ Key: "team", Value: "data" }]);
     });
 
@@ -136,7 +111,7 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
       assert.match(why.out, /bucket changed: .* \(forces replacement\)/);
       const applied = await run(r, ["apply", "-auto-approve"]);
       assert.equal(applied.code, 0, applied.out);
-      const buckets = JSON.parse(await awsCli(["s3api", "list-buckets"])).Buckets.map((
+      const buckets = (await aws(["s3api", "list-buckets"])).Buckets.map((
         b: { Name: string },
       ) => b.Name);
       assert.ok(buckets.includes(`pravo-logs2-${SUFFIX}`));
@@ -144,7 +119,7 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
     });
 
     await t.step("drift made behind pravo's back is seen, and a plan puts it back", async () => {
-      await awsCli([
+      await aws([
         "s3api",
         "put-bucket-tagging",
         "--bucket",
@@ -165,7 +140,7 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
     });
 
     await t.step("import a bucket made outside", async () => {
-      await awsCli(["s3api", "create-bucket", "--bucket", `pravo-outside-${SUFFIX}`]);
+      await aws(["s3api", "create-bucket", "--bucket", `pravo-outside-${SUFFIX}`]);
       await edit((s) =>
         s.replace('tags: team: "platform"', 'tags: team: "data"')
           .replace('bucket: "pravo-logs-\\(suffix)"', 'bucket: "pravo-logs2-\\(suffix)"') +
@@ -197,7 +172,7 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
       // for it: kill pravo then, before it can record it.
       const name = `pravo-later-${SUFFIX}`;
       const until = Date.now() + 60_000;
-      while (!(await awsCli(["sqs", "list-queues"])).includes(name)) {
+      while (!JSON.stringify(await aws(["sqs", "list-queues"])).includes(name)) {
         if (Date.now() > until) throw new Error("the queue was never created");
         await new Promise((res) => setTimeout(res, 200));
       }
@@ -212,7 +187,9 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
           // gone
         }
       }
-      for (const pid of providers) assert.ok(await gone(pid), `provider ${pid} still runs`);
+      for (const pid of providers) {
+        assert.ok(await gone(pid, 5_000), `provider ${pid} still runs`);
+      }
       const res = await run(r, ["apply", "-auto-approve"]);
       assert.equal(res.code, 0, res.out);
       const plan = await run(r, ["plan"]);
@@ -260,11 +237,11 @@ Deno.test("an AWS root on the real provider against moto: the whole lifecycle", 
     await t.step("destroy", async () => {
       const res = await run(r, ["apply", "-auto-approve", "--destroy"]);
       assert.equal(res.code, 0, res.out);
-      const buckets = JSON.parse(await awsCli(["s3api", "list-buckets"])).Buckets.map((
+      const buckets = (await aws(["s3api", "list-buckets"])).Buckets.map((
         b: { Name: string },
       ) => b.Name);
       assert.ok(!buckets.some((b: string) => b.endsWith(SUFFIX)), JSON.stringify(buckets));
-      const queues = await awsCli(["sqs", "list-queues"]);
+      const queues = JSON.stringify(await aws(["sqs", "list-queues"]));
       assert.ok(!queues.includes(SUFFIX), queues);
     });
   } finally {
@@ -293,12 +270,4 @@ function childrenOf(pid: number): number[] {
     }
   }
   return out;
-}
-
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    if (!alive(pid)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
 }

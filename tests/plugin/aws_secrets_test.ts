@@ -13,17 +13,18 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { records } from "../_pravo.ts";
 import { call, connect, type ToolResult } from "../mcp/_client.ts";
-import { AWS_SERVICES, awsProviderCue, awsRoot } from "./_roots.ts";
+import {
+  AWS_SERVICES,
+  awsProviderCue,
+  awsRoot,
+  stateEnv,
+  type Store,
+  testOnEachStore,
+} from "./_roots.ts";
 import { awsCli, awsProviderPath, moto } from "./_aws.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
 const MOTO = await moto();
-const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
-if (PG === "") {
-  console.log(
-    "tests/plugin/aws_secrets_test.ts: the PostgreSQL test skipped: PRAVO_TEST_PG names no server (.ci/run starts one)",
-  );
-}
 
 const MAIN = (suffix: string, check: string) =>
   `package demo
@@ -90,13 +91,9 @@ function seen(r: ToolResult): string {
   }
 }
 
-async function flow(store: "sqlite" | "postgres"): Promise<void> {
+async function flow(store: Store): Promise<void> {
   const suffix = crypto.randomUUID().slice(0, 8);
-  const env: Record<string, string> = store === "postgres"
-    ? {
-      PRAVO_STATE: `${PG}${PG.includes("?") ? "&" : "?"}root=test/aws-secrets/${suffix}`,
-    }
-    : {};
+  const env = stateEnv(store, `test/aws-secrets/${suffix}`);
   const quiet = 'strings.ToUpper("") == ""';
   const r = await awsRoot({ "main.cue": MAIN(suffix, quiet) }, env);
   try {
@@ -176,19 +173,8 @@ async function flow(store: "sqlite" | "postgres"): Promise<void> {
   }
 }
 
-Deno.test({
-  name:
-    "secrets on an AWS root (moto), SQLite state: applied for real, planned unknown, probed in vain",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () => flow("sqlite"),
-});
-
-Deno.test({
-  name:
-    "secrets on an AWS root (moto), PostgreSQL state: applied for real, planned unknown, probed in vain",
-  ignore: PG === "",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () => flow("postgres"),
+testOnEachStore(flow, {
+  file: "tests/plugin/aws_secrets_test.ts",
+  name: (store) =>
+    `secrets on an AWS root (moto), ${store} state: applied for real, planned unknown, probed in vain`,
 });

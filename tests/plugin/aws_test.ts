@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import {
   formatPath,
   isUnknown,
+  type PlanResourceChangeResponse,
   type PluginProvider,
   proposedNewState,
   type Schema,
@@ -56,6 +57,30 @@ Deno.test("the real AWS provider over protocol 5 against moto: an S3 bucket's wh
       assert.equal(p.process.handshake.network, "unix");
     });
     const aws = () => p!;
+    /** Plans a change of the bucket from `prior` to `config` (null: its deletion), proposed as the core does. */
+    const planBucket = (
+      change: { prior: Obj | null; config: Obj | null; priorPrivate?: Uint8Array },
+    ) =>
+      aws().planResourceChange({
+        typeName: "aws_s3_bucket",
+        priorState: change.prior,
+        proposedNewState: proposedNewState(s3.block, change.prior, change.config),
+        config: change.config,
+        priorPrivate: change.priorPrivate,
+      });
+    /** Applies a planned change of the bucket, timed as `ApplyResourceChange (what)`. */
+    const applyBucket = (
+      what: string,
+      change: { prior: Obj | null; plan: PlanResourceChangeResponse; config: Obj },
+    ) =>
+      timed(`ApplyResourceChange (${what})`, () =>
+        aws().applyResourceChange({
+          typeName: "aws_s3_bucket",
+          priorState: change.prior,
+          plannedState: change.plan.plannedState as Obj,
+          config: change.config,
+          plannedPrivate: change.plan.plannedPrivate,
+        }));
 
     let s3: Schema;
     await t.step("metadata and the whole schema", async () => {
@@ -132,13 +157,10 @@ Deno.test("the real AWS provider over protocol 5 against moto: an S3 bucket's wh
         (await aws().validateResourceConfig({ typeName: "aws_s3_bucket", config })).diagnostics,
         [],
       );
-      const plan = await timed("PlanResourceChange (create)", () =>
-        aws().planResourceChange({
-          typeName: "aws_s3_bucket",
-          priorState: null,
-          proposedNewState: proposedNewState(s3.block, null, config),
-          config,
-        }));
+      const plan = await timed(
+        "PlanResourceChange (create)",
+        () => planBucket({ prior: null, config }),
+      );
       assert.deepEqual(plan.diagnostics, []);
       assert.equal(plan.legacyTypeSystem, true, "SDKv2 resources say so");
       const planned = plan.plannedState as Obj;
@@ -147,14 +169,7 @@ Deno.test("the real AWS provider over protocol 5 against moto: an S3 bucket's wh
         isUnknown(planned.id) && isUnknown(planned.arn),
         "computed values are known after apply",
       );
-      const applied = await timed("ApplyResourceChange (create)", () =>
-        aws().applyResourceChange({
-          typeName: "aws_s3_bucket",
-          priorState: null,
-          plannedState: planned,
-          config,
-          plannedPrivate: plan.plannedPrivate,
-        }));
+      const applied = await applyBucket("create", { prior: null, plan, config });
       assert.deepEqual(applied.diagnostics, []);
       state = applied.newState as Obj;
       priv = applied.private;
@@ -178,25 +193,12 @@ Deno.test("the real AWS provider over protocol 5 against moto: an S3 bucket's wh
 
     await t.step("update the bucket in place: tags", async () => {
       const config: Obj = { bucket: name, tags: { env: "test", owner: "pravo" } };
-      const plan = await aws().planResourceChange({
-        typeName: "aws_s3_bucket",
-        priorState: state,
-        proposedNewState: proposedNewState(s3.block, state, config),
-        config,
-        priorPrivate: priv,
-      });
+      const plan = await planBucket({ prior: state, config, priorPrivate: priv });
       assert.deepEqual(plan.diagnostics, []);
       const planned = plan.plannedState as Obj;
       assert.deepEqual(planned.tags, { env: "test", owner: "pravo" });
       assert.equal(planned.id, name, "the id carries over: an update, not a create");
-      const applied = await timed("ApplyResourceChange (update)", () =>
-        aws().applyResourceChange({
-          typeName: "aws_s3_bucket",
-          priorState: state,
-          plannedState: planned,
-          config,
-          plannedPrivate: plan.plannedPrivate,
-        }));
+      const applied = await applyBucket("update", { prior: state, plan, config });
       assert.deepEqual(applied.diagnostics, []);
       state = applied.newState as Obj;
       assert.deepEqual(state.tags, { env: "test", owner: "pravo" });
@@ -212,12 +214,7 @@ Deno.test("the real AWS provider over protocol 5 against moto: an S3 bucket's wh
       );
       // Renaming the bucket forces a replacement.
       const renamed = { ...config, bucket: `${name}-2` };
-      const replace = await aws().planResourceChange({
-        typeName: "aws_s3_bucket",
-        priorState: state,
-        proposedNewState: proposedNewState(s3.block, state, renamed),
-        config: renamed,
-      });
+      const replace = await planBucket({ prior: state, config: renamed });
       assert.ok(
         replace.requiresReplace.map(formatPath).includes("bucket"),
         JSON.stringify(replace.requiresReplace),
@@ -258,12 +255,7 @@ Deno.test("the real AWS provider over protocol 5 against moto: an S3 bucket's wh
     });
 
     await t.step("delete the bucket", async () => {
-      const plan = await aws().planResourceChange({
-        typeName: "aws_s3_bucket",
-        priorState: state,
-        proposedNewState: null,
-        config: null,
-      });
+      const plan = await planBucket({ prior: state, config: null });
       assert.deepEqual(plan.diagnostics, []);
       assert.equal(plan.plannedState, null);
       const applied = await timed(

@@ -8,14 +8,9 @@
  * second plan is a no-op (issue "Composition that holds", items 1, 2, 4, 6).
  */
 import assert from "node:assert/strict";
-import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./_roots.ts";
+import { FAKE_HEADER, fakeRoot, planNodes } from "./_roots.ts";
 
-const MAIN = `package demo
-
-import fake "pravo.dev/providers/pravo/fake"
-
-$fake: fake.#Provider & {endpoint: "http://fake.example"}
-
+const MAIN = `${FAKE_HEADER}
 #Queue: {
 	#var: {name: string, encrypted: bool, size: *null | number}
 	queue: $fake.#Resource.fake_thing & {
@@ -42,52 +37,38 @@ queues: {
 `;
 
 Deno.test("a module as a definition in a comprehension on a plugin provider: false passed in stays false; applied in order; no-op after", async () => {
-  const mirror = await fakeMirror();
-  const r = await pluginRoot({ "main.cue": MAIN }, {
-    source: FAKE_SOURCE,
-    version: FAKE_VERSION,
-    mirror: mirror.dir,
-  });
-  try {
-    const plan = await r.run(["plan", "--json"]);
-    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
-    const doc = JSON.parse(plan.stdout);
-    const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
-    assert.equal(node("queues.plain.queue").after.encrypted, false, "false as written");
-    assert.equal(node("queues.sealed.queue").after.encrypted, true);
-    assert.equal(node("queues.plain.queue").after.size, null, "a null input is unset");
-    assert.ok(node("mirror").after_unknown.includes("encrypted"), "known after apply");
-    assert.deepEqual(node("mirror").dependencies, ["extra.e"]);
-    assert.deepEqual(node("queues.plain.queue").dependencies, ["first"]);
-    // The policy waits for its own module's queue (an extra edge is allowed, a missing one never).
-    assert.ok(node("queues.plain.policy").dependencies.includes("queues.plain.queue"));
-    assert.ok(!node("queues.plain.policy").dependencies.includes("queues.sealed.queue"));
+  await using r = await fakeRoot({ "main.cue": MAIN });
+  const node = await planNodes(r);
+  assert.equal(node("queues.plain.queue").after.encrypted, false, "false as written");
+  assert.equal(node("queues.sealed.queue").after.encrypted, true);
+  assert.equal(node("queues.plain.queue").after.size, null, "a null input is unset");
+  assert.ok(node("mirror").after_unknown.includes("encrypted"), "known after apply");
+  assert.deepEqual(node("mirror").dependencies, ["extra.e"]);
+  assert.deepEqual(node("queues.plain.queue").dependencies, ["first"]);
+  // The policy waits for its own module's queue (an extra edge is allowed, a missing one never).
+  assert.ok(node("queues.plain.policy").dependencies.includes("queues.plain.queue"));
+  assert.ok(!node("queues.plain.policy").dependencies.includes("queues.sealed.queue"));
 
-    const apply = await r.run(["apply", "-auto-approve"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    const lines = apply.stdout.split("\n");
-    const at = (s: string) => lines.findIndex((l) => l.includes(s));
-    for (const k of ["plain", "sealed"]) {
-      assert.ok(
-        at("first: Creation complete") < at(`queues.${k}.queue: Creating...`),
-        apply.stdout,
-      );
-      assert.ok(
-        at(`queues.${k}.queue: Creation complete`) < at(`queues.${k}.policy: Creating...`),
-        apply.stdout,
-      );
-    }
-    const show = await r.run(["state", "show", "queues.plain.queue", "--json"]);
-    assert.equal(JSON.parse(show.stdout).record.attributes.encrypted, false, "applied as written");
-
-    const mirror = await r.run(["state", "show", "mirror", "--json"]);
-    assert.equal(JSON.parse(mirror.stdout).record.attributes.encrypted, true, "the computed value");
-
-    const again = await r.run(["plan", "--refresh", "all"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
+  const apply = await r.expect(["apply", "-auto-approve"]);
+  const lines = apply.stdout.split("\n");
+  const at = (s: string) => lines.findIndex((l) => l.includes(s));
+  for (const k of ["plain", "sealed"]) {
+    assert.ok(
+      at("first: Creation complete") < at(`queues.${k}.queue: Creating...`),
+      apply.stdout,
+    );
+    assert.ok(
+      at(`queues.${k}.queue: Creation complete`) < at(`queues.${k}.policy: Creating...`),
+      apply.stdout,
+    );
   }
+  const show = await r.run(["state", "show", "queues.plain.queue", "--json"]);
+  assert.equal(JSON.parse(show.stdout).record.attributes.encrypted, false, "applied as written");
+
+  const mirror = await r.run(["state", "show", "mirror", "--json"]);
+  assert.equal(JSON.parse(mirror.stdout).record.attributes.encrypted, true, "the computed value");
+
+  await r.expect(["plan", "--refresh", "all"]);
 });
 
 Deno.test("optional and computed attributes read through a definition's input, in its condition and in its nodes, before and after they are in the state", async () => {
@@ -97,12 +78,7 @@ Deno.test("optional and computed attributes read through a definition's input, i
   // failed with "cannot reference optional field" or a CUE "cycle error":
   // which attributes the configuration sets was asked of all nodes at once,
   // and one that could not be told yet hid the others.
-  const src = `package demo
-
-import fake "pravo.dev/providers/pravo/fake"
-
-$fake: fake.#Provider & {endpoint: "http://fake.example"}
-
+  const src = `${FAKE_HEADER}
 src: $fake.#Resource.fake_thing & {name: "src"}
 `;
   const withModule = src + `
@@ -117,32 +93,18 @@ src: $fake.#Resource.fake_thing & {name: "src"}
 
 m: #M & {#in: {name: "m", enc: src.encrypted}}
 `;
-  const mirror = await fakeMirror();
-  const r = await pluginRoot({ "main.cue": src }, {
-    source: FAKE_SOURCE,
-    version: FAKE_VERSION,
-    mirror: mirror.dir,
-  });
-  try {
-    const first = await r.run(["apply", "-auto-approve"]);
-    assert.equal(first.code, 0, first.stdout + first.stderr);
-    await Deno.writeTextFile(`${r.root}/main.cue`, withModule);
-    const plan = await r.run(["plan", "--json"]);
-    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
-    const doc = JSON.parse(plan.stdout);
-    const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
-    assert.equal(node("m.c")?.after.encrypted, true, "the state's value of src.encrypted");
-    assert.ok(node("m.b").after_unknown.includes("encrypted"), "a.encrypted: known after apply");
-    assert.ok(node("m.b").dependencies.includes("m.a"));
-    assert.ok(node("m.c").dependencies.includes("src") && node("m.c").dependencies.includes("m.a"));
-    const apply = await r.run(["apply", "-auto-approve"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    for (const args of [["plan"], ["plan", "--refresh", "all"]]) {
-      const again = await r.run(args);
-      assert.equal(again.code, 0, again.stdout + again.stderr);
-    }
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
+  await using r = await fakeRoot({ "main.cue": src });
+  await r.expect(["apply", "-auto-approve"]);
+  await Deno.writeTextFile(`${r.root}/main.cue`, withModule);
+  const node = await planNodes(r);
+  assert.equal(node("m.c")?.after.encrypted, true, "the state's value of src.encrypted");
+  assert.ok(node("m.b").after_unknown.includes("encrypted"), "a.encrypted: known after apply");
+  assert.ok(node("m.b").dependencies.includes("m.a"));
+  assert.ok(node("m.c").dependencies.includes("src") && node("m.c").dependencies.includes("m.a"));
+  await r.expect(["apply", "-auto-approve"]);
+  for (const args of [["plan"], ["plan", "--refresh", "all"]]) {
+    const again = await r.run(args);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
   }
 });
 
@@ -151,42 +113,22 @@ Deno.test("an update in place that makes one attribute unknown leaves the node's
   // the node unknown for its dependents: on AWS, a DynamoDB table updated
   // in place replaced the resource policy that reads its arn.
   const main = (tags: string) =>
-    `package demo
-
-import fake "pravo.dev/providers/pravo/fake"
-
-$fake: fake.#Provider & {endpoint: "http://fake.example"}
-
+    `${FAKE_HEADER}
 a: $fake.#Resource.fake_thing & {name: "a", tags: ${tags}}
 b: $fake.#Resource.fake_thing & {name: "b-of-\\(a.id)"}
 c: $fake.#Resource.fake_thing & {name: "c-at-\\(a.created)"}
 `;
-  const mirror = await fakeMirror();
-  const r = await pluginRoot({ "main.cue": main(`{v: "1"}`) }, {
-    source: FAKE_SOURCE,
-    version: FAKE_VERSION,
-    mirror: mirror.dir,
-  });
-  try {
-    const first = await r.run(["apply", "-auto-approve"]);
-    assert.equal(first.code, 0, first.stdout + first.stderr);
-    await Deno.writeTextFile(`${r.root}/main.cue`, main(`{touch: "1"}`));
-    const plan = await r.run(["plan", "--json"]);
-    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
-    const doc = JSON.parse(plan.stdout);
-    const node = (x: string) => doc.nodes.find((n: { address: string }) => n.address === x);
-    assert.equal(node("a").action, "update");
-    assert.deepEqual(node("a").after_unknown, ["created"]);
-    // (A node with nothing to do is not in the document.)
-    assert.equal(node("b")?.action ?? "no-op", "no-op", "a.id stays known: b is not replaced");
-    assert.equal(node("c").action, "replace", "a.created is unknown: c's name may change");
-    const apply = await r.run(["apply", "-auto-approve"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    const again = await r.run(["plan"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
-  }
+  await using r = await fakeRoot({ "main.cue": main(`{v: "1"}`) });
+  await r.expect(["apply", "-auto-approve"]);
+  await Deno.writeTextFile(`${r.root}/main.cue`, main(`{touch: "1"}`));
+  const node = await planNodes(r);
+  assert.equal(node("a").action, "update");
+  assert.deepEqual(node("a").after_unknown, ["created"]);
+  // (A node with nothing to do is not in the document.)
+  assert.equal(node("b")?.action ?? "no-op", "no-op", "a.id stays known: b is not replaced");
+  assert.equal(node("c").action, "replace", "a.created is unknown: c's name may change");
+  await r.expect(["apply", "-auto-approve"]);
+  await r.expect(["plan"]);
 });
 
 Deno.test("an optional and computed attribute read inside builtin calls in several places plans as known after apply", async () => {
@@ -207,31 +149,16 @@ src: $fake.#Resource.fake_thing & {name: "src"}
 a: $fake.#Resource.fake_thing & {name: "a", tags: v: strings.ToUpper("a-\\(src.encrypted)")}
 b: $fake.#Resource.fake_thing & {name: "b", tags: v: strings.ToLower("b-\\(src.encrypted)")}
 `;
-  const mirror = await fakeMirror();
-  const r = await pluginRoot({ "main.cue": main }, {
-    source: FAKE_SOURCE,
-    version: FAKE_VERSION,
-    mirror: mirror.dir,
-  });
-  try {
-    const plan = await r.run(["plan", "--json"]);
-    assert.equal(plan.code, 2, plan.stdout + plan.stderr);
-    const doc = JSON.parse(plan.stdout);
-    const node = (a: string) => doc.nodes.find((n: { address: string }) => n.address === a);
-    for (const n of ["a", "b"]) {
-      assert.ok(node(n).after_unknown.includes("tags.v"), `${n}.tags.v: known after apply`);
-      assert.deepEqual(node(n).dependencies, ["src"]);
-    }
-    const apply = await r.run(["apply", "-auto-approve"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    const show = await r.run(["state", "show", "a", "--json"]);
-    assert.equal(show.code, 0, show.stdout + show.stderr);
-    assert.match(show.stdout, /A-TRUE|A-FALSE/);
-    const again = await r.run(["plan"]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
+  await using r = await fakeRoot({ "main.cue": main });
+  const node = await planNodes(r);
+  for (const n of ["a", "b"]) {
+    assert.ok(node(n).after_unknown.includes("tags.v"), `${n}.tags.v: known after apply`);
+    assert.deepEqual(node(n).dependencies, ["src"]);
   }
+  await r.expect(["apply", "-auto-approve"]);
+  const show = await r.expect(["state", "show", "a", "--json"]);
+  assert.match(show.stdout, /A-TRUE|A-FALSE/);
+  await r.expect(["plan"]);
 });
 
 Deno.test("apply --refresh all with nothing to change keeps what the refresh read, as Terraform's apply -refresh-only: drift is clean after", async () => {
@@ -239,34 +166,21 @@ Deno.test("apply --refresh all with nothing to change keeps what the refresh rea
   // S3 bucket's versioning, which its own resource sets) stayed drift
   // forever, since an apply with no change returned before recording the
   // refreshed values.
-  const mirror = await fakeMirror();
-  const r = await pluginRoot({
-    "main.cue": `package demo
-
-import fake "pravo.dev/providers/pravo/fake"
-
-$fake: fake.#Provider & {endpoint: "http://fake.example"}
-
+  await using r = await fakeRoot({
+    "main.cue": `${FAKE_HEADER}
 t: $fake.#Resource.fake_thing & {name: "t"}
 `,
-  }, { source: FAKE_SOURCE, version: FAKE_VERSION, mirror: mirror.dir });
-  try {
-    assert.equal((await r.run(["apply", "-auto-approve"])).code, 0);
-    const saved = JSON.parse(await Deno.readTextFile(mirror.state));
-    saved.things[0].created = "changed outside";
-    await Deno.writeTextFile(mirror.state, JSON.stringify(saved));
-    const drift = await r.run(["drift"]);
-    assert.equal(drift.code, 2, drift.stdout + drift.stderr);
-    assert.match(drift.stdout, /t: created changed/);
-    const plan = await r.run(["plan", "--refresh", "all"]);
-    assert.equal(plan.code, 0, "a computed value: nothing to change");
-    const apply = await r.run(["apply", "-auto-approve", "--refresh", "all"]);
-    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    const show = JSON.parse((await r.run(["state", "show", "t", "--json"])).stdout);
-    assert.equal(show.record.attributes.created, "changed outside");
-    const after = await r.run(["drift"]);
-    assert.equal(after.code, 0, after.stdout + after.stderr);
-  } finally {
-    await Deno.remove(r.root, { recursive: true });
-  }
+  });
+  assert.equal((await r.run(["apply", "-auto-approve"])).code, 0);
+  const saved = JSON.parse(await Deno.readTextFile(r.mirror.state));
+  saved.things[0].created = "changed outside";
+  await Deno.writeTextFile(r.mirror.state, JSON.stringify(saved));
+  const drift = await r.expect(["drift"], 2);
+  assert.match(drift.stdout, /t: created changed/);
+  const plan = await r.run(["plan", "--refresh", "all"]);
+  assert.equal(plan.code, 0, "a computed value: nothing to change");
+  await r.expect(["apply", "-auto-approve", "--refresh", "all"]);
+  const show = JSON.parse((await r.run(["state", "show", "t", "--json"])).stdout);
+  assert.equal(show.record.attributes.created, "changed outside");
+  await r.expect(["drift"]);
 });

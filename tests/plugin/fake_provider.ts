@@ -40,11 +40,13 @@ import { decodeMsgpack, encodeMsgpack } from "../../lib/plugin/msgpack.ts";
 import {
   encodeMessage,
   type Message,
+  type MethodDef,
   providerMethod,
   shutdownMethod,
   stdioMethod,
 } from "../../lib/plugin/proto/load.ts";
 import { type Method, METHODS } from "../../lib/plugin/proto/tfplugin.ts";
+import { attrMessage, blockMessage } from "../../lib/plugin/_testing.ts";
 import { blockType, type Schema, schemaFrom } from "../../lib/plugin/schema.ts";
 import { UNKNOWN, type Value } from "../../lib/plugin/value.ts";
 import { error } from "../../lib/diag/diag.ts";
@@ -80,12 +82,12 @@ if (mode === "noisy") {
 
 // --- Schema ----------------------------------------------------------------------
 
-const t = (x: unknown) => enc.encode(JSON.stringify(x));
-const attr = (name: string, type: unknown, flags: Record<string, unknown> = {}) => ({
-  name,
-  type: t(type),
-  description: `the ${name}`,
-  ...flags,
+const attr = (name: string, type: unknown, flags: Record<string, unknown> = {}) =>
+  attrMessage(name, type, { description: `the ${name}`, ...flags });
+/** A schema of version 0 whose block holds these attributes. */
+const plainSchema = (...attributes: Record<string, unknown>[]) => ({
+  version: 0,
+  block: { attributes },
 });
 
 const providerBlock = {
@@ -123,74 +125,49 @@ const thingBlock = {
     },
   ],
   block_types: [
-    {
-      type_name: "settings",
-      nesting: 1,
-      block: { attributes: [attr("mode", "string", { optional: true })] },
-    },
-    {
-      type_name: "listener",
-      nesting: 2,
-      max_items: 2,
-      block: { attributes: [attr("port", "number", { required: true })] },
-    },
-    {
-      type_name: "extra",
-      nesting: 3,
-      block: { attributes: [attr("k", "string", { optional: true })] },
-    },
-    {
-      type_name: "labels",
-      nesting: 4,
-      block: { attributes: [attr("v", "string", { optional: true })] },
-    },
-    {
-      type_name: "limits",
-      nesting: 5,
-      block: { attributes: [attr("max", "number", { optional: true })] },
-    },
+    blockMessage("settings", {
+      nesting: "single",
+      attributes: [attr("mode", "string", { optional: true })],
+    }),
+    blockMessage("listener", {
+      nesting: "list",
+      maxItems: 2,
+      attributes: [attr("port", "number", { required: true })],
+    }),
+    blockMessage("extra", {
+      nesting: "set",
+      attributes: [attr("k", "string", { optional: true })],
+    }),
+    blockMessage("labels", {
+      nesting: "map",
+      attributes: [attr("v", "string", { optional: true })],
+    }),
+    blockMessage("limits", {
+      nesting: "group",
+      attributes: [attr("max", "number", { optional: true })],
+    }),
   ],
 };
 
 const schemas: Record<string, Message> = {
   provider: { version: 0, block: providerBlock },
   fake_thing: { version: 1, block: thingBlock },
-  fake_env: {
-    version: 0,
-    block: {
-      attributes: [
-        attr("names", ["list", "string"], { required: true }),
-        attr("values", ["map", "string"], { computed: true }),
-      ],
-    },
-  },
-  fake_slow: {
-    version: 0,
-    block: {
-      attributes: [
-        attr("ms", "number", { required: true }),
-        attr("done", "bool", { computed: true }),
-      ],
-    },
-  },
-  fake_stats: {
-    version: 0,
-    block: {
-      attributes: [
-        attr("max_in_flight", "number", { computed: true }),
-        attr("stops", "number", { computed: true }),
-      ],
-    },
-  },
-  fake_token: {
-    version: 0,
-    block: {
-      attributes: [
-        attr("prefix", "string", { optional: true }),
-        attr("value", "string", { computed: true, sensitive: true }),
-      ],
-    },
-  },
+  fake_env: plainSchema(
+    attr("names", ["list", "string"], { required: true }),
+    attr("values", ["map", "string"], { computed: true }),
+  ),
+  fake_slow: plainSchema(
+    attr("ms", "number", { required: true }),
+    attr("done", "bool", { computed: true }),
+  ),
+  fake_stats: plainSchema(
+    attr("max_in_flight", "number", { computed: true }),
+    attr("stops", "number", { computed: true }),
+  ),
+  fake_token: plainSchema(
+    attr("prefix", "string", { optional: true }),
+    attr("value", "string", { computed: true, sensitive: true }),
+  ),
 };
 const typed: Record<string, Schema> = Object.fromEntries(
   Object.entries(schemas).map(([k, s]) => [k, schemaFrom(s)]),
@@ -461,21 +438,29 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
 // --- Server -------------------------------------------------------------------------
 
 const server = new grpc.Server();
+/** The gRPC definition of a method: its path, and its messages encoded as pravo's proto does. */
+function grpcMethod(
+  def: MethodDef,
+  responseStream = false,
+): grpc.MethodDefinition<Message, Message> {
+  return {
+    path: def.path,
+    requestStream: false,
+    responseStream,
+    requestSerialize: (x: Uint8Array) => Buffer.from(x),
+    requestDeserialize: (b: Buffer) => def.request.decode(b),
+    responseSerialize: (x: Message) => Buffer.from(encodeMessage(def.response, x)),
+    responseDeserialize: (b: Buffer) => def.response.decode(b),
+  };
+}
+
 const service: Record<string, grpc.MethodDefinition<Message, Message>> = {};
 const impl: grpc.UntypedServiceImplementation = {};
 for (const m of Object.keys(METHODS) as Method[]) {
   const def = providerMethod(6, m);
   const h = handlers[m];
   if (!h) continue;
-  service[m] = {
-    path: def.path,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (x: Uint8Array) => Buffer.from(x),
-    requestDeserialize: (b: Buffer) => def.request.decode(b),
-    responseSerialize: (x: Message) => Buffer.from(encodeMessage(def.response, x)),
-    responseDeserialize: (b: Buffer) => def.response.decode(b),
-  };
+  service[m] = grpcMethod(def);
   impl[m] = async (
     call: grpc.ServerUnaryCall<Message, Message>,
     cb: grpc.sendUnaryData<Message>,
@@ -493,18 +478,7 @@ for (const m of Object.keys(METHODS) as Method[]) {
 }
 server.addService(service, impl);
 
-const shutdown = shutdownMethod();
-server.addService({
-  Shutdown: {
-    path: shutdown.path,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (x: Uint8Array) => Buffer.from(x),
-    requestDeserialize: (b: Buffer) => shutdown.request.decode(b),
-    responseSerialize: (x: Message) => Buffer.from(encodeMessage(shutdown.response, x)),
-    responseDeserialize: (b: Buffer) => shutdown.response.decode(b),
-  },
-}, {
+server.addService({ Shutdown: grpcMethod(shutdownMethod()) }, {
   Shutdown: (_call: unknown, cb: grpc.sendUnaryData<Message>) => {
     if (mode === "ignore-stop") return; // never answers, never exits
     cb(null, {});
@@ -512,18 +486,7 @@ server.addService({
   },
 });
 
-const stdio = stdioMethod();
-server.addService({
-  StreamStdio: {
-    path: stdio.path,
-    requestStream: false,
-    responseStream: true,
-    requestSerialize: (x: Uint8Array) => Buffer.from(x),
-    requestDeserialize: (b: Buffer) => stdio.request.decode(b),
-    responseSerialize: (x: Message) => Buffer.from(encodeMessage(stdio.response, x)),
-    responseDeserialize: (b: Buffer) => stdio.response.decode(b),
-  },
-}, {
+server.addService({ StreamStdio: grpcMethod(stdioMethod(), true) }, {
   StreamStdio: (call: grpc.ServerWritableStream<Message, Message>) => {
     stdioSend = (m) => call.write(m);
     call.on("cancelled", () => (stdioSend = undefined));

@@ -23,7 +23,7 @@ import {
   UNKNOWN,
   type Value,
 } from "../../lib/plugin/mod.ts";
-import { alive, gone, mustStartFake, startFake } from "./_fake.ts";
+import { alive, gone, mustStartFake, planThing, startFake } from "./_fake.ts";
 
 type Obj = Record<string, Value>;
 
@@ -66,13 +66,9 @@ Deno.test("a protocol 6 provider starts with AutoMTLS, answers metadata and its 
 });
 
 Deno.test("without AutoMTLS the connection is plain gRPC over the unix socket", async () => {
-  const p = await mustStartFake("normal", { autoMTLS: false });
-  try {
-    assert.equal(p.process.tls, false);
-    assert.deepEqual((await p.getMetadata()).resources, ["fake_thing"]);
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake("normal", { autoMTLS: false });
+  assert.equal(p.process.tls, false);
+  assert.deepEqual((await p.getMetadata()).resources, ["fake_thing"]);
 });
 
 Deno.test("with AutoMTLS the provider refuses a client that has another certificate", async () => {
@@ -99,279 +95,255 @@ Deno.test("with AutoMTLS the provider refuses a client that has another certific
 });
 
 Deno.test("provider diagnostics keep their severity and attribute paths", async () => {
-  const p = await mustStartFake();
-  try {
-    const r = await p.validateResourceConfig({
-      typeName: "fake_thing",
-      config: { name: "a", size: -1, rules: [{ port: 1 }, { port: 70000 }], tags: { bad: "1" } },
-    });
-    assert.deepEqual(
-      r.diagnostics.map((d) => [d.severity, d.summary, formatPath(d.attribute ?? [])]),
-      [
-        ["error", "Invalid size", "size"],
-        ["error", "Invalid port", "rules[1].port"],
-        ["warning", "Odd tag", 'tags["bad"]'],
-      ],
-    );
-    assert.deepEqual(r.diagnostics[1].attribute, [{ name: "rules" }, { index: 1 }, {
-      name: "port",
-    }]);
-    const c = await p.validateProviderConfig({ config: { endpoint: "bad" } });
-    assert.deepEqual(c.diagnostics.map((d) => d.attribute), [[{ name: "endpoint" }]]);
-    // A value that does not fit the schema never leaves pravo: a diagnostic names its path.
-    const wrong = await p.validateResourceConfig({
-      typeName: "fake_thing",
-      config: { name: "a", colour: "red" },
-    });
-    assert.equal(wrong.diagnostics.length, 1);
-    assert.match(wrong.diagnostics[0].summary, /could not send ValidateResourceConfig/);
-    assert.deepEqual(wrong.diagnostics[0].attribute, [{ name: "colour" }]);
-    const noType = await p.validateResourceConfig({ typeName: "fake_nope", config: {} });
-    assert.match(noType.diagnostics[0].summary, /has no resource type "fake_nope"/);
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake();
+  const r = await p.validateResourceConfig({
+    typeName: "fake_thing",
+    config: { name: "a", size: -1, rules: [{ port: 1 }, { port: 70000 }], tags: { bad: "1" } },
+  });
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.severity, d.summary, formatPath(d.attribute ?? [])]),
+    [
+      ["error", "Invalid size", "size"],
+      ["error", "Invalid port", "rules[1].port"],
+      ["warning", "Odd tag", 'tags["bad"]'],
+    ],
+  );
+  assert.deepEqual(r.diagnostics[1].attribute, [{ name: "rules" }, { index: 1 }, {
+    name: "port",
+  }]);
+  const c = await p.validateProviderConfig({ config: { endpoint: "bad" } });
+  assert.deepEqual(c.diagnostics.map((d) => d.attribute), [[{ name: "endpoint" }]]);
+  // A value that does not fit the schema never leaves pravo: a diagnostic names its path.
+  const wrong = await p.validateResourceConfig({
+    typeName: "fake_thing",
+    config: { name: "a", colour: "red" },
+  });
+  assert.equal(wrong.diagnostics.length, 1);
+  assert.match(wrong.diagnostics[0].summary, /could not send ValidateResourceConfig/);
+  assert.deepEqual(wrong.diagnostics[0].attribute, [{ name: "colour" }]);
+  const noType = await p.validateResourceConfig({ typeName: "fake_nope", config: {} });
+  assert.match(noType.diagnostics[0].summary, /has no resource type "fake_nope"/);
 });
 
 Deno.test("a resource's whole life over protocol 6: plan, apply, read, update, replace, import, upgrade, move, delete", async () => {
-  const p = await mustStartFake();
-  try {
-    const { schema } = await p.getProviderSchema();
-    const block = schema!.resources.fake_thing.block;
-    assert.deepEqual(
-      (await p.configureProvider({ config: { endpoint: "http://fake" } })).diagnostics,
-      [],
-    );
+  await using p = await mustStartFake();
+  const { schema } = await p.getProviderSchema();
+  const block = schema!.resources.fake_thing.block;
+  assert.deepEqual(
+    (await p.configureProvider({ config: { endpoint: "http://fake" } })).diagnostics,
+    [],
+  );
 
-    const config: Obj = {
-      name: "one",
-      size: 2.5,
-      tags: { env: "test" },
-      secret: "s3cret",
-      password_wo: "hunter2",
-      payload: { any: ["shape", 1] },
-      rules: [{ port: 80 }],
-      settings: { mode: "fast" },
-      listener: [{ port: 8080 }],
-      extra: [{ k: "a" }],
-      labels: { blue: { v: "b" } },
-    };
-    // Create.
-    const plan = await p.planResourceChange({
-      typeName: "fake_thing",
-      priorState: null,
-      proposedNewState: proposedNewState(block, null, config),
-      config,
-    });
-    assert.deepEqual(plan.diagnostics, []);
-    const planned = plan.plannedState as Obj;
-    assert.ok(isUnknown(planned.id) && isUnknown(planned.created));
-    assert.equal(planned.password_wo, null, "a write-only value is never planned");
-    assert.deepEqual(planned.limits, { max: null }, "an absent group block is an object of nulls");
-    assert.deepEqual((planned.rules as Obj[])[0], { port: 80, note: null });
-    assert.ok(planned.payload instanceof Typed);
-    const applied = await p.applyResourceChange({
-      typeName: "fake_thing",
-      priorState: null,
-      plannedState: planned,
-      config,
-      plannedPrivate: plan.plannedPrivate,
-    });
-    assert.deepEqual(applied.diagnostics, []);
-    const state = applied.newState as Obj;
-    assert.equal(state.id, "thing-1");
-    assert.equal(state.size, 2.5);
-    assert.deepEqual(JSON.parse(new TextDecoder().decode(applied.private)), { planned: true });
+  const config: Obj = {
+    name: "one",
+    size: 2.5,
+    tags: { env: "test" },
+    secret: "s3cret",
+    password_wo: "hunter2",
+    payload: { any: ["shape", 1] },
+    rules: [{ port: 80 }],
+    settings: { mode: "fast" },
+    listener: [{ port: 8080 }],
+    extra: [{ k: "a" }],
+    labels: { blue: { v: "b" } },
+  };
+  // Create.
+  const plan = await p.planResourceChange({
+    typeName: "fake_thing",
+    priorState: null,
+    proposedNewState: proposedNewState(block, null, config),
+    config,
+  });
+  assert.deepEqual(plan.diagnostics, []);
+  const planned = plan.plannedState as Obj;
+  assert.ok(isUnknown(planned.id) && isUnknown(planned.created));
+  assert.equal(planned.password_wo, null, "a write-only value is never planned");
+  assert.deepEqual(planned.limits, { max: null }, "an absent group block is an object of nulls");
+  assert.deepEqual((planned.rules as Obj[])[0], { port: 80, note: null });
+  assert.ok(planned.payload instanceof Typed);
+  const applied = await p.applyResourceChange({
+    typeName: "fake_thing",
+    priorState: null,
+    plannedState: planned,
+    config,
+    plannedPrivate: plan.plannedPrivate,
+  });
+  assert.deepEqual(applied.diagnostics, []);
+  const state = applied.newState as Obj;
+  assert.equal(state.id, "thing-1");
+  assert.equal(state.size, 2.5);
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(applied.private)), { planned: true });
 
-    // Read it back.
-    const read = await p.readResource({
-      typeName: "fake_thing",
-      currentState: state,
-      private: applied.private,
-    });
-    assert.deepEqual(read.diagnostics, []);
-    assert.deepEqual(read.newState, state);
+  // Read it back.
+  const read = await p.readResource({
+    typeName: "fake_thing",
+    currentState: state,
+    private: applied.private,
+  });
+  assert.deepEqual(read.diagnostics, []);
+  assert.deepEqual(read.newState, state);
 
-    // Update in place: id and created carry over from the prior state (ProposedNew).
-    const config2 = { ...config, size: 3 };
-    const proposed2 = proposedNewState(block, state, config2) as Obj;
-    assert.equal(proposed2.id, "thing-1");
-    const plan2 = await p.planResourceChange({
-      typeName: "fake_thing",
-      priorState: state,
-      proposedNewState: proposed2,
-      config: config2,
-    });
-    assert.deepEqual(plan2.requiresReplace, []);
-    const up = await p.applyResourceChange({
-      typeName: "fake_thing",
-      priorState: state,
-      plannedState: plan2.plannedState!,
-      config: config2,
-    });
-    assert.equal((up.newState as Obj).size, 3);
-    assert.equal((up.newState as Obj).id, "thing-1");
+  // Update in place: id and created carry over from the prior state (ProposedNew).
+  const config2 = { ...config, size: 3 };
+  const proposed2 = proposedNewState(block, state, config2) as Obj;
+  assert.equal(proposed2.id, "thing-1");
+  const plan2 = await p.planResourceChange({
+    typeName: "fake_thing",
+    priorState: state,
+    proposedNewState: proposed2,
+    config: config2,
+  });
+  assert.deepEqual(plan2.requiresReplace, []);
+  const up = await p.applyResourceChange({
+    typeName: "fake_thing",
+    priorState: state,
+    plannedState: plan2.plannedState!,
+    config: config2,
+  });
+  assert.equal((up.newState as Obj).size, 3);
+  assert.equal((up.newState as Obj).id, "thing-1");
 
-    // A new name forces a replacement.
-    const config3 = { ...config2, name: "two" };
-    const plan3 = await p.planResourceChange({
-      typeName: "fake_thing",
-      priorState: up.newState!,
-      proposedNewState: proposedNewState(block, up.newState!, config3),
-      config: config3,
-    });
-    assert.deepEqual(plan3.requiresReplace.map(formatPath), ["name"]);
+  // A new name forces a replacement.
+  const config3 = { ...config2, name: "two" };
+  const plan3 = await p.planResourceChange({
+    typeName: "fake_thing",
+    priorState: up.newState!,
+    proposedNewState: proposedNewState(block, up.newState!, config3),
+    config: config3,
+  });
+  assert.deepEqual(plan3.requiresReplace.map(formatPath), ["name"]);
 
-    // Import: the provider gives the id, a read fills the rest.
-    const imp = await p.importResourceState({ typeName: "fake_thing", id: "thing-1" });
-    assert.deepEqual(imp.diagnostics, []);
-    assert.equal(imp.importedResources.length, 1);
-    assert.equal((imp.importedResources[0].state as Obj).id, "thing-1");
-    const filled = await p.readResource({
-      typeName: "fake_thing",
-      currentState: imp.importedResources[0].state,
-    });
-    assert.equal((filled.newState as Obj).size, 3);
+  // Import: the provider gives the id, a read fills the rest.
+  const imp = await p.importResourceState({ typeName: "fake_thing", id: "thing-1" });
+  assert.deepEqual(imp.diagnostics, []);
+  assert.equal(imp.importedResources.length, 1);
+  assert.equal((imp.importedResources[0].state as Obj).id, "thing-1");
+  const filled = await p.readResource({
+    typeName: "fake_thing",
+    currentState: imp.importedResources[0].state,
+  });
+  assert.equal((filled.newState as Obj).size, 3);
 
-    // A state written with schema version 0 is upgraded from its JSON.
-    const upg = await p.upgradeResourceState({
-      typeName: "fake_thing",
-      version: 0,
-      rawStateJSON: JSON.stringify({ id: "old-1", title: "legacy", created: "then" }),
-    });
-    assert.deepEqual(upg.diagnostics, []);
-    assert.equal((upg.upgradedState as Obj).name, "legacy");
+  // A state written with schema version 0 is upgraded from its JSON.
+  const upg = await p.upgradeResourceState({
+    typeName: "fake_thing",
+    version: 0,
+    rawStateJSON: JSON.stringify({ id: "old-1", title: "legacy", created: "then" }),
+  });
+  assert.deepEqual(upg.diagnostics, []);
+  assert.equal((upg.upgradedState as Obj).name, "legacy");
 
-    // A move from another type.
-    const mv = await p.moveResourceState({
-      sourceProviderAddress: "example/fake",
-      sourceTypeName: "fake_old",
-      sourceSchemaVersion: 0,
-      sourceStateJSON: '{"id":"m1","label":"moved"}',
-      targetTypeName: "fake_thing",
-    });
-    assert.deepEqual(mv.diagnostics, []);
-    assert.equal((mv.targetState as Obj).name, "moved");
+  // A move from another type.
+  const mv = await p.moveResourceState({
+    sourceProviderAddress: "example/fake",
+    sourceTypeName: "fake_old",
+    sourceSchemaVersion: 0,
+    sourceStateJSON: '{"id":"m1","label":"moved"}',
+    targetTypeName: "fake_thing",
+  });
+  assert.deepEqual(mv.diagnostics, []);
+  assert.equal((mv.targetState as Obj).name, "moved");
 
-    // Delete: plan with the proposal and config null, apply with planned null.
-    const del = await p.planResourceChange({
-      typeName: "fake_thing",
-      priorState: up.newState!,
-      proposedNewState: null,
-      config: null,
-    });
-    assert.equal(del.plannedState, null);
-    const gone = await p.applyResourceChange({
-      typeName: "fake_thing",
-      priorState: up.newState!,
-      plannedState: null,
-      config: null,
-    });
-    assert.deepEqual(gone.diagnostics, []);
-    assert.equal(gone.newState, null);
-    const after = await p.readResource({ typeName: "fake_thing", currentState: up.newState! });
-    assert.equal(after.newState, null, "a deleted object reads as null");
-  } finally {
-    await p.close();
-  }
+  // Delete: plan with the proposal and config null, apply with planned null.
+  const del = await p.planResourceChange({
+    typeName: "fake_thing",
+    priorState: up.newState!,
+    proposedNewState: null,
+    config: null,
+  });
+  assert.equal(del.plannedState, null);
+  const gone = await p.applyResourceChange({
+    typeName: "fake_thing",
+    priorState: up.newState!,
+    plannedState: null,
+    config: null,
+  });
+  assert.deepEqual(gone.diagnostics, []);
+  assert.equal(gone.newState, null);
+  const after = await p.readResource({ typeName: "fake_thing", currentState: up.newState! });
+  assert.equal(after.newState, null, "a deleted object reads as null");
 });
 
 Deno.test("data sources and ephemeral resources over protocol 6", async () => {
-  const p = await mustStartFake();
-  try {
-    const ds = await p.readDataSource({ typeName: "fake_slow", config: { ms: 1 } });
-    assert.deepEqual(ds.diagnostics, []);
-    assert.equal((ds.state as Obj).done, true);
-    const open = await p.openEphemeralResource({
-      typeName: "fake_token",
-      config: { prefix: "p-" },
-    });
-    assert.deepEqual(open.diagnostics, []);
-    assert.equal((open.result as Obj).value, "p-secret-1");
-    assert.ok(open.renewAt instanceof Date && open.renewAt.getTime() > Date.now());
-    const renewed = await p.renewEphemeralResource({
-      typeName: "fake_token",
-      private: open.private,
-    });
-    assert.equal(new TextDecoder().decode(renewed.private), "token-1-renewed");
-    const closed = await p.closeEphemeralResource({
-      typeName: "fake_token",
-      private: renewed.private,
-    });
-    assert.deepEqual(closed.diagnostics, []);
-    const ok = await p.validateEphemeralResourceConfig({
-      typeName: "fake_token",
-      config: { prefix: "x" },
-    });
-    assert.deepEqual(ok.diagnostics, []);
-    const bad = await p.validateEphemeralResourceConfig({
-      typeName: "fake_token",
-      config: { prefix: "bad" },
-    });
-    assert.deepEqual(bad.diagnostics.map((d) => [d.summary, d.attribute]), [
-      ["Bad prefix", [{ name: "prefix" }]],
-    ]);
-    // A call the provider does not implement is a diagnostic that says so.
-    const other = await p.validateDataResourceConfig({ typeName: "fake_slow", config: { ms: 1 } });
-    assert.match(
-      other.diagnostics[0]?.summary ?? "",
-      /does not support ValidateDataResourceConfig/,
-    );
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake();
+  const ds = await p.readDataSource({ typeName: "fake_slow", config: { ms: 1 } });
+  assert.deepEqual(ds.diagnostics, []);
+  assert.equal((ds.state as Obj).done, true);
+  const open = await p.openEphemeralResource({
+    typeName: "fake_token",
+    config: { prefix: "p-" },
+  });
+  assert.deepEqual(open.diagnostics, []);
+  assert.equal((open.result as Obj).value, "p-secret-1");
+  assert.ok(open.renewAt instanceof Date && open.renewAt.getTime() > Date.now());
+  const renewed = await p.renewEphemeralResource({
+    typeName: "fake_token",
+    private: open.private,
+  });
+  assert.equal(new TextDecoder().decode(renewed.private), "token-1-renewed");
+  const closed = await p.closeEphemeralResource({
+    typeName: "fake_token",
+    private: renewed.private,
+  });
+  assert.deepEqual(closed.diagnostics, []);
+  const ok = await p.validateEphemeralResourceConfig({
+    typeName: "fake_token",
+    config: { prefix: "x" },
+  });
+  assert.deepEqual(ok.diagnostics, []);
+  const bad = await p.validateEphemeralResourceConfig({
+    typeName: "fake_token",
+    config: { prefix: "bad" },
+  });
+  assert.deepEqual(bad.diagnostics.map((d) => [d.summary, d.attribute]), [
+    ["Bad prefix", [{ name: "prefix" }]],
+  ]);
+  // A call the provider does not implement is a diagnostic that says so.
+  const other = await p.validateDataResourceConfig({ typeName: "fake_slow", config: { ms: 1 } });
+  assert.match(
+    other.diagnostics[0]?.summary ?? "",
+    /does not support ValidateDataResourceConfig/,
+  );
 });
 
 Deno.test("many calls are in flight at once on one provider", async () => {
-  const p = await mustStartFake();
-  try {
-    const reads = await Promise.all(
-      Array.from(
-        { length: 8 },
-        () => p.readDataSource({ typeName: "fake_slow", config: { ms: 300 } }),
-      ),
-    );
-    assert.ok(reads.every((r) => r.diagnostics.length === 0));
-    const stats = await p.readDataSource({ typeName: "fake_stats", config: {} });
-    assert.ok(((stats.state as Obj).max_in_flight as number) > 1, JSON.stringify(stats.state));
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake();
+  const reads = await Promise.all(
+    Array.from(
+      { length: 8 },
+      () => p.readDataSource({ typeName: "fake_slow", config: { ms: 300 } }),
+    ),
+  );
+  assert.ok(reads.every((r) => r.diagnostics.length === 0));
+  const stats = await p.readDataSource({ typeName: "fake_stats", config: {} });
+  assert.ok(((stats.state as Obj).max_in_flight as number) > 1, JSON.stringify(stats.state));
 });
 
 Deno.test("stopProvider() makes calls in flight return early", async () => {
-  const p = await mustStartFake();
-  try {
-    const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } });
-    // Wait until the read is in the provider.
-    for (let i = 0; i < 100; i++) {
-      const s = await p.readDataSource({ typeName: "fake_stats", config: {} });
-      if (((s.state as Obj).max_in_flight as number) >= 2) break;
-    }
-    const stop = await p.stopProvider();
-    assert.deepEqual(stop.diagnostics, []);
-    const r = await slow;
-    assert.deepEqual(r.diagnostics.map((d) => d.summary), ["Stopped"]);
-    // The process still serves after a Stop.
-    assert.deepEqual((await p.getMetadata()).diagnostics, []);
-  } finally {
-    await p.close();
+  await using p = await mustStartFake();
+  const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } });
+  // Wait until the read is in the provider.
+  for (let i = 0; i < 100; i++) {
+    const s = await p.readDataSource({ typeName: "fake_stats", config: {} });
+    if (((s.state as Obj).max_in_flight as number) >= 2) break;
   }
+  const stop = await p.stopProvider();
+  assert.deepEqual(stop.diagnostics, []);
+  const r = await slow;
+  assert.deepEqual(r.diagnostics.map((d) => d.summary), ["Stopped"]);
+  // The process still serves after a Stop.
+  assert.deepEqual((await p.getMetadata()).diagnostics, []);
 });
 
 Deno.test("an AbortSignal cancels one call", async () => {
-  const p = await mustStartFake();
-  try {
-    const ac = new AbortController();
-    const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } }, {
-      signal: ac.signal,
-    });
-    setTimeout(() => ac.abort(), 100);
-    const r = await slow;
-    assert.match(r.diagnostics[0].summary, /ReadDataSource .* was cancelled/);
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake();
+  const ac = new AbortController();
+  const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } }, {
+    signal: ac.signal,
+  });
+  setTimeout(() => ac.abort(), 100);
+  const r = await slow;
+  assert.match(r.diagnostics[0].summary, /ReadDataSource .* was cancelled/);
 });
 
 Deno.test("the provider's environment holds the user's variables and none of pravo's", async () => {
@@ -472,25 +444,21 @@ Deno.test("a provider that prints kilobytes and no newline is stopped, not waite
 
 Deno.test("a stop signal sends Stop to the provider, as Ctrl-C does", async () => {
   const ac = new AbortController();
-  const p = await mustStartFake("normal", { stopSignal: ac.signal });
-  try {
-    const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } });
-    // Stop only once the slow read is in flight (the stats call is the other).
-    const end = Date.now() + 60_000;
-    for (;;) {
-      const s = await p.readDataSource({ typeName: "fake_stats", config: {} });
-      if (((s.state as Obj).max_in_flight as number) >= 2) break;
-      if (Date.now() > end) throw new Error("the slow read never reached the provider");
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    ac.abort();
-    const r = await slow;
-    assert.deepEqual(r.diagnostics.map((d) => d.summary), ["Stopped"]);
-    const stats = await p.readDataSource({ typeName: "fake_stats", config: {} });
-    assert.equal((stats.state as Obj).stops, 1);
-  } finally {
-    await p.close();
+  await using p = await mustStartFake("normal", { stopSignal: ac.signal });
+  const slow = p.readDataSource({ typeName: "fake_slow", config: { ms: 60_000 } });
+  // Stop only once the slow read is in flight (the stats call is the other).
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const s = await p.readDataSource({ typeName: "fake_stats", config: {} });
+    if (((s.state as Obj).max_in_flight as number) >= 2) break;
+    if (Date.now() > end) throw new Error("the slow read never reached the provider");
+    await new Promise((r) => setTimeout(r, 20));
   }
+  ac.abort();
+  const r = await slow;
+  assert.deepEqual(r.diagnostics.map((d) => d.summary), ["Stopped"]);
+  const stats = await p.readDataSource({ typeName: "fake_stats", config: {} });
+  assert.equal((stats.state as Obj).stops, 1);
 });
 
 Deno.test("a missing executable is a diagnostic that says to run pravo init", async () => {
@@ -514,75 +482,49 @@ Deno.test("a provider that ignores Stop and Shutdown is killed after the grace p
 });
 
 Deno.test("a provider that crashes during apply: the diagnostic names the call, the exit and its panic", async () => {
-  const p = await mustStartFake();
-  try {
-    const config = { name: "crash" };
-    const { schema } = await p.getProviderSchema();
-    const plan = await p.planResourceChange({
-      typeName: "fake_thing",
-      priorState: null,
-      proposedNewState: proposedNewState(schema!.resources.fake_thing.block, null, config),
-      config,
-    });
-    const r = await p.applyResourceChange({
-      typeName: "fake_thing",
-      priorState: null,
-      plannedState: plan.plannedState!,
-      config,
-    });
-    assert.equal(r.diagnostics.length, 1);
-    const d = r.diagnostics[0];
-    assert.equal(d.summary, 'The provider "example/fake" stopped during ApplyResourceChange');
-    assert.match(d.detail, /The provider process exited with code 2\./);
-    assert.match(d.detail, /panic: boom/);
-    assert.match(d.detail, /about to crash/, "what came over GRPCStdio is in the report too");
-    assert.match(d.detail, /run the command again/);
-    // Later calls fail the same way, at once.
-    const again = await p.getMetadata();
-    assert.match(again.diagnostics[0].summary, /stopped during GetMetadata/);
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake();
+  const config = { name: "crash" };
+  const plan = await planThing(p, config);
+  const r = await p.applyResourceChange({
+    typeName: "fake_thing",
+    priorState: null,
+    plannedState: plan.plannedState!,
+    config,
+  });
+  assert.equal(r.diagnostics.length, 1);
+  const d = r.diagnostics[0];
+  assert.equal(d.summary, 'The provider "example/fake" stopped during ApplyResourceChange');
+  assert.match(d.detail, /The provider process exited with code 2\./);
+  assert.match(d.detail, /panic: boom/);
+  assert.match(d.detail, /about to crash/, "what came over GRPCStdio is in the report too");
+  assert.match(d.detail, /run the command again/);
+  // Later calls fail the same way, at once.
+  const again = await p.getMetadata();
+  assert.match(again.diagnostics[0].summary, /stopped during GetMetadata/);
 });
 
 Deno.test("unknown values travel to a provider and back, refinements included", async () => {
-  const p = await mustStartFake();
-  try {
-    const { schema } = await p.getProviderSchema();
-    const block = schema!.resources.fake_thing.block;
-    // A configuration with a value known only after apply (another node's id).
-    const config: Obj = { name: "u", tags: { owner: UNKNOWN } };
-    const plan = await p.planResourceChange({
-      typeName: "fake_thing",
-      priorState: null,
-      proposedNewState: proposedNewState(block, null, config),
-      config,
-    });
-    assert.deepEqual(plan.diagnostics, []);
-    assert.ok(isUnknown(((plan.plannedState as Obj).tags as Obj).owner));
-  } finally {
-    await p.close();
-  }
+  await using p = await mustStartFake();
+  // A configuration with a value known only after apply (another node's id).
+  const plan = await planThing(p, { name: "u", tags: { owner: UNKNOWN } });
+  assert.deepEqual(plan.diagnostics, []);
+  assert.ok(isUnknown(((plan.plannedState as Obj).tags as Obj).owner));
 });
 
 Deno.test("GRPCStdio output and stderr are drained and kept", async () => {
-  const p = await mustStartFake();
-  try {
-    await p.configureProvider({ config: { endpoint: "http://drained" } });
-    // The stdio stream is asynchronous: wait for the line (at most 60 s: a
-    // guard, not a measure; 1 s was short on a loaded machine).
-    const end = Date.now() + 60_000;
-    while (!p.process.outputReport().includes("drained") && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.match(
-      p.process.outputReport(),
-      /configured with endpoint http:\/\/drained for core 1\.11\.4/,
-    );
-    assert.ok(p.process.outputBytes > 0);
-  } finally {
-    await p.close();
+  await using p = await mustStartFake();
+  await p.configureProvider({ config: { endpoint: "http://drained" } });
+  // The stdio stream is asynchronous: wait for the line (at most 60 s: a
+  // guard, not a measure; 1 s was short on a loaded machine).
+  const end = Date.now() + 60_000;
+  while (!p.process.outputReport().includes("drained") && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
   }
+  assert.match(
+    p.process.outputReport(),
+    /configured with endpoint http:\/\/drained for core 1\.11\.4/,
+  );
+  assert.ok(p.process.outputBytes > 0);
 });
 
 Deno.test("the logSink gets every byte the provider writes", async () => {

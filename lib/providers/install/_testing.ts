@@ -1,6 +1,7 @@
 /**
- * Test helpers for provider installation: zip archives and fake provider
- * packages. Not used by pravo itself.
+ * Test helpers for provider installation: zip archives, fake provider
+ * packages written into mirrors and caches, a signing key and a provider
+ * registry. Not used by pravo itself.
  *
  * @module
  */
@@ -42,7 +43,7 @@ function crc32(data: Uint8Array): number {
 export function zipBytes(
   entries: readonly TestZipEntry[],
   options: { zip64?: boolean; store?: boolean; dos?: boolean } = {},
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
@@ -142,6 +143,46 @@ export function fakeProviderFiles(type: string, version: string): TestZipEntry[]
     },
     { name: "LICENSE", data: "Not a real provider.\n" },
   ];
+}
+
+/** A provider's package as a mirror or a cache holds it. */
+export interface FakePackage {
+  /** `HOST/NAMESPACE/TYPE`, written as the folders are named (their case kept). */
+  address: string;
+  version: string;
+  /** Default `linux_amd64`. */
+  platform?: string;
+  /** Default {@link fakeProviderFiles} of its type and version. */
+  files?: readonly TestZipEntry[];
+  /** A zip `terraform-provider-TYPE_VERSION_PLATFORM.zip` beside the versions, not a folder. */
+  packed?: boolean;
+}
+
+/** The unpacked package of hashicorp/aws 5.100.0 for linux_amd64. */
+export const AWS_PACKAGE: FakePackage = {
+  address: "registry.terraform.io/hashicorp/aws",
+  version: "5.100.0",
+};
+
+/**
+ * Writes a fake provider's package into the mirror or cache `dir`, in the
+ * layout Terraform reads: unpacked at `ADDRESS/VERSION/PLATFORM/`, or
+ * packed at `ADDRESS/terraform-provider-TYPE_VERSION_PLATFORM.zip`; returns
+ * the package's folder or zip.
+ */
+export async function writeFakePackage(dir: string, pkg: FakePackage): Promise<string> {
+  const type = pkg.address.slice(pkg.address.lastIndexOf("/") + 1);
+  const platform = pkg.platform ?? "linux_amd64";
+  const files = pkg.files ?? fakeProviderFiles(type, pkg.version);
+  if (!pkg.packed) {
+    const path = join(dir, pkg.address, pkg.version, platform);
+    await writeTree(path, files);
+    return path;
+  }
+  const path = join(dir, pkg.address, `terraform-provider-${type}_${pkg.version}_${platform}.zip`);
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeFile(path, zipBytes(files));
+  return path;
 }
 
 /** Writes files (and their folders) under `dir`. */
@@ -346,6 +387,8 @@ export interface FakeRegistry {
   zip(v: FakeVersion, platform: string): Uint8Array;
   key: TestSigningKey;
   close(): Promise<void>;
+  /** As close(), for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** Ways to make a {@link FakeRegistry} misbehave. */
@@ -465,5 +508,6 @@ export function serveRegistry(
     override: (...hosts) =>
       (hosts.length ? hosts : ["registry.terraform.io"]).map((h) => `${h}=${url}`).join(","),
     close: () => server.shutdown(),
+    [Symbol.asyncDispose]: () => server.shutdown(),
   };
 }

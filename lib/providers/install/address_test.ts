@@ -3,10 +3,8 @@ import { AddressError, addressString, displayAddress, parseProviderSource } from
 
 Deno.test("parseProviderSource() reads the three forms and folds case, as Terraform does", () => {
   const full = (s: string) => addressString(parseProviderSource(s));
-  assert.equal(full("aws"), "registry.terraform.io/hashicorp/aws");
-  assert.equal(full("hashicorp/aws"), "registry.terraform.io/hashicorp/aws");
-  assert.equal(full("HashiCorp/AWS"), "registry.terraform.io/hashicorp/aws");
-  assert.equal(full("registry.terraform.io/hashicorp/aws"), "registry.terraform.io/hashicorp/aws");
+  const aws = "registry.terraform.io/hashicorp/aws";
+  for (const s of ["aws", "hashicorp/aws", "HashiCorp/AWS", aws]) assert.equal(full(s), aws, s);
   assert.equal(full("Registry.OpenTofu.org/hashicorp/aws"), "registry.opentofu.org/hashicorp/aws");
   assert.equal(full("example.com:8443/acme/x-y"), "example.com:8443/acme/x-y");
   assert.equal(full("example.com:443/acme/x"), "example.com/acme/x", "the default port is dropped");

@@ -3,11 +3,12 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { DiagnosticsError } from "../../diag/diag.ts";
 import {
+  AWS_PACKAGE,
   fakeProviderFiles,
   type FakeRegistryFaults,
   type FakeVersion,
   serveRegistry,
-  writeTree,
+  writeFakePackage,
   zipBytes,
 } from "./_testing.ts";
 import { parseProviderSource } from "./address.ts";
@@ -35,13 +36,12 @@ function req(source: string, constraint = ""): Requirement {
   };
 }
 
-interface World {
+interface World extends AsyncDisposable {
   base: string;
   root: string;
   cache: string;
   hashCache: FileHashCache;
   install(o: Partial<InstallOptions> & { requirements: Requirement[] }): Promise<InstallResult>;
-  cleanup(): Promise<void>;
 }
 
 async function world(registryOverride?: string): Promise<World> {
@@ -68,7 +68,7 @@ async function world(registryOverride?: string): Promise<World> {
           : new RegistrySource(registryOverrides(registryOverride)),
         ...o,
       }),
-    cleanup: () => Deno.remove(base, { recursive: true }),
+    [Symbol.asyncDispose]: () => Deno.remove(base, { recursive: true }),
   };
 }
 
@@ -102,14 +102,9 @@ async function withRegistry(
   faults: FakeRegistryFaults = {},
   host = "registry.terraform.io",
 ) {
-  const reg = serveRegistry(versions, faults);
-  const w = await world(reg.override(host));
-  try {
-    await fn(w, reg);
-  } finally {
-    await reg.close();
-    await w.cleanup();
-  }
+  await using reg = serveRegistry(versions, faults);
+  await using w = await world(reg.override(host));
+  await fn(w, reg);
 }
 
 Deno.test("installProviders() installs from a registry: verified, extracted, pinned with h1: and every zh:", async () => {
@@ -273,119 +268,94 @@ function sha256hex(b: Uint8Array): string {
 }
 
 Deno.test("installProviders() uses an unpacked mirror where it is, and extracts a packed one into the cache", async () => {
-  const w = await world();
-  try {
-    const mirror = join(w.base, "mirror");
-    await writeTree(
-      join(mirror, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64"),
-      fakeProviderFiles("aws", "5.100.0"),
-    );
-    await Deno.mkdir(join(mirror, "example.com/Acme/Thing"), { recursive: true });
-    const files = fakeProviderFiles("thing", "0.3.0");
-    await Deno.writeFile(
-      join(mirror, "example.com/Acme/Thing/terraform-provider-thing_0.3.0_linux_amd64.zip"),
-      zipBytes(files),
-    );
-    const r = await w.install({
-      requirements: [req("hashicorp/aws", "~> 5.100"), req("example.com/acme/thing")],
-      mirrors: [{ path: mirror }],
-    });
-    const [aws, thing] = r.providers;
-    assert.equal(aws.kind, "mirror");
-    assert.equal(aws.origin, `the mirror "${mirror}"`);
-    const unpacked = join(mirror, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64");
-    assert.equal(aws.action, "used");
-    assert.equal(aws.packageDir, unpacked, "an unpacked package is used where it is");
-    assert.equal(aws.executable, join(unpacked, "terraform-provider-aws_v5.100.0"));
-    assert.deepEqual(aws.lock.hashes, [hashPackageDir(unpacked)], "an unpacked package: h1: only");
-    assert.equal(thing.action, "installed");
-    assert.equal(thing.lock.version, "0.3.0");
-    assert.deepEqual(thing.lock.hashes, [
-      h1OfFiles(await hashZipEntries(await zipFile(w, zipBytes(files)))),
-    ]);
-    assert.ok(
-      (await Deno.lstat(join(w.cache, "example.com/acme/thing/0.3.0/linux_amd64"))).isDirectory,
-      "a packed package is extracted into the cache",
-    );
-  } finally {
-    await w.cleanup();
-  }
+  await using w = await world();
+  const mirror = join(w.base, "mirror");
+  const unpacked = await writeFakePackage(mirror, AWS_PACKAGE);
+  const files = fakeProviderFiles("thing", "0.3.0");
+  await writeFakePackage(mirror, {
+    address: "example.com/Acme/Thing",
+    version: "0.3.0",
+    packed: true,
+    files,
+  });
+  const r = await w.install({
+    requirements: [req("hashicorp/aws", "~> 5.100"), req("example.com/acme/thing")],
+    mirrors: [{ path: mirror }],
+  });
+  const [aws, thing] = r.providers;
+  assert.equal(aws.kind, "mirror");
+  assert.equal(aws.origin, `the mirror "${mirror}"`);
+  assert.equal(aws.action, "used");
+  assert.equal(aws.packageDir, unpacked, "an unpacked package is used where it is");
+  assert.equal(aws.executable, join(unpacked, "terraform-provider-aws_v5.100.0"));
+  assert.deepEqual(aws.lock.hashes, [hashPackageDir(unpacked)], "an unpacked package: h1: only");
+  assert.equal(thing.action, "installed");
+  assert.equal(thing.lock.version, "0.3.0");
+  assert.deepEqual(thing.lock.hashes, [
+    h1OfFiles(await hashZipEntries(await zipFile(w, zipBytes(files)))),
+  ]);
+  assert.ok(
+    (await Deno.lstat(join(w.cache, "example.com/acme/thing/0.3.0/linux_amd64"))).isDirectory,
+    "a packed package is extracted into the cache",
+  );
 });
 
 Deno.test("installProviders() refuses a package that does not match the lock", async () => {
-  const w = await world();
-  try {
-    const mirror = join(w.base, "mirror");
-    await writeTree(
-      join(mirror, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64"),
-      fakeProviderFiles("aws", "5.100.0"),
-    );
-    const locked = {
-      "registry.terraform.io/hashicorp/aws": {
-        version: "5.100.0",
-        constraints: "",
-        hashes: ["h1:" + "A".repeat(43) + "="],
-      },
-    };
-    await refused(
-      w.install({ requirements: [req("hashicorp/aws")], mirrors: [{ path: mirror }], locked }),
-      /The package of hashicorp\/aws 5\.100\.0 does not match pravo\.lock\.json[\s\S]*remove the entry of "registry\.terraform\.io\/hashicorp\/aws"/,
-    );
-  } finally {
-    await w.cleanup();
-  }
+  await using w = await world();
+  const mirror = join(w.base, "mirror");
+  await writeFakePackage(mirror, AWS_PACKAGE);
+  const locked = {
+    "registry.terraform.io/hashicorp/aws": {
+      version: "5.100.0",
+      constraints: "",
+      hashes: ["h1:" + "A".repeat(43) + "="],
+    },
+  };
+  await refused(
+    w.install({ requirements: [req("hashicorp/aws")], mirrors: [{ path: mirror }], locked }),
+    /The package of hashicorp\/aws 5\.100\.0 does not match pravo\.lock\.json[\s\S]*remove the entry of "registry\.terraform\.io\/hashicorp\/aws"/,
+  );
 });
 
 Deno.test("installProviders() refuses a mirror or a cache inside the root", async () => {
-  const w = await world();
-  try {
-    const inside = join(w.root, "mirror");
-    await writeTree(
-      join(inside, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64"),
-      fakeProviderFiles("aws", "5.100.0"),
-    );
-    await refused(
-      w.install({ requirements: [req("hashicorp/aws")], mirrors: [{ path: inside }] }),
-      /The provider mirror ".*\/root\/mirror" is inside the root[\s\S]*never runs one from inside the root/,
-    );
-    // A mirror outside the root whose package is a link into the root.
-    const outside = join(w.base, "mirror");
-    await Deno.mkdir(join(outside, "registry.terraform.io/hashicorp/aws/5.100.0"), {
-      recursive: true,
-    });
-    await Deno.symlink(
-      join(inside, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64"),
-      join(outside, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64"),
-    );
-    await refused(
-      w.install({ requirements: [req("hashicorp/aws")], mirrors: [{ path: outside }] }),
-      /The package ".*" is inside the root/,
-    );
-    await refused(
-      w.install({ requirements: [req("hashicorp/aws")], cacheDir: join(w.root, ".cache") }),
-      /The plugin cache ".*\/root\/\.cache" is inside the root/,
-    );
-  } finally {
-    await w.cleanup();
-  }
+  await using w = await world();
+  const inside = join(w.root, "mirror");
+  const insidePackage = await writeFakePackage(inside, AWS_PACKAGE);
+  await refused(
+    w.install({ requirements: [req("hashicorp/aws")], mirrors: [{ path: inside }] }),
+    /The provider mirror ".*\/root\/mirror" is inside the root[\s\S]*never runs one from inside the root/,
+  );
+  // A mirror outside the root whose package is a link into the root.
+  const outside = join(w.base, "mirror");
+  await Deno.mkdir(join(outside, "registry.terraform.io/hashicorp/aws/5.100.0"), {
+    recursive: true,
+  });
+  await Deno.symlink(
+    insidePackage,
+    join(outside, "registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64"),
+  );
+  await refused(
+    w.install({ requirements: [req("hashicorp/aws")], mirrors: [{ path: outside }] }),
+    /The package ".*" is inside the root/,
+  );
+  await refused(
+    w.install({ requirements: [req("hashicorp/aws")], cacheDir: join(w.root, ".cache") }),
+    /The plugin cache ".*\/root\/\.cache" is inside the root/,
+  );
 });
 
 Deno.test("installProviders() falls back on the cache, with a warning, when the registry cannot be reached", async () => {
   const reg = serveRegistry(AWS);
-  const w = await world(reg.override());
-  try {
-    await w.install({ requirements: [req("hashicorp/aws", "5.99.0")] });
-    await reg.close();
-    const r = await w.install({ requirements: [req("hashicorp/aws", "~> 5.0")] });
-    assert.equal(r.providers[0].lock.version, "5.99.0");
-    assert.equal(r.providers[0].kind, "cache");
-    const text = r.warnings.map((d) => d.summary).join("\n");
-    assert.match(
-      text,
-      /Cannot reach registry\.terraform\.io.*the versions come from the plugin cache/,
-    );
-    assert.match(text, /taken from the plugin cache, unverified/);
-  } finally {
-    await w.cleanup();
-  }
+  await using w = await world(reg.override());
+  await w.install({ requirements: [req("hashicorp/aws", "5.99.0")] });
+  await reg.close();
+  const r = await w.install({ requirements: [req("hashicorp/aws", "~> 5.0")] });
+  assert.equal(r.providers[0].lock.version, "5.99.0");
+  assert.equal(r.providers[0].kind, "cache");
+  const text = r.warnings.map((d) => d.summary).join("\n");
+  assert.match(
+    text,
+    /Cannot reach registry\.terraform\.io.*the versions come from the plugin cache/,
+  );
+  assert.match(text, /taken from the plugin cache, unverified/);
 });

@@ -4,18 +4,19 @@ import { lockFileText, parseLockFile } from "./lock.ts";
 
 const H1 = "h1:edXOJWE4ORX8Fm+dpVpICzMZJat4AX0VRCAy/xkcOc0=";
 const ZH = "zh:" + "0123456789abcdef".repeat(4);
+const LOCK = {
+  builtins: { "hashicorp/random": { version: "0.1.0" } },
+  plugins: {
+    "registry.terraform.io/hashicorp/aws": {
+      version: "5.100.0",
+      constraints: "~> 5.100",
+      hashes: [H1, ZH],
+    },
+  },
+};
 
 Deno.test("parseLockFile() reads built-in and plugin entries, and lockFileText() writes them back", () => {
-  const text = lockFileText({
-    builtins: { "hashicorp/random": { version: "0.1.0" } },
-    plugins: {
-      "registry.terraform.io/hashicorp/aws": {
-        version: "5.100.0",
-        constraints: "~> 5.100",
-        hashes: [H1, ZH],
-      },
-    },
-  });
+  const text = lockFileText(structuredClone(LOCK)); // a copy: LOCK stays what is expected
   assert.equal(
     text,
     `{
@@ -36,16 +37,7 @@ Deno.test("parseLockFile() reads built-in and plugin entries, and lockFileText()
 }
 `,
   );
-  assert.deepEqual(parseLockFile(text, "/r/pravo.lock.json"), {
-    builtins: { "hashicorp/random": { version: "0.1.0" } },
-    plugins: {
-      "registry.terraform.io/hashicorp/aws": {
-        version: "5.100.0",
-        constraints: "~> 5.100",
-        hashes: [H1, ZH],
-      },
-    },
-  });
+  assert.deepEqual(parseLockFile(text, "/r/pravo.lock.json"), LOCK);
 });
 
 /** Refused, pointing at where `token` starts in the text. */

@@ -126,28 +126,15 @@ Deno.test("local_file delete removes the file and accepts a file already gone", 
 
 Deno.test("local_file plan computes the digests when the content is known", () => {
   const b = base("managed", "local_file", "/r");
-  const known = handler("managed").plan!({
-    ...b,
-    config: { filename: "f", content: "hi" },
-    unknown: [],
-    prior: null,
-  }).value!;
+  const plan = (config: Attrs, unknown: string[] = []) =>
+    handler("managed").plan!({ ...b, config, unknown, prior: null }).value!;
+  const known = plan({ filename: "f", content: "hi" });
   assert.equal(known.attributes.id, sha("sha1", "hi"));
   assert.deepEqual(known.unknown, []);
-  const later = handler("managed").plan!({
-    ...b,
-    config: { filename: "f" },
-    unknown: ["content"],
-    prior: null,
-  }).value!;
+  const later = plan({ filename: "f" }, ["content"]);
   assert.equal(later.attributes.id, undefined);
   assert.ok(later.unknown.includes("id") && later.unknown.includes("content_sha256"));
-  const source = handler("managed").plan!({
-    ...b,
-    config: { filename: "f", source: "g" },
-    unknown: [],
-    prior: null,
-  }).value!;
+  const source = plan({ filename: "f", source: "g" });
   assert.ok(source.unknown.includes("id"));
 });
 
