@@ -16,7 +16,8 @@
  * @module
  */
 
-const KEYWORDS = new Set([
+/** CUE's keywords: never a field's label unquoted. */
+export const KEYWORDS: ReadonlySet<string> = new Set([
   "package",
   "import",
   "for",
@@ -61,11 +62,14 @@ const PREDECLARED = new Set([
   "uint128",
 ]);
 
+/** Whether `name` is a keyword or a predeclared name of CUE's, which a label or a variable must not take. */
+export function isReserved(name: string): boolean {
+  return KEYWORDS.has(name) || PREDECLARED.has(name);
+}
+
 /** A field's label: the name as it is where CUE allows it, else quoted. */
 export function cueLabel(name: string): string {
-  return /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && !KEYWORDS.has(name) && !PREDECLARED.has(name)
-    ? name
-    : JSON.stringify(name);
+  return /^[A-Za-z][A-Za-z0-9_]*$/.test(name) && !isReserved(name) ? name : JSON.stringify(name);
 }
 
 /** Characters no string of pravo's is written with as they are: controls but tab and newline. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cueJsonMarshal, cueLabel, cueNumber, cueString, cueValue } from "./literal.ts";
+import { cueJsonMarshal, cueLabel, cueNumber, cueString, cueValue, isReserved } from "./literal.ts";
 import { evaluate } from "./engine.ts";
 import { formatSource } from "./format/mod.ts";
 
@@ -117,4 +117,11 @@ Deno.test("cueJsonMarshal() writes json.Marshal only where CUE gives the same st
     '{"a":1', // not JSON
   ];
   for (const s of no) assert.equal(cueJsonMarshal(s), undefined, s);
+});
+
+Deno.test("isReserved() is true of CUE's keywords and predeclared names only", () => {
+  for (const n of ["for", "null", "div", "int", "string", "len", "_"]) {
+    assert.equal(isReserved(n), true, n);
+  }
+  for (const n of ["name", "x", "format", "Int"]) assert.equal(isReserved(n), false, n);
 });

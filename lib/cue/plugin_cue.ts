@@ -47,29 +47,13 @@ import {
   SET_FIELD,
 } from "./provider_cue.ts";
 import { sentinelNumber, sentinelString } from "./unknowns.ts";
+import { KEYWORDS } from "./literal.ts";
 
 const DEFAULT_STRING = "⟦pravo:?⟧";
 const DEFAULT_NUMBER = 7_000_000_000_000_000;
 /** Leaves of a complex value unknown in the traced evaluation: no sentinel, so apply evaluates again. */
 const MARK_STRING = "⟦pravo~⟧";
 const MARK_NUMBER = DEFAULT_NUMBER + 1;
-
-const KEYWORDS = new Set([
-  "package",
-  "import",
-  "for",
-  "in",
-  "if",
-  "let",
-  "true",
-  "false",
-  "null",
-  "div",
-  "mod",
-  "quo",
-  "rem",
-  "_",
-]);
 
 /** A field label, quoted where CUE needs it. */
 export function label(name: string): string {

@@ -13,6 +13,7 @@
 import type { Diagnostic, SourcePos } from "../diag/diag.ts";
 import { error, warning } from "../diag/diag.ts";
 import type { AstNode, HclFile } from "./hcl.ts";
+import { cueLabel, isReserved } from "../cue/literal.ts";
 
 /** How a resource, data source or module call is expanded. */
 export type Expansion = "none" | "count" | "for_each";
@@ -69,27 +70,6 @@ export const BOTTOM = "_|_";
 
 export const PREC = { or: 1, and: 2, cmp: 3, add: 4, mul: 5, unary: 6, atom: 7 } as const;
 
-const CUE_KEYWORDS = new Set([
-  "for",
-  "in",
-  "if",
-  "let",
-  "true",
-  "false",
-  "null",
-  "package",
-  "import",
-  "len",
-  "close",
-  "and",
-  "or",
-  "div",
-  "mod",
-  "quo",
-  "rem",
-  "_",
-]);
-
 /** A package reference, placed by the file that imports it: `⟪strings⟫`. */
 export function pkg(path: string, ctx: ExprContext): string {
   ctx.imports.add(path);
@@ -97,12 +77,7 @@ export function pkg(path: string, ctx: ExprContext): string {
 }
 
 /** A label as CUE writes it: an identifier, else a quoted string. */
-export function cueLabel(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !name.startsWith("_") &&
-      !CUE_KEYWORDS.has(name)
-    ? name
-    : JSON.stringify(name);
-}
+export { cueLabel };
 
 /** A selector step: `.name`, or `."a b"` where a name will not do. */
 export function selector(name: string): string {
@@ -170,7 +145,7 @@ export function withVars(scope: Scope, vars: Record<string, string>): Scope {
 /** A CUE name for an HCL variable, not a keyword, nor one of `avoid`. */
 export function freshName(name: string, avoid: ReadonlySet<string>): string {
   let n = /^[A-Za-z][A-Za-z0-9_]*$/.test(name) ? name : "x";
-  while (CUE_KEYWORDS.has(n) || avoid.has(n)) n += "_";
+  while (isReserved(n) || avoid.has(n)) n += "_";
   return n;
 }
 
