@@ -10,7 +10,7 @@
 import type { EvalResult } from "../engine.ts";
 import { formatPath } from "../errors.ts";
 import type { Evaluator } from "./evaluator.ts";
-import { optionalReads, pinDefault, unsetDefault } from "./pins.ts";
+import { defaultPins, optionalReads, pinDefault, unsetDefault } from "./pins.ts";
 import { cueView, nested } from "./values.ts";
 
 /** The most times the evaluation is run again with one more pin. */
@@ -33,12 +33,27 @@ export async function settle(ev: Evaluator): Promise<EvalResult> {
     const pin = unsetDefault(res.message, ev.index)?.pin;
     if (pin && !ev.pins.includes(pin)) {
       ev.pins.push(pin);
-    } else if (!await _pinRead(ev, res.message)) {
+    } else if (!await _pinRead(ev, res.message) && !await _pinPending(ev)) {
       break;
     }
     res = await ev.run(ev.knownDecls);
   }
   return res;
+}
+
+/**
+ * Asks again which fields the nodes set whose setness the first setness
+ * evaluation could not tell (their lists read what was not pinned then),
+ * with the values pinned since, and pins what they leave unset. False when
+ * that pins nothing more.
+ */
+async function _pinPending(ev: Evaluator): Promise<boolean> {
+  if (!ev.pending.length) return false;
+  ev.pending.push(...await ev.learnSetness([], ev.pending.splice(0)));
+  const more = defaultPins(ev.known, { index: ev.index, deps: () => ev.aliasing() })
+    .filter((d) => !ev.defaultPins.includes(d) && !ev.pins.includes(d));
+  ev.defaultPins.push(...more);
+  return more.length > 0;
 }
 
 /**
