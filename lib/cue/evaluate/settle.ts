@@ -23,9 +23,11 @@ const MAX_PINS = 50;
  * A reference to an attribute left unset whose default is the provider's
  * (`two: {length: pet.length}`): the default is put in where it is read,
  * as the node's own value, and the evaluation runs again. Likewise an
- * optional and computed attribute of a plugin node that the sources declare
- * where the setness evaluation did not look (made by a comprehension): it
- * gets the "unknown" default, or the state's value.
+ * optional and computed attribute of a plugin node whose setness was not
+ * told before (declared through a let): it gets the "unknown" default, or
+ * the state's value. And the nodes whose lists the setness evaluation could
+ * not tell before the first evaluation (Evaluator `pending`) are asked
+ * again, with what is pinned by then.
  */
 export async function settle(ev: Evaluator): Promise<EvalResult> {
   let res = await ev.run(ev.knownDecls);
