@@ -9,39 +9,29 @@ function patternsOf(src: string) {
   return nodePatterns(sources, new Deps(sources, []));
 }
 
+/** Nodes declared, made by comprehensions, and by a pattern constraint. */
+const MADE = TIME + "rot: $time.#Resource.time_rotating & {rotation_days: 1}\n" +
+  'b: {for i in ["x"] {"\\(i)": $time.#Resource.time_static & {}}}\n' +
+  "p: [string]: $time.#Resource.time_static\np: a: {}\n";
+
+/** A definition's node, instantiated by a comprehension, at a field, and inside another definition. */
+const INSTANCES = TIME + "#M: {t: $time.#Resource.time_static & {}}\n#Outer: {inner: #M}\n" +
+  'mods: {for k in ["x"] {(k): #M & {}}}\none: #M\ndeep: #Outer & {}\n';
+
+/** A node's attribute that reads b through a computed key is no instance of b. */
+const READS = TIME + 'b: {for k in ["x"] {(k): $time.#Resource.time_static & {}}}\n' +
+  'u: {for k in ["x"] {(k): $time.#Resource.time_static & {triggers: b[k]}}}\n';
+
 Deno.test("nodePatterns() gives the paths of the nodes declared and of those comprehensions make", () => {
-  assert.deepEqual(
-    patternsOf(
-      TIME + "rot: $time.#Resource.time_rotating & {rotation_days: 1}\n" +
-        'b: {for i in ["x"] {"\\(i)": $time.#Resource.time_static & {}}}\n' +
-        "p: [string]: $time.#Resource.time_static\n" +
-        "p: a: {}\n",
-    ),
-    [["b", null], ["p", null], ["rot"]],
-  );
+  assert.deepEqual(patternsOf(MADE), [["b", null], ["p", null], ["rot"]]);
 });
 
 Deno.test("nodePatterns() follows definitions to their instances, made by comprehensions or not", () => {
-  assert.deepEqual(
-    patternsOf(
-      TIME + "#M: {t: $time.#Resource.time_static & {}}\n" +
-        "#Outer: {inner: #M}\n" +
-        'mods: {for k in ["x"] {(k): #M & {}}}\n' +
-        "one: #M\n" +
-        "deep: #Outer & {}\n",
-    ),
-    [["deep", "inner", "t"], ["mods", null, "t"], ["one", "t"]],
-  );
+  const got = patternsOf(INSTANCES);
+  assert.deepEqual(got, [["deep", "inner", "t"], ["mods", null, "t"], ["one", "t"]]);
 });
 
 Deno.test("nodePatterns() leaves out nodes whose setness is not asked, and reads in attributes", () => {
-  assert.deepEqual(
-    patternsOf(
-      TIME + 'b: {for k in ["x"] {(k): $time.#Resource.time_static & {}}}\n' +
-        // A node's attribute that reads b through a computed key is no instance of b.
-        'u: {for k in ["x"] {(k): $time.#Resource.time_static & {triggers: b[k]}}}\n',
-    ),
-    [["b", null], ["u", null]],
-  );
+  assert.deepEqual(patternsOf(READS), [["b", null], ["u", null]]);
   assert.deepEqual(patternsOf(RANDOM + "pet: $random.#Resource.random_pet & {}\n"), []);
 });
