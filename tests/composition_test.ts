@@ -199,3 +199,93 @@ outputs: first: a.id
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.doesNotMatch(again.stdout, /Changes to Outputs/);
 });
+
+/** A root whose nodes made by comprehensions are read through computed keys (issue 21's convert). */
+const INSTANCES = `package demo
+
+import (
+	"list"
+	tm "pravo.dev/providers/hashicorp/time"
+	rnd "pravo.dev/providers/hashicorp/random"
+)
+
+$time:   tm.#Provider
+$random: rnd.#Provider
+
+n:     2
+which: *"a" | string @tag(which)
+cfg: {a: "1", b: "2"}
+
+// time_static's rfc3339 is computed by the provider when left unset, as the id of most AWS
+// resources: instances keyed by a list.Range, a list, a struct's fields.
+counted: {for i in list.Range(0, n, 1) {"\\(i)": $time.#Resource.time_static & {}}}
+named: {for k in ["a", "b"] {(k): $time.#Resource.time_static & {}}}
+fields: {for k, v in cfg {(k): $time.#Resource.time_static & {triggers: n: v}}}
+
+// Read by a computed key, by a tag, by iterating the instances, in a list and a struct comprehension.
+byIndex: {for i in list.Range(0, n, 1) {"\\(i)": $random.#Resource.random_pet & {prefix: counted["\\(i)"].rfc3339}}}
+byTag: $random.#Resource.random_pet & {prefix: named[which].rfc3339}
+byIteration: {for k, v in fields {(k): $random.#Resource.random_pet & {prefix: v.rfc3339}}}
+listed: $random.#Resource.random_shuffle & {input: [for _, v in named {v.rfc3339}]}
+mapped: $time.#Resource.time_static & {triggers: {for k, v in counted {(k): v.rfc3339}}}
+
+// And inside a module instantiated with for; the computed-only ids of random_pet too.
+#Stamp: {
+	#in: key: string
+	at:  $time.#Resource.time_static & {triggers: k: #in.key}
+	pet: $random.#Resource.random_pet & {prefix: at.rfc3339}
+}
+mods: {for k in ["a", "b"] {(k): #Stamp & {#in: key: k}}}
+fromMods: $random.#Resource.random_shuffle & {input: [for _, m in mods {m.at.rfc3339}] + [for _, m in mods {m.pet.id}]}
+
+outputs: stamps: [for _, v in counted {v.rfc3339}]
+`;
+
+/** The nodes each reading node depends on, and the attribute it reads them into. */
+const READS: [string, string, string[]][] = [
+  ['byIndex."0"', "prefix", ['counted."0"', 'counted."1"']],
+  ['byIndex."1"', "prefix", ['counted."0"', 'counted."1"']],
+  ["byTag", "prefix", ["named.a", "named.b"]],
+  ["byIteration.a", "prefix", ["fields.a", "fields.b"]],
+  ["listed", "input", ["named.a", "named.b"]],
+  ["mapped", "triggers", ['counted."0"', 'counted."1"']],
+  ["mods.a.pet", "prefix", ["mods.a.at"]],
+  ["fromMods", "input", ["mods.a.at", "mods.a.pet", "mods.b.at", "mods.b.pet"]],
+];
+
+Deno.test("instances made by comprehensions, read through computed keys, iterations and comprehensions: known after apply, depended on, applied in order with the applied values", async () => {
+  const root = await makeRoot({ "main.cue": INSTANCES });
+  await using _root = removing(root);
+  assert.equal((await pravo(root, ["init"])).code, 0);
+  const plan = await pravo(root, ["plan", "--json", "-t", "which=b"]);
+  assert.equal(plan.code, 2, plan.stderr);
+  const doc = JSON.parse(plan.stdout);
+  const node = (a: string) => doc.nodes.find((x: { address: string }) => x.address === a);
+  for (const [a, attr, deps] of READS) {
+    assert.ok(node(a)?.after_unknown.includes(attr), `${a}.${attr}: ${JSON.stringify(node(a))}`);
+    assert.deepEqual(node(a).dependencies.filter((d: string) => deps.includes(d)), deps, a);
+  }
+  assert.deepEqual(node("byTag").dependencies, ["named.a", "named.b"]);
+  const graph = await pravo(root, ["graph", "--json", "-t", "which=b"]);
+  assert.equal(graph.code, 0, graph.stderr);
+  const apply = await pravo(root, ["apply", "-auto-approve", "-t", "which=b"]);
+  assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+  for (const [a, , deps] of READS) for (const d of deps) before(apply.stdout, d, a, "Creat");
+  const attrs = async (a: string) =>
+    JSON.parse((await pravo(root, ["state", "show", a, "--json"])).stdout).record.attributes;
+  const stamp = (await attrs('counted."1"')).rfc3339;
+  assert.match(stamp, /^\d{4}-\d\d-\d\dT/);
+  assert.match((await attrs('byIndex."1"')).id, new RegExp(`^${stamp}-`));
+  assert.equal((await attrs("byTag")).prefix, (await attrs("named.b")).rfc3339);
+  assert.deepEqual((await attrs("mapped")).triggers, { "0": stamp, "1": stamp });
+  const dependents = await pravo(root, ["state", "dependents", 'counted."0"', "--json"]);
+  assert.equal(dependents.code, 0, dependents.stderr);
+  const direct = JSON.parse(dependents.stdout).dependents
+    .filter((d: { depth: number }) => d.depth === 1).map((d: { address: string }) => d.address);
+  assert.deepEqual(direct.sort(), ['byIndex."0"', 'byIndex."1"', "mapped"]);
+  const again = await pravo(root, ["plan", "-t", "which=b"]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const destroy = await pravo(root, ["destroy", "-auto-approve", "-t", "which=b"]);
+  assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
+  for (const [a, , deps] of READS) for (const d of deps) before(destroy.stdout, a, d, "Destr");
+});

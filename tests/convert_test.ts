@@ -51,10 +51,19 @@ async function run(cmd: string, args: string[], cwd: string, env: Record<string,
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
-/** A change as both sides give it: the Terraform address, and the known values after. */
+/** A change as both sides give it: the Terraform address, the known values after, and the attributes known only after apply. */
 interface Create {
   address: string;
   after: Record<string, unknown>;
+  unknown: string[];
+}
+
+/** A plan's creates and outputs, as both sides give them. */
+interface Planned {
+  creates: Create[];
+  outputs: Record<string, unknown>;
+  /** The outputs known only after apply (in part or whole). */
+  unknownOutputs: string[];
 }
 
 /** Copies a fixture to `dir/tf`. */
@@ -71,7 +80,7 @@ async function terraformCreates(
   base: string,
   tf: string,
   vars: Record<string, string>,
-): Promise<{ creates: Create[]; outputs: Record<string, unknown> }> {
+): Promise<Planned> {
   const terraform = await which("terraform");
   const rc = join(base, "terraform.rc");
   await Deno.writeTextFile(
@@ -99,15 +108,22 @@ async function terraformCreates(
   const doc = JSON.parse(show.stdout) as { resource_changes: any[]; output_changes: any };
   const creates = doc.resource_changes
     .filter((r) => r.mode === "managed" && r.change.actions.includes("create"))
-    .map((r) => ({ address: r.address, after: r.change.after ?? {} }))
+    .map((r) => ({
+      address: r.address,
+      after: r.change.after ?? {},
+      unknown: Object.entries(r.change.after_unknown ?? {}).filter(([, v]) => v === true)
+        .map(([k]) => k),
+    }))
     .sort((a, b) => a.address < b.address ? -1 : 1);
   const outputs: Record<string, unknown> = {};
+  const unknownOutputs: string[] = [];
   for (const [k, o] of Object.entries(doc.output_changes ?? {})) {
     // deno-lint-ignore no-explicit-any
     const c = o as any;
     if (c.after_unknown === false) outputs[k] = c.after;
+    else unknownOutputs.push(k);
   }
-  return { creates, outputs };
+  return { creates, outputs, unknownOutputs };
 }
 
 /** pravo's convert, init, validate, fmt --check and plan of the converted root. */
@@ -115,7 +131,7 @@ async function pravoCreates(
   base: string,
   tf: string,
   tags: Record<string, string>,
-): Promise<{ creates: Create[]; outputs: Record<string, unknown> }> {
+): Promise<Planned> {
   const root = join(base, "root");
   await Deno.mkdir(root);
   // The mirror, as a user would have it: convert keeps it.
@@ -145,16 +161,21 @@ async function pravoCreates(
   assert.equal(fmt.code, 0, `pravo fmt --check:\n${fmt.stdout}\n${fmt.stderr}`);
   const plan = await pravo(root, ["plan", "--json", ...t], { env });
   assert.equal(plan.code, 2, `pravo plan failed:\n${plan.stdout}\n${plan.stderr}`);
-  // deno-lint-ignore no-explicit-any
-  const doc = JSON.parse(plan.stdout) as { nodes: any[]; outputs: Record<string, unknown> };
+  const doc = JSON.parse(plan.stdout) as {
+    // deno-lint-ignore no-explicit-any
+    nodes: any[];
+    outputs: Record<string, unknown>;
+    outputs_unknown?: string[];
+  };
   const creates = doc.nodes
     .filter((n) => n.mode === "managed" && n.action === "create")
     .map((n) => ({
       address: terraformAddressOf(n.address, n.type, n.mode),
       after: n.after ?? {},
+      unknown: n.after_unknown ?? [],
     }))
     .sort((a, b) => a.address < b.address ? -1 : 1);
-  return { creates, outputs: doc.outputs ?? {} };
+  return { creates, outputs: doc.outputs ?? {}, unknownOutputs: doc.outputs_unknown ?? [] };
 }
 
 /**
@@ -179,7 +200,7 @@ async function compare(fixture: string, values: string[], minCompared: number): 
     const suffix = crypto.randomUUID().slice(0, 8);
     const vars = { endpoint: m.url, suffix };
     const terraform = await terraformCreates(base, tf, vars);
-    const { creates, outputs } = await pravoCreates(base, tf, vars);
+    const { creates, outputs, unknownOutputs } = await pravoCreates(base, tf, vars);
     assert.deepEqual(creates.map((c) => c.address), terraform.creates.map((c) => c.address));
     let compared = 0;
     for (let i = 0; i < creates.length; i++) {
@@ -189,6 +210,18 @@ async function compare(fixture: string, values: string[], minCompared: number): 
         assert.deepEqual(p[k], t[k], `${creates[i].address}.${k}`);
         compared++;
       }
+      // What Terraform knows only after apply (ids read through instance keys) pravo does too.
+      for (const k of terraform.creates[i].unknown.filter((k) => values.includes(k))) {
+        assert.ok(
+          creates[i].unknown.includes(k),
+          `${creates[i].address}.${k} is known after apply`,
+        );
+        compared++;
+      }
+    }
+    for (const k of terraform.unknownOutputs) {
+      assert.ok(unknownOutputs.includes(k), `output ${k} is known after apply`);
+      compared++;
     }
     for (const [k, v] of Object.entries(terraform.outputs)) {
       // pravo leaves out what it holds sensitive (see pravo's output page).
@@ -212,7 +245,7 @@ Deno.test({
   await compare(
     "aws_full",
     ["bucket", "name", "value", "type", "display_name", "tags", "path"],
-    30,
+    44,
   );
 });
 
@@ -221,7 +254,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  await compare("modules_deep", ["bucket", "name", "value", "type"], 8);
+  await compare("modules_deep", ["bucket", "name", "value", "type"], 16);
 });
 
 Deno.test("convert writes nothing and exits 3 when a construct cannot be converted", async () => {

@@ -354,3 +354,30 @@ listed: $random.#Resource.random_integer & {min: 1, max: 9, keepers: {k: json.Ma
   const listed = spec.nodes.find((n) => n.address === "listed")!;
   assert.deepEqual(listed.dependencies, ["base"]);
 });
+
+/** Nodes made by comprehensions, read through computed keys: time_static's rfc3339 is the provider's when unset. */
+const THROUGH_KEYS = 'package demo\n\nimport tm "pravo.dev/providers/hashicorp/time"\n\n' +
+  "$time: tm.#Provider\n" +
+  'names: ["x", "y"]\n' +
+  "b: {for k in names {(k): $time.#Resource.time_static & {}}}\n" +
+  "#M: {t: $time.#Resource.time_static & {}}\n" +
+  "mods: {for k in names {(k): #M}}\n" +
+  "byKey: {for k in names {(k): $time.#Resource.time_static & {triggers: at: b[k].rfc3339}}}\n" +
+  "iterated: $time.#Resource.time_static & {triggers: {for k, v in b {(k): v.rfc3339}}}\n" +
+  "fromMods: $time.#Resource.time_static & {triggers: {for k, m in mods {(k): m.t.rfc3339}}}\n" +
+  "outputs: stamps: [for _, v in b {v.rfc3339}]\n";
+
+Deno.test("loadRoot() evaluates a reference through a computed key to an attribute the provider computes: unknown, depended on", async () => {
+  for (const trace of [true, false]) {
+    const res = await withRoot({ "main.cue": THROUGH_KEYS }, (root) => loadRoot(root, { trace }));
+    assert.ok(res.ok, JSON.stringify(res.diagnostics));
+    const spec = res.value;
+    assert.deepEqual(node(spec, "byKey.x").config.triggers, { at: UNKNOWN });
+    assert.deepEqual(node(spec, "byKey.x").dependencies, ["b.x", "b.y"]);
+    assert.deepEqual(node(spec, "iterated").config.triggers, { x: UNKNOWN, y: UNKNOWN });
+    assert.deepEqual(node(spec, "fromMods").dependencies, ["mods.x.t", "mods.y.t"]);
+    assert.equal("rfc3339" in node(spec, "b.x").config, false, "unset: no input");
+    assert.deepEqual(spec.outputs, { stamps: [UNKNOWN, UNKNOWN] });
+    if (trace) assert.ok(node(spec, "byKey.x").templates.triggers, "filled in at apply");
+  }
+});

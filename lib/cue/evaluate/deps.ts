@@ -23,6 +23,20 @@ export const TYPE_MODES: Record<string, Mode> = {
 };
 
 /**
+ * The provider's type a field's value refers to (`$aws.#Resource.aws_sqs_queue`,
+ * of the mode it is referred to with), when one is known: a node is declared there.
+ */
+export function declaredType(site: Site): TypeSchema | undefined {
+  for (const r of site.refs) {
+    const i = r.selectors.findIndex((x) => x in TYPE_MODES);
+    if (i < 0 || i + 1 >= r.selectors.length) continue;
+    const t = findTypes(r.selectors[i + 1]).find((x) => x.type.mode === TYPE_MODES[r.selectors[i]]);
+    if (t) return t.type;
+  }
+  return undefined;
+}
+
+/**
  * The labels from the nearest field with a static path down to a field
  * declared without one: a label as written, or null where it is computed
  * (a dynamic or pattern label). Undefined for what is no field (a let).
@@ -48,7 +62,7 @@ export interface Item {
   subst: Subst;
 }
 
-function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+function startsWith(path: readonly (string | null)[], prefix: readonly string[]): boolean {
   return prefix.length <= path.length && prefix.every((l, i) => path[i] === l);
 }
 
@@ -97,6 +111,8 @@ export class Deps {
   #loose = new Map<string, { site: Site; rel: (string | null)[] }[]>();
   /** The comprehensions written in each field's value, by that field's declaration. */
   #generatorsOf = new Map<Site, Generator[]>();
+  /** Where each field is declared, as {@link Deps.patternOf} gives it. */
+  #patterns = new Map<Site, (string | null)[]>();
 
   constructor(sources: Sources, nodes: readonly Pick<Node, "path" | "address">[]) {
     this.#nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
@@ -123,7 +139,10 @@ export class Deps {
             const lk = pathKey(at);
             if (!this.#loose.has(lk)) this.#loose.set(lk, []);
             this.#loose.get(lk)!.push({ site: s, rel });
+            this.#patterns.set(s, [...at, ...rel]);
           }
+        } else {
+          this.#patterns.set(s, at);
         }
         const k = pathKey(at);
         if (!this.#byKey.has(k)) this.#byKey.set(k, []);
@@ -253,6 +272,34 @@ export class Deps {
     return out;
   }
 
+  /**
+   * The paths a field is declared at: its path, or, for a field declared
+   * without one (in a comprehension's body, under a dynamic or pattern
+   * label), the path of the field that holds it and the labels below, null
+   * where a label is computed. Undefined for what is no field (a let).
+   */
+  patternOf(site: Site): readonly (string | null)[] | undefined {
+    return this.#patterns.get(site);
+  }
+
+  /**
+   * The values that fields embed or unify (`m: #M & {...}`, `(k): #M`,
+   * `copy: base`), as {@link Deps.aliases} reads them: each field's paths
+   * ({@link Deps.patternOf}) and the path of the value, whose fields are
+   * then also the field's. Not a value read through an index (`id:
+   * b[k].id`), which is inside the one named.
+   */
+  embeddings(): { at: readonly (string | null)[]; value: string[] }[] {
+    const out: { at: readonly (string | null)[]; value: string[] }[] = [];
+    for (const [site, at] of this.#patterns) {
+      for (const t of this.#targets(site, [], (r) => !this.#clauses.has(r) && !r.indexed)) {
+        if (startsWith(at, t) || !this.#fruitful(t)) continue;
+        out.push({ at, value: t });
+      }
+    }
+    return out;
+  }
+
   /** Every declaration at `path` and under it, through its aliases. */
   sitesUnder(path: string[]): Item[] {
     return this.#under(path);
@@ -272,14 +319,8 @@ export class Deps {
   /** The type, built-in or plugin, a node at `path` is declared with, through its aliases. */
   typeOf(path: string[]): TypeSchema | undefined {
     for (const { site } of this.sitesFor(path)) {
-      for (const r of site.refs) {
-        const i = r.selectors.findIndex((x) => x in TYPE_MODES);
-        if (i < 0 || i + 1 >= r.selectors.length) continue;
-        const t = findTypes(r.selectors[i + 1]).find((x) =>
-          x.type.mode === TYPE_MODES[r.selectors[i]]
-        );
-        if (t) return t.type;
-      }
+      const t = declaredType(site);
+      if (t) return t;
     }
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { Deps } from "./deps.ts";
+import { declaredType, Deps } from "./deps.ts";
 import { RANDOM, sourcesOf } from "./evaluate_testing.ts";
 
 const SOURCES = sourcesOf(
@@ -31,4 +31,32 @@ Deno.test("Deps.typeOf() gives the type a node is declared with, through its ali
   assert.equal(deps.typeOf(["base"])?.name, "random_integer");
   assert.equal(deps.pluginTypeOf(["base"]), undefined);
   assert.equal(deps.typeOf(["nothing"]), undefined);
+});
+
+Deno.test("Deps.patternOf() gives a field's path, with null where a comprehension computes a label", () => {
+  const sources = sourcesOf(
+    RANDOM + 'pets: {for k in ["a"] {(k): $random.#Resource.random_pet & {}}}\n',
+  );
+  const deps = new Deps(sources, []);
+  const sites = sources.files[0].parsed.sites;
+  assert.deepEqual(deps.patternOf(sites.find((s) => s.label === "pets")!), ["pets"]);
+  assert.deepEqual(deps.patternOf(sites.find((s) => s.kind === "dynamic")!), ["pets", null]);
+});
+
+Deno.test("Deps.embeddings() gives what fields embed that declares fields, not provider types nor what an index reads", () => {
+  const deps = new Deps(SOURCES, []);
+  assert.deepEqual(deps.embeddings(), [
+    { at: ["#M", "pet", "prefix"], value: ["#M", "#in", "n"] },
+    { at: ["m"], value: ["#M"] },
+  ]);
+  const indexed = sourcesOf(
+    RANDOM + 'b: {for k in ["a"] {(k): $random.#Resource.random_pet}}\nu: {x: b["a"].id, y: b}\n',
+  );
+  assert.deepEqual(new Deps(indexed, []).embeddings(), [{ at: ["u", "y"], value: ["b"] }]);
+});
+
+Deno.test("declaredType() gives the provider type a field's value refers to", () => {
+  const sites = SOURCES.files[0].parsed.sites;
+  assert.equal(declaredType(sites.find((s) => s.label === "base")!)?.name, "random_integer");
+  assert.equal(declaredType(sites.find((s) => s.label === "m")!), undefined);
 });

@@ -12,8 +12,9 @@ import type { SourceIndex } from "../errors.ts";
 import { buildProgram } from "../program.ts";
 import { neutral } from "../secrets.ts";
 import type { Sources } from "../sources/sources.ts";
-import { Deps } from "./deps.ts";
+import type { Deps } from "./deps.ts";
 import type { KnownValues } from "./known.ts";
+import type { NodePattern } from "./node_patterns.ts";
 import { modulePackages, type Packages } from "./packages.ts";
 import { type SetnessMemo, setnessOf } from "./setness.ts";
 
@@ -27,6 +28,8 @@ export interface EvaluatorInput {
   tags: string[];
   /** Defaults pinned from the start (pins.ts `defaultPins`). */
   defaultPins: string[];
+  /** Where nodes may be whose setness is not told yet (setness.ts `learnDeclaredSetness`). */
+  pending: NodePattern[];
   /** Evaluate with the secrets' real values (EvaluateOptions `reveal`). */
   reveal: boolean;
   /** Trace values known only after apply (EvaluateOptions `trace`). */
@@ -34,6 +37,8 @@ export interface EvaluatorInput {
   /** The root's cache of evaluations (engine.ts `rootCache`). */
   cache: ReturnType<typeof rootCache>;
   memo: SetnessMemo;
+  /** The dependency reading of the sources without nodes, made when first needed. */
+  deps: () => Deps;
 }
 
 /** The program of an evaluation, run with the declarations each pass adds. */
@@ -48,6 +53,12 @@ export class Evaluator {
   /** Defaults put in where a reference reads an unset attribute (settle.ts). */
   readonly pins: string[] = [];
   /**
+   * Where nodes may be (node_patterns.ts) whose setness the first setness
+   * evaluation could not tell: asked again with the values pinned by then
+   * (settle.ts).
+   */
+  readonly pending: NodePattern[];
+  /**
    * The "unknown" default of each optional and computed attribute that the
    * configuration leaves unset and the state does not give (pins.ts).
    */
@@ -61,7 +72,7 @@ export class Evaluator {
   readonly #memo: SetnessMemo;
   #neutralDecls: string[] | undefined;
   #neutralRun: Promise<EvalResult> | undefined;
-  #aliasing: Deps | undefined;
+  readonly #deps: () => Deps;
 
   constructor(sources: Sources, input: EvaluatorInput) {
     this.sources = sources;
@@ -72,9 +83,11 @@ export class Evaluator {
     this.reveal = input.reveal;
     this.trace = input.trace;
     this.defaultPins = input.defaultPins;
+    this.pending = input.pending;
     this.#memo = input.memo;
     this.#files = sources.files.map((f) => ({ parsed: f.parsed, src: f.src }));
     this.#cache = input.cache;
+    this.#deps = input.deps;
     this.given = this.reveal ? undefined : neutral;
     this.knownDecls = this.known.declarations(this.given);
   }
@@ -140,8 +153,11 @@ export class Evaluator {
     return at && (at === m[1] || at.startsWith(m[1] + ".")) ? strict.message : message;
   }
 
-  /** Asks which fields these nodes set, with the values known and pinned so far. */
-  async learnSetness(addresses: string[]): Promise<void> {
+  /**
+   * Asks which fields these nodes, and those at these patterns, set, with
+   * the values known and pinned so far: what could not be told yet.
+   */
+  async learnSetness(addresses: string[], patterns: NodePattern[] = []): Promise<NodePattern[]> {
     // The known values with each secret replaced by a neutral value (which
     // fields a node writes is not to depend on what a secret holds), and the
     // values pinned so far.
@@ -151,21 +167,15 @@ export class Evaluator {
       ...this.pins,
       ...this.defaultPins,
     ];
-    const memo = this.#memo;
-    for (
-      const [a, set] of await setnessOf(this.sources, {
-        decls,
-        packages: this.packages,
-        addresses,
-        memo,
-      })
-    ) {
-      this.known.setness.set(a, set);
-    }
+    const { packages } = this;
+    const q = { decls, packages, addresses, patterns, memo: this.#memo };
+    const { setness, left } = await setnessOf(this.sources, q);
+    for (const [a, set] of setness) this.known.setness.set(a, set);
+    return left;
   }
 
   /** The dependency reading of the sources without nodes: what references read. */
   aliasing(): Deps {
-    return this.#aliasing ??= new Deps(this.sources, []);
+    return this.#deps();
   }
 }

@@ -12,10 +12,10 @@ import { type Found, kindOf } from "./find.ts";
 
 /**
  * Nodes whose setness is asked (plugin ones, time_rotating) that the
- * sources do not declare where the setness evaluation looked (made by a
- * definition instantiated with inputs, or by a comprehension), on their
- * first plan: which attributes their configuration sets, now that their
- * addresses are known. Without it a value equal to the "unknown" default
+ * setness evaluation did not tell (declared through a let, which
+ * node_patterns.ts does not follow, or whose lists it could not tell yet),
+ * on their first plan: which attributes their configuration sets, now that
+ * their addresses are known. Without it a value equal to the "unknown" default
  * (`false`) passed in through a definition would be taken for unset.
  */
 export async function learnFoundSetness(ev: Evaluator, found: Found): Promise<void> {

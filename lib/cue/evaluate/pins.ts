@@ -36,11 +36,14 @@ export function pinDefault(at: string[], t: TypeSchema): string {
  * (provider_cue.ts `isTracked`): the node's own value, so that references
  * to it evaluate. The traced evaluation puts sentinels there instead.
  */
-export function defaultPins(known: KnownValues, index: SourceIndex): string[] {
+export function defaultPins(
+  known: KnownValues,
+  where: { index: SourceIndex; deps: () => Deps },
+): string[] {
   const out: string[] = [];
   for (const [address, set] of known.setness) {
     const path = addressPath(address);
-    const t = _trackedTypeAt(known, index, address, path);
+    const t = _trackedTypeAt(known, where, address, path);
     if (!t) continue;
     for (const [name, a] of Object.entries(t.attributes)) {
       if (!isTracked(t, a) || a.required || set.has(name)) continue;
@@ -52,23 +55,29 @@ export function defaultPins(known: KnownValues, index: SourceIndex): string[] {
   return out;
 }
 
-/** The type of a node whose setness is asked, from its kind or from where the sources declare it. */
+/**
+ * The type of a node whose setness is asked, from its kind or from where
+ * the sources declare it (a node a comprehension or a definition makes:
+ * through the dependency reading's aliases).
+ */
 function _trackedTypeAt(
   known: KnownValues,
-  index: SourceIndex,
+  where: { index: SourceIndex; deps: () => Deps },
   address: string,
   path: string[],
 ): TypeSchema | undefined {
   const t = known.pluginKinds.get(address);
   if (t) return t;
-  const declared = index.attributesOf?.(path);
+  const declared = where.index.attributesOf?.(path);
+  if (!declared) {
+    const made = where.deps().typeOf(path);
+    return made && tracksSetness(made) ? made : undefined;
+  }
   // Of the mode it is declared with: a data source's type often shares its
   // name with a resource's (aws_vpc, aws_ami), whose attributes differ.
-  return declared
-    ? findTypes(declared.type).find((x) =>
-      tracksSetness(x.type) && (declared.mode === undefined || x.type.mode === declared.mode)
-    )?.type
-    : undefined;
+  return findTypes(declared.type).find((x) =>
+    tracksSetness(x.type) && (declared.mode === undefined || x.type.mode === declared.mode)
+  )?.type;
 }
 
 /**

@@ -13,7 +13,7 @@ Deno.test("pinDefault() writes the 'unknown' default of an attribute at the node
 
 Deno.test("defaultPins() pins the optional and computed attributes a node leaves unset", async () => {
   const ev = await evaluatorOf(sourcesOf(ROT));
-  assert.deepEqual(defaultPins(ev.known, ev.index), [
+  assert.deepEqual(defaultPins(ev.known, { index: ev.index, deps: () => ev.aliasing() }), [
     '"rot": "rfc3339": "⟦pravo:?⟧"',
     '"rot": "rotation_rfc3339": "⟦pravo:?⟧"',
   ]);

@@ -11,6 +11,7 @@ import { rootCache } from "../engine.ts";
 import type { Result } from "../result.ts";
 import type { EvaluateOptions } from "../spec.ts";
 import type { Sources } from "../sources/sources.ts";
+import { Deps } from "./deps.ts";
 import { Evaluator } from "./evaluator.ts";
 import { KnownValues } from "./known.ts";
 import { providerPackages } from "./packages.ts";
@@ -32,11 +33,13 @@ export async function prepare(sources: Sources, opts: EvaluateOptions): Promise<
   const trace = opts.trace !== false;
   const memo = opts.setnessMemo ?? processMemo;
   const known = new KnownValues(index, opts);
-  await learnDeclaredSetness(sources, {
+  let aliasing: Deps | undefined;
+  const deps = () => aliasing ??= new Deps(sources, []);
+  const pending = await learnDeclaredSetness(sources, {
     known,
     packages: packages.value,
     tags: tags.value,
-    trace,
+    deps,
     memo,
   });
   const ev = new Evaluator(sources, {
@@ -44,11 +47,13 @@ export async function prepare(sources: Sources, opts: EvaluateOptions): Promise<
     packages: packages.value,
     known,
     tags: tags.value,
-    defaultPins: defaultPins(known, index),
+    defaultPins: defaultPins(known, { index, deps }),
+    pending,
     reveal: opts.reveal === true,
     trace,
     cache,
     memo,
+    deps,
   });
   return { ok: true, value: ev, diagnostics: [] };
 }

@@ -10,7 +10,7 @@
 import type { EvalResult } from "../engine.ts";
 import { formatPath } from "../errors.ts";
 import type { Evaluator } from "./evaluator.ts";
-import { optionalReads, pinDefault, unsetDefault } from "./pins.ts";
+import { defaultPins, optionalReads, pinDefault, unsetDefault } from "./pins.ts";
 import { cueView, nested } from "./values.ts";
 
 /** The most times the evaluation is run again with one more pin. */
@@ -23,9 +23,11 @@ const MAX_PINS = 50;
  * A reference to an attribute left unset whose default is the provider's
  * (`two: {length: pet.length}`): the default is put in where it is read,
  * as the node's own value, and the evaluation runs again. Likewise an
- * optional and computed attribute of a plugin node that the sources declare
- * where the setness evaluation did not look (made by a comprehension): it
- * gets the "unknown" default, or the state's value.
+ * optional and computed attribute of a plugin node whose setness was not
+ * told before (declared through a let): it gets the "unknown" default, or
+ * the state's value. And the nodes whose lists the setness evaluation could
+ * not tell before the first evaluation (Evaluator `pending`) are asked
+ * again, with what is pinned by then.
  */
 export async function settle(ev: Evaluator): Promise<EvalResult> {
   let res = await ev.run(ev.knownDecls);
@@ -33,12 +35,27 @@ export async function settle(ev: Evaluator): Promise<EvalResult> {
     const pin = unsetDefault(res.message, ev.index)?.pin;
     if (pin && !ev.pins.includes(pin)) {
       ev.pins.push(pin);
-    } else if (!await _pinRead(ev, res.message)) {
+    } else if (!await _pinRead(ev, res.message) && !await _pinPending(ev)) {
       break;
     }
     res = await ev.run(ev.knownDecls);
   }
   return res;
+}
+
+/**
+ * Asks again which fields the nodes set whose setness the first setness
+ * evaluation could not tell (their lists read what was not pinned then),
+ * with the values pinned since, and pins what they leave unset. False when
+ * that pins nothing more.
+ */
+async function _pinPending(ev: Evaluator): Promise<boolean> {
+  if (!ev.pending.length) return false;
+  ev.pending.push(...await ev.learnSetness([], ev.pending.splice(0)));
+  const more = defaultPins(ev.known, { index: ev.index, deps: () => ev.aliasing() })
+    .filter((d) => !ev.defaultPins.includes(d) && !ev.pins.includes(d));
+  ev.defaultPins.push(...more);
+  return more.length > 0;
 }
 
 /**

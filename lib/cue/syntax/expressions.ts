@@ -187,7 +187,9 @@ export abstract class ExpressionReader extends SiteReader {
       selectors.push(s.kind === "ident" ? s.text : s.value!);
       j += 2;
     }
-    this.addRef({ name: t.text, selectors, scope, line: t.line, column: t.column });
+    const ref: Ref = { name: t.text, selectors, scope, line: t.line, column: t.column };
+    if (this.is("[", this.toks[j])) ref.indexed = true;
+    this.addRef(ref);
   }
 
   /** `[elements]`: each in a scope of its own, with no path; comprehensions among them. */

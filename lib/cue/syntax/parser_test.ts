@@ -147,6 +147,11 @@ Deno.test("parseFile() gives references with their selectors, positions and scop
   assert.deepEqual(site(pf, "f").refs.map(ref), ["g.h@2:7", "i@2:18"], "in interpolations");
   assert.deepEqual(site(pf, "j").refs.map(ref), ["strings.ToUpper@3:4", "k@3:27"]);
   assert.deepEqual(site(pf, "j").refs.map(target), ["unresolved", "regular:k"]);
+  assert.deepEqual(
+    [site(pf, "a"), site(pf, "f"), site(pf, "j")].flatMap((s) => s.refs.map((r) => r.indexed)),
+    [true, undefined, undefined, undefined, true],
+    "an index after the selectors is marked",
+  );
 });
 
 Deno.test("parseFile() resolves a reference to the innermost scope that declares the name", () => {

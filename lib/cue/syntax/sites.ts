@@ -19,6 +19,8 @@ export interface Ref {
   scope: Scope;
   line: number;
   column: number;
+  /** An index follows the selectors (`b[k].id`): the value read is inside what they name. */
+  indexed?: boolean;
 }
 
 export type SiteKind =
