@@ -13,7 +13,7 @@ import type { HclFile } from "./hcl.ts";
 import type { HclAttribute, HclBlock } from "./hcl_body.ts";
 import { convertExpression, type ExprContext, type Scope } from "./expr.ts";
 import { cueLabel, cueString, freshName, withVars } from "./expr_base.ts";
-import { at, attr, type ModuleDecl } from "./convert_module.ts";
+import { at, attr, type Located, type ModuleDecl } from "./convert_module.ts";
 
 /** A field of a CUE file: `path: value`, from a `.tf` file. */
 export interface Entry {
@@ -101,6 +101,27 @@ export function providerName(m: ModuleCtx, config: string): string {
 }
 
 const NODE_META = new Set(["count", "for_each", "provider", "depends_on"]);
+
+/**
+ * True when `block` is in a module, not at the root, where a block of its
+ * kind (`kind`: "moved", "provider") is the root's alone: the error says so,
+ * and `detail` what to write instead.
+ */
+export function refusedInModule(
+  m: ModuleCtx,
+  { file, block }: Located,
+  refusal: { kind: string; detail: string },
+): boolean {
+  if (!m.inModule) return false;
+  m.diags.push(
+    error(
+      `A ${refusal.kind} block in the module ${m.decl.rel} is not converted`,
+      refusal.detail,
+      at(file, block.offset),
+    ),
+  );
+  return true;
+}
 
 /** A node's body as a CUE struct's fields. */
 export async function nodeBody(
