@@ -108,6 +108,13 @@ export function parseLockFile(text: string, path: string): LockFileContent {
       doc.at(doc.root),
     );
   }
+  /** The entries of a section (`providers`, `modules`): refused unless it is an object. */
+  const entriesOf = (p: Field, what: string): Field[] => {
+    if (p.valueNode.type !== "object") {
+      throw refused(`"${p.key}" is not an object`, what, doc.at(p.valueNode));
+    }
+    return properties(p.valueNode);
+  };
   let format: Node | undefined;
   for (const p of properties(doc.root)) {
     if (p.key === "format_version") {
@@ -120,24 +127,14 @@ export function parseLockFile(text: string, path: string): LockFileContent {
         );
       }
     } else if (p.key === "providers") {
-      if (p.valueNode.type !== "object") {
-        throw refused(
-          '"providers" is not an object',
-          "It maps sources to their pins.",
-          doc.at(p.valueNode),
-        );
+      for (const entry of entriesOf(p, "It maps sources to their pins.")) {
+        readEntry(entry, doc.at, out);
       }
-      for (const entry of properties(p.valueNode)) readEntry(entry, doc.at, out);
     } else if (p.key === "modules") {
-      if (p.valueNode.type !== "object") {
-        throw refused(
-          '"modules" is not an object',
-          "It maps CUE module paths to their pins.",
-          doc.at(p.valueNode),
-        );
-      }
       out.modules = {};
-      for (const entry of properties(p.valueNode)) readModuleEntry(entry, doc.at, out.modules);
+      for (const entry of entriesOf(p, "It maps CUE module paths to their pins.")) {
+        readModuleEntry(entry, doc.at, out.modules);
+      }
     } else {
       throw refused(
         `unknown key "${p.key}"`,
