@@ -49,6 +49,27 @@ Deno.test("terraformAddress() reads a path not made by convert as modules, then 
   );
 });
 
+Deno.test("terraformAddress() makes a label that is not a Terraform name the key of the label before it", () => {
+  assert.equal(
+    terraformAddress(["servers", "0"], "aws_instance", "managed"),
+    "aws_instance.servers[0]",
+  );
+  assert.equal(
+    terraformAddress(["sites", "my site", "cert"], "tls_self_signed_cert", "managed"),
+    'module.sites["my site"].tls_self_signed_cert.cert',
+  );
+  assert.equal(
+    terraformAddress(["my site", "x"], "local_file", "data"),
+    "module._my_site.data.local_file.x",
+    "a first label that is not a name becomes one",
+  );
+  assert.equal(
+    terraformAddressOf('module."my mod".aws_s3_bucket.b', "aws_s3_bucket", "managed"),
+    'module.module["my mod"].module.aws_s3_bucket.aws_s3_bucket.b',
+    "convert's shape with a call that is not a name is read as written by hand",
+  );
+});
+
 Deno.test("terraformAddress() takes a name that equals the type for the name", () => {
   assert.equal(
     terraformAddress(["aws_s3_bucket", "aws_s3_bucket"], "aws_s3_bucket", "managed"),
