@@ -8,13 +8,14 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../diag/diag.ts";
+import { REDACTED } from "../secrets/paths.ts";
 import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
 
 /** The `format` of a plan document: `"pravo-plan"`. */
 export const PLAN_DOCUMENT_FORMAT = "pravo-plan";
 
-/** What stands in a document for a sensitive value. */
-export const REDACTED = "(sensitive)";
+/** What stands in a document for a sensitive value: the one of every view (lib/secrets/paths.ts). */
+export { REDACTED };
 
 function redact(attrs: Attrs | null, sensitive: readonly string[]): Attrs | null {
   if (!attrs) return attrs;
