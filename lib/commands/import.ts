@@ -32,14 +32,24 @@ export const run: CommandRun = async (ctx, opts, args) => {
     }
     return (await import("./_import_terraform.ts")).run(ctx, opts, args);
   }
-  if (generating) return await (await import("./import_generate.ts")).run(ctx, opts, args);
-  if (args.length !== 2) {
+  if (generating && opts["generate-config"] === undefined) {
     throw new UsageError(
-      "import takes an address and an ID (pravo import ADDR ID), or --from terraform and a " +
-        "state file (pravo import --from terraform FILE.tfstate)",
+      `--${opts.type !== undefined ? "type" : "provider"} goes with --generate-config FILE: ` +
+        "without it, import reads the type and the provider from the node the root declares",
       "import",
     );
   }
+  if (args.length !== 2) {
+    throw new UsageError(
+      generating
+        ? "import --generate-config FILE.cue takes an address and an ID (pravo import ADDR ID " +
+          "--generate-config FILE.cue)"
+        : "import takes an address and an ID (pravo import ADDR ID), or --from terraform and a " +
+          "state file (pravo import --from terraform FILE.tfstate)",
+      "import",
+    );
+  }
+  if (generating) return await (await import("./import_generate.ts")).run(ctx, opts, args);
   const [address, id] = args;
   return await importing(ctx, async (sources, store, run) => {
     const done = await importNode(sources, store, address, id, run);

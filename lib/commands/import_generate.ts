@@ -12,7 +12,6 @@
 
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { UsageError } from "../diag/usage.ts";
 import { generateConfig } from "../import/generate_config.ts";
 import { importing } from "./_import.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
@@ -22,21 +21,8 @@ import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import type { Diagnostic } from "../diag/diag.ts";
 
 export const run: CommandRun = async (ctx, opts, args) => {
-  const file = opts["generate-config"] as string | undefined;
-  if (file === undefined) {
-    throw new UsageError(
-      `--${opts.type !== undefined ? "type" : "provider"} goes with --generate-config FILE: ` +
-        "without it, import reads the type and the provider from the node the root declares",
-      "import",
-    );
-  }
-  if (args.length !== 2) {
-    throw new UsageError(
-      "import --generate-config FILE.cue takes an address and an ID (pravo import ADDR ID " +
-        "--generate-config FILE.cue)",
-      "import",
-    );
-  }
+  // import.ts checked the arguments: an address, an ID and the file.
+  const file = opts["generate-config"] as string;
   const [address, id] = args;
   return await importing(ctx, async (sources, store, run) => {
     const done = await generateConfig(sources, store, address, id, {

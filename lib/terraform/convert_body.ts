@@ -102,21 +102,28 @@ export function providerName(m: ModuleCtx, config: string): string {
 
 const NODE_META = new Set(["count", "for_each", "provider", "depends_on"]);
 
+/** The blocks a module may not hold, only the root: what to write instead. */
+const ROOT_ONLY = {
+  moved:
+    "pravo's moved is the root's: write the move at the root with the module call's address (from = module.NAME.aws_s3_bucket.a), then convert again.",
+  provider:
+    "A module takes its provider configurations from its caller (providers = {...}), as Terraform recommends. Move this configuration to the root module, then convert again.",
+};
+
 /**
- * True when `block` is in a module, not at the root, where a block of its
- * kind (`kind`: "moved", "provider") is the root's alone: the error says so,
- * and `detail` what to write instead.
+ * True when `block`, of a kind only the root holds (`moved`, `provider`),
+ * is in a module: the error says so, and what to write instead.
  */
 export function refusedInModule(
   m: ModuleCtx,
   { file, block }: Located,
-  refusal: { kind: string; detail: string },
+  kind: keyof typeof ROOT_ONLY,
 ): boolean {
   if (!m.inModule) return false;
   m.diags.push(
     error(
-      `A ${refusal.kind} block in the module ${m.decl.rel} is not converted`,
-      refusal.detail,
+      `A ${kind} block in the module ${m.decl.rel} is not converted`,
+      ROOT_ONLY[kind],
       at(file, block.offset),
     ),
   );

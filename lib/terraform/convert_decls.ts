@@ -308,12 +308,7 @@ function address(m: ModuleCtx, file: HclFile, a: HclAttribute): string | undefin
 
 /** `moved { from = a  to = b }` → `{from: "a", to: "b"}` of `moved`. */
 export function movedItem(m: ModuleCtx, located: Located): string | undefined {
-  const refusal = {
-    kind: "moved",
-    detail:
-      "pravo's moved is the root's: write the move at the root with the module call's address (from = module.NAME.aws_s3_bucket.a), then convert again.",
-  };
-  if (refusedInModule(m, located, refusal)) return undefined;
+  if (refusedInModule(m, located, "moved")) return undefined;
   const { file, block } = located;
   const from = attr(block, "from"), to = attr(block, "to");
   if (!from || !to) {

@@ -153,12 +153,7 @@ export async function providerEntry(
   m: ModuleCtx,
   located: Located,
 ): Promise<Entry | undefined> {
-  const refusal = {
-    kind: "provider",
-    detail:
-      "A module takes its provider configurations from its caller (providers = {...}), as Terraform recommends. Move this configuration to the root module, then convert again.",
-  };
-  if (refusedInModule(m, located, refusal)) return undefined;
+  if (refusedInModule(m, located, "provider")) return undefined;
   const { file, block } = located;
   const local = block.labels[0];
   const alias = attr(block, "alias");

@@ -50,24 +50,18 @@ Deno.test("terraformPlan() writes a create with unknowns left out of after and m
 });
 
 Deno.test("terraformPlan() never writes a secret: sensitive values, nested ones, and strings that hold one", () => {
+  const before = {
+    name: "n",
+    value: "hunter2-secret",
+    arn: "arn:a",
+    tags: { copy: "was hunter2-secret" },
+    list: [],
+    rule: [{ port: 80, secret: "rule-secret" }],
+  };
   const n = node("test_thing.a", {
     action: "update",
-    before: {
-      name: "n",
-      value: "hunter2-secret",
-      arn: "arn:a",
-      tags: { copy: "was hunter2-secret" },
-      list: [],
-      rule: [{ port: 80, secret: "rule-secret" }],
-    },
-    after: {
-      name: "n",
-      value: "hunter2-secret",
-      arn: "arn:a",
-      tags: { copy: "was hunter2-secret" },
-      list: [],
-      rule: [{ port: 81, secret: "rule-secret" }],
-    },
+    before,
+    after: { ...before, rule: [{ port: 81, secret: "rule-secret" }] },
     afterUnknown: [],
     config: { name: "n", value: "hunter2-secret" },
   });
