@@ -113,6 +113,32 @@ $random: rnd.#Provider
 base: $random.#Resource.random_integer & {min: 1, max: 9, seed: "base"}
 `;
 
+/**
+ * The files of a CUE package `pets`, by name: `#Pet`, two pets on the
+ * provider its caller gives (the second named after the first), and the
+ * number of words they are named with.
+ */
+export const PETS_PACKAGE: Record<string, string> = {
+  "pets.cue": `package pets
+
+import rnd "pravo.dev/providers/hashicorp/random"
+
+// Two pets: the second named after the first.
+#Pet: {
+	#provider: rnd.#Provider
+	#var: {prefix: string}
+	pet: #provider.#Resource.random_pet & {prefix: #var.prefix}
+	tag: #provider.#Resource.random_pet & {prefix: pet.id, length: #Words}
+}
+`,
+  "words.cue": "package pets\n\n#Words: 2\n",
+};
+
+/** `files` put in the folder `dir`: their names prefixed with `dir/`. */
+export function inFolder(dir: string, files: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([name, text]) => [`${dir}/${name}`, text]));
+}
+
 /** `pravo init` and `pravo apply -auto-approve` (with `flags`) in `root`, both asserted to succeed. */
 export async function initApply(root: string, flags: string[] = []): Promise<string> {
   assert.equal((await pravo(root, ["init", ...flags])).code, 0);

@@ -199,60 +199,63 @@ Deno.test({
   await compare("modules_deep", ["bucket", "name", "value", "type"], 16);
 });
 
-Deno.test("convert writes nothing and exits 3 when a construct cannot be converted", async () => {
+/** Runs `fn` in a fresh folder whose `tf/main.tf` is `mainTf`; removes the folder after. */
+async function withTerraformDir(
+  mainTf: string,
+  fn: (base: string) => Promise<void>,
+): Promise<void> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-convert-" }));
   try {
-    const tf = join(base, "tf");
-    await Deno.mkdir(tf);
-    await Deno.writeTextFile(
-      join(tf, "main.tf"),
-      'resource "random_pet" "a" {\n  prefix = uuid()\n}\n\nmodule "net" {\n  source = "terraform-aws-modules/vpc/aws"\n}\n',
-    );
-    const r = await pravo(base, ["-C", "out", "convert", "--from", "terraform", "tf", "--json"]);
-    assert.equal(r.code, 3);
-    assert.equal(r.stdout, "");
-    const err = JSON.parse(r.stderr);
-    // deno-lint-ignore no-explicit-any
-    const where = err.diagnostics.map((d: any) =>
-      `${d.range.file}:${d.range.line}:${d.range.column} ${d.summary}`
-    );
-    assert.deepEqual(where, [
-      'main.tf:6:3 The module "net" is not a local module',
-      "main.tf:2:12 uuid() is not converted",
-    ]);
-    await assert.rejects(() => Deno.stat(join(base, "out")));
+    await Deno.mkdir(join(base, "tf"));
+    await Deno.writeTextFile(join(base, "tf", "main.tf"), mainTf);
+    await fn(base);
   } finally {
     await Deno.remove(base, { recursive: true });
   }
+}
+
+Deno.test("convert writes nothing and exits 3 when a construct cannot be converted", async () => {
+  await withTerraformDir(
+    'resource "random_pet" "a" {\n  prefix = uuid()\n}\n\nmodule "net" {\n  source = "terraform-aws-modules/vpc/aws"\n}\n',
+    async (base) => {
+      const r = await pravo(base, ["-C", "out", "convert", "--from", "terraform", "tf", "--json"]);
+      assert.equal(r.code, 3);
+      assert.equal(r.stdout, "");
+      const err = JSON.parse(r.stderr);
+      // deno-lint-ignore no-explicit-any
+      const where = err.diagnostics.map((d: any) =>
+        `${d.range.file}:${d.range.line}:${d.range.column} ${d.summary}`
+      );
+      assert.deepEqual(where, [
+        'main.tf:6:3 The module "net" is not a local module',
+        "main.tf:2:12 uuid() is not converted",
+      ]);
+      await assert.rejects(() => Deno.stat(join(base, "out")));
+    },
+  );
 });
 
 Deno.test("convert lists import blocks as pravo import commands, and keeps pravo.jsonc's settings", async () => {
-  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-convert-" }));
-  try {
-    const tf = join(base, "tf");
-    await Deno.mkdir(tf);
-    await Deno.writeTextFile(
-      join(tf, "main.tf"),
-      'resource "random_pet" "a" {\n  count = 2\n}\n\nimport {\n  to = random_pet.a[1]\n  id = "happy-cat"\n}\n',
-    );
-    await Deno.mkdir(join(base, "out"));
-    await Deno.writeTextFile(
-      join(base, "out", "pravo.jsonc"),
-      '{\n  // kept\n  "state": {"root": "x"}\n}\n',
-    );
-    const r = await pravo(base, ["-C", "out", "convert", "--from", "terraform", "tf", "--json"]);
-    assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout);
-    assert.deepEqual(doc.imports, [{
-      address: 'random_pet.a."1"',
-      command: "pravo import 'random_pet.a.\"1\"' happy-cat",
-      file: "main.tf",
-      id: "happy-cat",
-      line: 5,
-    }]);
-    assert.deepEqual(doc.files, [{ action: "created", path: "main.cue" }]);
-    assert.match(await Deno.readTextFile(join(base, "out", "pravo.jsonc")), /\/\/ kept/);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await withTerraformDir(
+    'resource "random_pet" "a" {\n  count = 2\n}\n\nimport {\n  to = random_pet.a[1]\n  id = "happy-cat"\n}\n',
+    async (base) => {
+      await Deno.mkdir(join(base, "out"));
+      await Deno.writeTextFile(
+        join(base, "out", "pravo.jsonc"),
+        '{\n  // kept\n  "state": {"root": "x"}\n}\n',
+      );
+      const r = await pravo(base, ["-C", "out", "convert", "--from", "terraform", "tf", "--json"]);
+      assert.equal(r.code, 0, r.stderr);
+      const doc = JSON.parse(r.stdout);
+      assert.deepEqual(doc.imports, [{
+        address: 'random_pet.a."1"',
+        command: "pravo import 'random_pet.a.\"1\"' happy-cat",
+        file: "main.tf",
+        id: "happy-cat",
+        line: 5,
+      }]);
+      assert.deepEqual(doc.files, [{ action: "created", path: "main.cue" }]);
+      assert.match(await Deno.readTextFile(join(base, "out", "pravo.jsonc")), /\/\/ kept/);
+    },
+  );
 });

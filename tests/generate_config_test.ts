@@ -22,31 +22,16 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { makeRoot, records } from "./_pravo.ts";
+import { runScript } from "./_script.ts";
 import { openStore } from "../lib/state/open.ts";
 import { awsCli, awsProviderPath, moto } from "./plugin/_aws.ts";
 import { AWS_SERVICES, awsProviderCue, awsRoot } from "./plugin/_roots.ts";
 
-const SCRIPT = fileURLToPath(new URL("../scripts/pravo", import.meta.url));
-
-interface Run {
-  code: number;
-  out: string;
-  stdout: string;
-}
-
-/** pravo through scripts/pravo, in the root. */
-async function run(root: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const out = await new Deno.Command(SCRIPT, {
-    args,
-    cwd: root,
-    env: { PRAVO_ACTOR: "test", NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  return { code: out.code, stdout, out: stdout + new TextDecoder().decode(out.stderr) };
+/** pravo through scripts/pravo, in the root: its exit code, stdout, and stdout and stderr together. */
+async function run(root: string, args: string[], env: Record<string, string> = {}) {
+  const r = await runScript(root, args, { env: { PRAVO_ACTOR: "test", NO_COLOR: "1", ...env } });
+  return { code: r.code, stdout: r.stdout, out: r.stdout + r.stderr };
 }
 
 async function exists(path: string): Promise<boolean> {

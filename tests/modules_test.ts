@@ -8,7 +8,7 @@
  * (issue "Composition that holds", item 7).
  */
 import { strict as assert } from "node:assert";
-import { byAddress, makeRoot, pravo, removing } from "./_pravo.ts";
+import { byAddress, inFolder, makeRoot, PETS_PACKAGE, pravo, removing } from "./_pravo.ts";
 import { call, connect, text } from "./mcp/_client.ts";
 
 const FILES: Record<string, string> = {
@@ -24,19 +24,7 @@ $random: rnd.#Provider
 base: $random.#Resource.random_integer & {min: 1, max: 9}
 web: pets.#Pet & {#provider: $random, #var: prefix: "web-\\(base.result)"}
 `,
-  "lib/pets/pets.cue": `package pets
-
-import rnd "pravo.dev/providers/hashicorp/random"
-
-// Two pets: the second named after the first.
-#Pet: {
-	#provider: rnd.#Provider
-	#var: {prefix: string}
-	pet: #provider.#Resource.random_pet & {prefix: #var.prefix}
-	tag: #provider.#Resource.random_pet & {prefix: pet.id, length: #Words}
-}
-`,
-  "lib/pets/words.cue": "package pets\n\n#Words: 2\n",
+  ...inFolder("lib/pets", PETS_PACKAGE),
 };
 
 async function moduleRoot(): Promise<string> {

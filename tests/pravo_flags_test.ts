@@ -35,6 +35,32 @@ const R = { root: "/r", execPath: "/d/deno", projectDir: "/p" };
 
 const permissions = (cmd: string[]) => cmd.filter((w) => /^--(no-prompt|allow-)/.test(w));
 
+/**
+ * Asserts that scripts/pravo, run with `args` from `cwd` (and `env`), grants
+ * the flags permissionFlags() makes for this deno, this project and the key
+ * folder, with root `cwd` unless `over` says otherwise; what it ran.
+ */
+async function assertGrants(
+  args: string[],
+  cwd: string,
+  opts: { env?: Record<string, string>; over?: Partial<Parameters<typeof permissionFlags>[0]> } =
+    {},
+): Promise<string[]> {
+  const cmd = await dryRun(args, cwd, opts.env);
+  assert.deepEqual(
+    permissions(cmd),
+    permissionFlags({
+      root: cwd,
+      execPath: DENO,
+      projectDir: PROJECT,
+      keyDir: KEY_DIR,
+      ...opts.over,
+    }),
+    args.join(" "),
+  );
+  return cmd;
+}
+
 Deno.test("permissionFlags() grants read and write of the root, env by name, run of deno only", () => {
   assert.deepEqual(
     permissionFlags({ root: "/r/demo/", execPath: "/p/node_modules/deno/deno", projectDir: "/p" }),
@@ -68,12 +94,7 @@ Deno.test("scripts/pravo uses the flags of permissionFlags() for every way to na
     [["--", "-C", "x"], tmp],
   ];
   for (const [args, root] of cases) {
-    const cmd = await dryRun(args, tmp);
-    assert.deepEqual(
-      permissions(cmd),
-      permissionFlags({ root, execPath: DENO, projectDir: PROJECT, keyDir: KEY_DIR }),
-      args.join(" "),
-    );
+    const cmd = await assertGrants(args, tmp, { over: { root } });
     assert.equal(cmd[0], DENO, "deno is the real binary, as Deno.execPath() reports it");
     assert.deepEqual(cmd.slice(-args.length), args, "the arguments pass unchanged");
   }
@@ -120,18 +141,7 @@ Deno.test("scripts/pravo grants the network to the state's PostgreSQL server: --
     ]],
   ];
   for (const [args, env, root, net] of cases) {
-    const cmd = await dryRun(args, tmp, env);
-    assert.deepEqual(
-      permissions(cmd),
-      permissionFlags({
-        root,
-        execPath: DENO,
-        projectDir: PROJECT,
-        allowNet: net,
-        keyDir: KEY_DIR,
-      }),
-      args.join(" "),
-    );
+    await assertGrants(args, tmp, { env, over: { root, allowNet: net } });
   }
 });
 
@@ -158,19 +168,7 @@ Deno.test("scripts/pravo grants read of approvers' keys named on the command lin
     ]],
   ];
   for (const [args, env, extraRead, extraWrite] of cases) {
-    const cmd = await dryRun(args, tmp, env);
-    assert.deepEqual(
-      permissions(cmd),
-      permissionFlags({
-        root: tmp,
-        execPath: DENO,
-        projectDir: PROJECT,
-        keyDir: KEY_DIR,
-        extraRead,
-        extraWrite,
-      }),
-      args.join(" "),
-    );
+    await assertGrants(args, tmp, { env, over: { extraRead, extraWrite } });
   }
 });
 
@@ -187,20 +185,7 @@ Deno.test("scripts/pravo grants read of the state file import --from terraform t
     [["-C", ".", "import", "/srv/a.tfstate", "--from", "terraform"], ["/srv/a.tfstate"]],
     [["import", "aws_s3_bucket.b", "my-bucket"], []],
   ];
-  for (const [args, extraRead] of cases) {
-    const cmd = await dryRun(args, tmp, {});
-    assert.deepEqual(
-      permissions(cmd),
-      permissionFlags({
-        root: tmp,
-        execPath: DENO,
-        projectDir: PROJECT,
-        keyDir: KEY_DIR,
-        extraRead,
-      }),
-      args.join(" "),
-    );
-  }
+  for (const [args, extraRead] of cases) await assertGrants(args, tmp, { over: { extraRead } });
 });
 
 Deno.test("scripts/pravo-bundle uses the same flags with the bundle as the program", async () => {

@@ -14,22 +14,9 @@ import { join } from "node:path";
 import { call, connect, text } from "./mcp/_client.ts";
 import { publishModule, startRegistry } from "./_registry.ts";
 import { type Ran, runScript } from "./_script.ts";
+import { inFolder, PETS_PACKAGE } from "./_pravo.ts";
 
-const PETS = {
-  "pets/pets.cue": `package pets
-
-import rnd "pravo.dev/providers/hashicorp/random"
-
-// Two pets: the second named after the first.
-#Pet: {
-	#provider: rnd.#Provider
-	#var: {prefix: string}
-	pet: #provider.#Resource.random_pet & {prefix: #var.prefix}
-	tag: #provider.#Resource.random_pet & {prefix: pet.id, length: #Words}
-}
-`,
-  "pets/words.cue": "package pets\n\n#Words: 2\n",
-};
+const PETS = inFolder("pets", PETS_PACKAGE);
 
 const MAIN = `package demo
 

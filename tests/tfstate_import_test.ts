@@ -26,30 +26,14 @@ import { fileURLToPath } from "node:url";
 import { awsProviderPath, mirrorDir, moto } from "./plugin/_aws.ts";
 import { applyFixture, assertNoOp, TERRAFORM_VERSION } from "./_terraform.ts";
 import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./plugin/_roots.ts";
+import { type Ran, runScript } from "./_script.ts";
+import { randomPassword } from "../lib/terraform/tfstate_testing.ts";
 
-const SCRIPT = fileURLToPath(new URL("../scripts/pravo", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./fixtures", import.meta.url));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** pravo through scripts/pravo in `dir`. */
-async function pravo(dir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const out = await new Deno.Command(SCRIPT, {
-    args: ["--no-color", ...args],
-    cwd: dir,
-    env: { PRAVO_ACTOR: "tfstate-test", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+function pravo(dir: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return runScript(dir, ["--no-color", ...args], { env: { PRAVO_ACTOR: "tfstate-test", ...env } });
 }
 
 /** Writes `files` (paths relative to `dir`, folders made). */
@@ -140,23 +124,10 @@ function randomState(opts: { host?: string; terraformVersion?: string } = {}): J
         provider,
         instances: [{
           schema_version: 3,
-          attributes: {
-            bcrypt_hash: "$2a$10$0L1x4iQb8TtFq3yQmG7XeOjv1pW2s8kqE6Zr9bN5cD4hA3uY7tS2m",
-            id: "none",
-            keepers: null,
-            length: 16,
-            lower: true,
-            min_lower: 0,
-            min_numeric: 0,
-            min_special: 0,
-            min_upper: 0,
-            number: true,
-            numeric: true,
-            override_special: null,
-            result: PASSWORD,
-            special: false,
-            upper: true,
-          },
+          attributes: randomPassword(
+            PASSWORD,
+            "$2a$10$0L1x4iQb8TtFq3yQmG7XeOjv1pW2s8kqE6Zr9bN5cD4hA3uY7tS2m",
+          ),
           sensitive_attributes: [
             [{ type: "get_attr", value: "bcrypt_hash" }],
             [{ type: "get_attr", value: "result" }],

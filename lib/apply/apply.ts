@@ -13,7 +13,7 @@ import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
 import { evaluateRoot, parseSources } from "../cue/loader.ts";
-import { UNKNOWN, type Value } from "../cue/program.ts";
+import type { Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
 import { instancesOf } from "../plan/session.ts";
@@ -22,6 +22,7 @@ import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
 import { applyMoves } from "./moved.ts";
 import { knownValuesOf } from "../plan/known.ts";
+import { hasUnknown } from "../plan/node_values.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
 import { pluginInputs } from "../workspace/lock.ts";
@@ -365,13 +366,6 @@ async function reevaluate(
   );
 }
 
-function containsUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(containsUnknown);
-  return false;
-}
-
 export async function resolveConfig(
   n: PlannedNode,
   plan: Plan,
@@ -407,7 +401,7 @@ export async function resolveConfig(
     for (const k of again) {
       if (evaluated?.sensitive.includes(k)) sensitive.push(k);
       const v = fresh?.[k] as Value | undefined;
-      if (v === undefined || containsUnknown(v)) {
+      if (v === undefined || hasUnknown(v)) {
         const deps = n.dependencies.filter((d) => !values.has(d));
         return {
           diagnostics: [

@@ -17,15 +17,12 @@ import { type CommandRun, emit, emitWarnings, type OptionValues } from "../cli/c
 import { Exit } from "../cli/exit.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { UsageError } from "../diag/usage.ts";
-import { readRoot } from "../cue/loader.ts";
-import { openStore } from "../state/open.ts";
-import { interrupts } from "../workspace/interrupts.ts";
-import { tookOverWarning } from "../state/lock/message.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { renderTfImport, type TfImportDoc } from "../render/import_terraform.ts";
 import { parseTfState, type TfState } from "../terraform/tfstate.ts";
 import { importTerraformState } from "../terraform/tfstate_import.ts";
+import { importing } from "./_import.ts";
 
 /** The state file named on the command line, read; or why it cannot be. */
 async function readStateFile(given: string): Promise<{ state: TfState; writtenAt?: string }> {
@@ -65,20 +62,10 @@ export const run: CommandRun = async (ctx, opts: OptionValues, args) => {
     );
   }
   const { state, writtenAt } = await readStateFile(args[0]);
-  const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
-  const store = await openStore(ctx);
-  try {
-    const done = await importTerraformState(sources.value, store, state, {
-      root: ctx.root,
-      tags: ctx.tags,
-      actor: ctx.actor,
-      reason: ctx.reason,
-      signal: interrupts.signal,
+  return await importing(ctx, async (sources, store, run) => {
+    const done = await importTerraformState(sources, store, state, {
+      ...run,
       ...(writtenAt ? { writtenAt } : {}),
-      onLocked: (l) => {
-        if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
-      },
     });
     emitWarnings(ctx, done.diagnostics);
     const doc: TfImportDoc = {
@@ -102,7 +89,5 @@ export const run: CommandRun = async (ctx, opts: OptionValues, args) => {
     };
     emit(ctx, doc, () => renderTfImport(doc, ctx.style));
     return Exit.OK;
-  } finally {
-    await store.close();
-  }
+  });
 };

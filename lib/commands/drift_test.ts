@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeRoot, pravo } from "../../tests/_pravo.ts";
+import { appliedRoot, makeRoot, pravo } from "../../tests/_pravo.ts";
 import { openStore } from "../state/open.ts";
 import { assertPrinted, jsonDocument } from "./_testing.ts";
 import { put, record } from "./state_testing.ts";
@@ -23,13 +23,8 @@ key:   $local.#Resource.local_sensitive_file & {filename: "key.txt", content: "$
 n:     $random.#Resource.random_integer & {min: 1, max: 9, seed: "n"}
 `;
 
-async function applied(src = MAIN): Promise<string> {
-  const root = await makeRoot({ "main.cue": src });
-  const init = await pravo(root, ["init"]);
-  assert.equal(init.code, 0, init.stderr);
-  const apply = await pravo(root, ["apply", "-auto-approve"]);
-  assert.equal(apply.code, 0, apply.stderr);
-  return root;
+function applied(src = MAIN): Promise<string> {
+  return appliedRoot({ "main.cue": src });
 }
 
 async function stateShow(root: string, addr: string) {

@@ -12,13 +12,9 @@
 
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { DiagnosticsError } from "../diag/diag.ts";
 import { UsageError } from "../diag/usage.ts";
-import { readRoot } from "../cue/loader.ts";
-import { openStore } from "../state/open.ts";
 import { importNode } from "../import/import.ts";
-import { interrupts } from "../workspace/interrupts.ts";
-import { tookOverWarning } from "../state/lock/message.ts";
+import { importing } from "./_import.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
@@ -36,29 +32,27 @@ export const run: CommandRun = async (ctx, opts, args) => {
     }
     return (await import("./_import_terraform.ts")).run(ctx, opts, args);
   }
-  if (generating) return await (await import("./import_generate.ts")).run(ctx, opts, args);
-  if (args.length !== 2) {
+  if (generating && opts["generate-config"] === undefined) {
     throw new UsageError(
-      "import takes an address and an ID (pravo import ADDR ID), or --from terraform and a " +
-        "state file (pravo import --from terraform FILE.tfstate)",
+      `--${opts.type !== undefined ? "type" : "provider"} goes with --generate-config FILE: ` +
+        "without it, import reads the type and the provider from the node the root declares",
       "import",
     );
   }
+  if (args.length !== 2) {
+    throw new UsageError(
+      generating
+        ? "import --generate-config FILE.cue takes an address and an ID (pravo import ADDR ID " +
+          "--generate-config FILE.cue)"
+        : "import takes an address and an ID (pravo import ADDR ID), or --from terraform and a " +
+          "state file (pravo import --from terraform FILE.tfstate)",
+      "import",
+    );
+  }
+  if (generating) return await (await import("./import_generate.ts")).run(ctx, opts, args);
   const [address, id] = args;
-  const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
-  const store = await openStore(ctx);
-  try {
-    const done = await importNode(sources.value, store, address, id, {
-      root: ctx.root,
-      tags: ctx.tags,
-      actor: ctx.actor,
-      reason: ctx.reason,
-      signal: interrupts.signal,
-      onLocked: (l) => {
-        if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
-      },
-    });
+  return await importing(ctx, async (sources, store, run) => {
+    const done = await importNode(sources, store, address, id, run);
     emitWarnings(ctx, done.diagnostics);
     // The ID of a secret (a password's value) is not printed.
     const secret = done.sensitive.some((k) => {
@@ -94,7 +88,5 @@ export const run: CommandRun = async (ctx, opts, args) => {
         "\nRun `pravo plan` to compare it with the configuration.",
     );
     return Exit.OK;
-  } finally {
-    await store.close();
-  }
+  });
 };

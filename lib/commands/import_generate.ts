@@ -12,13 +12,8 @@
 
 import { type CommandRun, emit, emitWarnings } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { DiagnosticsError } from "../diag/diag.ts";
-import { UsageError } from "../diag/usage.ts";
-import { readRoot } from "../cue/loader.ts";
-import { openStore } from "../state/open.ts";
 import { generateConfig } from "../import/generate_config.ts";
-import { interrupts } from "../workspace/interrupts.ts";
-import { tookOverWarning } from "../state/lock/message.ts";
+import { importing } from "./_import.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { type GeneratedDoc, renderGenerated } from "../render/import_generate.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
@@ -26,35 +21,12 @@ import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import type { Diagnostic } from "../diag/diag.ts";
 
 export const run: CommandRun = async (ctx, opts, args) => {
-  const file = opts["generate-config"] as string | undefined;
-  if (file === undefined) {
-    throw new UsageError(
-      `--${opts.type !== undefined ? "type" : "provider"} goes with --generate-config FILE: ` +
-        "without it, import reads the type and the provider from the node the root declares",
-      "import",
-    );
-  }
-  if (args.length !== 2) {
-    throw new UsageError(
-      "import --generate-config FILE.cue takes an address and an ID (pravo import ADDR ID " +
-        "--generate-config FILE.cue)",
-      "import",
-    );
-  }
+  // import.ts checked the arguments: an address, an ID and the file.
+  const file = opts["generate-config"] as string;
   const [address, id] = args;
-  const sources = readRoot(ctx.root);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
-  const store = await openStore(ctx);
-  try {
-    const done = await generateConfig(sources.value, store, address, id, {
-      root: ctx.root,
-      tags: ctx.tags,
-      actor: ctx.actor,
-      reason: ctx.reason,
-      signal: interrupts.signal,
-      onLocked: (l) => {
-        if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
-      },
+  return await importing(ctx, async (sources, store, run) => {
+    const done = await generateConfig(sources, store, address, id, {
+      ...run,
       file,
       type: opts.type as string | undefined,
       provider: opts.provider as string | undefined,
@@ -98,7 +70,5 @@ export const run: CommandRun = async (ctx, opts, args) => {
         idShown: secret ? SENSITIVE_TEXT : JSON.stringify(id),
       }));
     return imported ? Exit.OK : Exit.INVALID;
-  } finally {
-    await store.close();
-  }
+  });
 };

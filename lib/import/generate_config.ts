@@ -31,13 +31,13 @@ import { type Diagnostic, DiagnosticsError, error, hasErrors, warning } from "..
 import { UsageError } from "../diag/usage.ts";
 import { addressLabels, formatAddress } from "../addr/address.ts";
 import { parseSources, readRoot, type Sources, type Spec } from "../cue/loader.ts";
-import { UNKNOWN } from "../cue/program.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { instancesOf } from "../plan/session.ts";
 import { evaluateWithState, mustEvaluateWithState } from "../plan/known.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
+import { withoutUnknown } from "../plan/node_values.ts";
 import type { StateStore } from "../state/store.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { writeNewFile } from "../files/new_file.ts";
@@ -88,13 +88,6 @@ export interface GeneratedConfig {
   imported?: Imported;
   /** The provider's warnings, and its refusal when it refuses the file. */
   diagnostics: Diagnostic[];
-}
-
-function hasUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(hasUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
-  return false;
 }
 
 /** The secret values of an object: what diagnostics must not show. */
@@ -184,10 +177,7 @@ async function providerOf(
   opts: GenerateOptions,
 ) {
   const { address, type, instance } = target;
-  const providerConfig: Attrs = {};
-  for (const [k, v] of Object.entries(instance.config)) {
-    if (!hasUnknown(v)) providerConfig[k] = v;
-  }
+  const providerConfig = withoutUnknown(instance.config);
   const session = opts.session ??
     new ProviderSession(
       opts.root,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { Attribute, Block, NestedBlock } from "../plugin/schema.ts";
-import type { CtyType } from "../plugin/value.ts";
+import type { Block } from "../plugin/schema.ts";
+import { attr, block, nested } from "../plugin/_testing.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { findType } from "../providers/registry.ts";
 import { evaluate } from "../cue/engine.ts";
@@ -14,33 +14,6 @@ import {
   type OutField,
   secretsOf,
 } from "./generate.ts";
-
-function attr(type: CtyType | undefined, flags: Partial<Attribute> = {}): Attribute {
-  return {
-    type,
-    description: "",
-    descriptionKind: "plain",
-    required: false,
-    optional: true,
-    computed: false,
-    sensitive: false,
-    deprecated: false,
-    writeOnly: false,
-    ...flags,
-  };
-}
-
-function block(
-  attributes: Record<string, Attribute>,
-  blockTypes: Record<string, NestedBlock> = {},
-  deprecated = false,
-): Block {
-  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated };
-}
-
-function nested(nesting: NestedBlock["nesting"], b: Block): NestedBlock {
-  return { nesting, block: b, minItems: 0, maxItems: 0 };
-}
 
 /** A plugin type with an attribute of every kind, as a provider's schema gives them. */
 const INNER = block({

@@ -20,7 +20,7 @@
 
 import { type Diagnostic, DiagnosticsError, didYouMean, error, hasErrors } from "../diag/diag.ts";
 import type { Node, Sources } from "../cue/loader.ts";
-import { UNKNOWN, type Value } from "../cue/program.ts";
+import type { Value } from "../cue/program.ts";
 import { handlerFor } from "../providers/runtimes.ts";
 import { ProviderSession } from "../providers/session.ts";
 import { instancesOf } from "../plan/session.ts";
@@ -29,13 +29,15 @@ import type { AcquiredLock, StateStore } from "../state/store.ts";
 import { nodeDigest } from "../plan/digest.ts";
 import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
-import { isInput, mustEvaluateWithState } from "../plan/known.ts";
+import { mustEvaluateWithState } from "../plan/known.ts";
+import { inputsOf, providerConfigOf, withoutUnknown } from "../plan/node_values.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import type { StoredObject } from "../providers/resource_provider.ts";
 
 type Attrs = Record<string, unknown>;
 
-export interface ImportOptions {
+/** What every import takes (of one object, and of a Terraform state): the root and who runs it. */
+export interface ImportRun {
   root: string;
   tags: Record<string, string>;
   actor: string;
@@ -45,6 +47,9 @@ export interface ImportOptions {
   /** Told when the state lock is taken, to warn of a lock taken over from a dead holder. */
   onLocked?: (lock: AcquiredLock) => void;
   signal?: AbortSignal;
+}
+
+export interface ImportOptions extends ImportRun {
   /**
    * The providers of the run, when the caller has started them already
    * (`import --generate-config` read the object with them): not started
@@ -66,22 +71,6 @@ export interface Imported {
   serial: number;
   /** Warnings of the provider. */
   diagnostics: Diagnostic[];
-}
-
-function hasUnknown(v: unknown): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(hasUnknown);
-  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
-  return false;
-}
-
-/** The node's inputs as the configuration gives them (unknowns marked). */
-function inputsOf(n: Node): Record<string, Value> {
-  const out: Record<string, Value> = {};
-  for (const [k, a] of Object.entries(n.schema.attributes)) {
-    if (isInput(a) && n.config[k] !== undefined) out[k] = n.config[k];
-  }
-  return out;
 }
 
 /** The error for an address that names no managed node of the root. */
@@ -195,13 +184,8 @@ export async function importNode(
     ], "error");
   }
   const inputs = inputsOf(node);
-  const config: Attrs = {};
-  for (const [k, v] of Object.entries(inputs)) if (!hasUnknown(v)) config[k] = v;
-  const instance = spec.providers.find((p) => p.address === node.providerInstance);
-  const providerConfig: Attrs = {};
-  for (const [k, v] of Object.entries(instance?.config ?? {})) {
-    if (!hasUnknown(v)) providerConfig[k] = v;
-  }
+  const config = withoutUnknown(inputs);
+  const providerConfig = providerConfigOf(spec, node);
   const sensitive = [
     ...new Set([
       ...Object.entries(node.schema.attributes).filter(([, a]) => a.sensitive).map(([k]) => k),
@@ -209,18 +193,7 @@ export async function importNode(
     ]),
   ].sort();
 
-  const lock = await store.acquireLock({
-    actor: opts.actor,
-    reason: opts.reason,
-    command: "import",
-    timeoutMs: opts.lockTimeoutMs ?? 0,
-  });
-  try {
-    opts.onLocked?.(lock);
-    const conflicts = await store.findReservationConflicts([address], { actor: opts.actor });
-    if (conflicts.length) {
-      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
-    }
+  return await withImportLock(store, { ...opts, addresses: [address] }, async () => {
     const session = opts.session ?? new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
@@ -273,6 +246,35 @@ export async function importNode(
       serial: (await store.identity()).serial,
       diagnostics,
     };
+  });
+}
+
+/**
+ * Runs `fn` under the state lock, taken for an import (and told to
+ * `opts.onLocked`), once no one else has reserved any of `opts.addresses`;
+ * releases the lock after. Throws a `locked` DiagnosticsError when the state
+ * is locked or an address reserved.
+ */
+export async function withImportLock<T>(
+  store: StateStore,
+  opts: ImportRun & { addresses: readonly string[] },
+  fn: () => Promise<T>,
+): Promise<T> {
+  const lock = await store.acquireLock({
+    actor: opts.actor,
+    reason: opts.reason,
+    command: "import",
+    timeoutMs: opts.lockTimeoutMs ?? 0,
+  });
+  try {
+    opts.onLocked?.(lock);
+    const conflicts = await store.findReservationConflicts([...opts.addresses], {
+      actor: opts.actor,
+    });
+    if (conflicts.length) {
+      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
+    }
+    return await fn();
   } finally {
     await store.releaseLock(lock);
   }

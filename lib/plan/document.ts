@@ -8,13 +8,14 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "../diag/diag.ts";
+import { REDACTED } from "../secrets/paths.ts";
 import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
 
 /** The `format` of a plan document: `"pravo-plan"`. */
 export const PLAN_DOCUMENT_FORMAT = "pravo-plan";
 
-/** What stands in a document for a sensitive value. */
-export const REDACTED = "(sensitive)";
+/** What stands in a document for a sensitive value: the one of every view (lib/secrets/paths.ts). */
+export { REDACTED };
 
 function redact(attrs: Attrs | null, sensitive: readonly string[]): Attrs | null {
   if (!attrs) return attrs;
@@ -103,6 +104,37 @@ export interface OutputChange {
   after_unknown: boolean;
 }
 
+/** What a plan does to an output. */
+export type OutputAction = "create" | "update" | "delete" | "no-op";
+
+/**
+ * Every output of the plan and of the last whole apply, sorted by name, with
+ * what the plan does to it: `create` when the last apply did not record it,
+ * `delete` when the plan no longer has it, `update` when its value differs
+ * or is known only after apply, `no-op` otherwise.
+ */
+export function outputActions(
+  plan: Plan,
+): { name: string; action: OutputAction; unknown: boolean }[] {
+  const before = plan.outputsBefore ?? {};
+  const names = new Set([
+    ...Object.keys(before),
+    ...Object.keys(plan.outputs),
+    ...plan.outputsUnknown,
+  ]);
+  return [...names].sort().map((name) => {
+    const unknown = plan.outputsUnknown.includes(name);
+    const action: OutputAction = !unknown && !Object.hasOwn(plan.outputs, name)
+      ? "delete"
+      : !Object.hasOwn(before, name)
+      ? "create"
+      : unknown || !isDeepStrictEqual(before[name], plan.outputs[name])
+      ? "update"
+      : "no-op";
+    return { name, action, unknown };
+  });
+}
+
 /**
  * The outputs whose value differs from the one the last whole apply
  * recorded, by name, sorted: added, changed (or known only after apply) and
@@ -111,23 +143,15 @@ export interface OutputChange {
  */
 export function outputChanges(plan: Plan): Record<string, OutputChange> {
   const before = plan.outputsBefore ?? {};
-  const names = new Set([
-    ...Object.keys(before),
-    ...Object.keys(plan.outputs),
-    ...plan.outputsUnknown,
-  ]);
   const out: Record<string, OutputChange> = {};
-  for (const k of [...names].sort()) {
-    const unknown = plan.outputsUnknown.includes(k);
-    const after = k in plan.outputs ? plan.outputs[k] : null;
-    const was = Object.hasOwn(before, k);
-    if (!unknown && !(k in plan.outputs)) {
-      out[k] = { action: "delete", before: before[k], after: null, after_unknown: false };
-    } else if (!was) {
-      out[k] = { action: "create", before: null, after, after_unknown: unknown };
-    } else if (unknown || !isDeepStrictEqual(before[k], after)) {
-      out[k] = { action: "update", before: before[k], after, after_unknown: unknown };
-    }
+  for (const { name: k, action, unknown } of outputActions(plan)) {
+    if (action === "no-op") continue;
+    out[k] = {
+      action,
+      before: action === "create" ? null : before[k],
+      after: action === "delete" ? null : plan.outputs[k] ?? null,
+      after_unknown: action !== "delete" && unknown,
+    };
   }
   return out;
 }

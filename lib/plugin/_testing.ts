@@ -1,13 +1,47 @@
 /**
- * Helpers for the tests that write provider schemas as a provider sends
- * them (the protocol's `Schema` message, as protobufjs decodes it): an
- * attribute with its type as JSON bytes, and a nested block. Not used by
- * pravo itself.
+ * Helpers for the tests that write provider schemas: as a provider sends
+ * them (the protocol's `Schema` message, as protobufjs decodes it: an
+ * attribute with its type as JSON bytes, and a nested block), and as pravo
+ * reads them (schema.ts's `Attribute`, `Block` and `NestedBlock`). Not used
+ * by pravo itself.
  *
  * @module
  */
 
+import type { Attribute, Block, NestedBlock } from "./schema.ts";
+import type { CtyType } from "./value.ts";
+
 const enc = new TextEncoder();
+
+/** An attribute of a schema: optional, of `type` (none for a nested attribute), unless `flags` say otherwise. */
+export function attr(type: CtyType | undefined, flags: Partial<Attribute> = {}): Attribute {
+  return {
+    type,
+    description: "",
+    descriptionKind: "plain",
+    required: false,
+    optional: true,
+    computed: false,
+    sensitive: false,
+    deprecated: false,
+    writeOnly: false,
+    ...flags,
+  };
+}
+
+/** A block of a schema with these attributes and nested blocks, undocumented. */
+export function block(
+  attributes: Record<string, Attribute>,
+  blockTypes: Record<string, NestedBlock> = {},
+  deprecated = false,
+): Block {
+  return { attributes, blockTypes, description: "", descriptionKind: "plain", deprecated };
+}
+
+/** A nested block of a schema, with no bounds on its number. */
+export function nested(nesting: NestedBlock["nesting"], b: Block): NestedBlock {
+  return { nesting, block: b, minItems: 0, maxItems: 0 };
+}
 
 /** An attribute of a schema message: its type as the JSON bytes of a cty type, its flags. */
 export function attrMessage(

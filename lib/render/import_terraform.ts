@@ -8,6 +8,8 @@
  */
 
 import type { Style } from "../diag/style.ts";
+import type { TfImported } from "../terraform/tfstate_import.ts";
+import type { Skipped } from "../terraform/tfstate_check.ts";
 
 /** The document that `pravo import --from terraform --json` prints. */
 export interface TfImportDoc {
@@ -23,15 +25,8 @@ export interface TfImportDoc {
   };
   /** Terraform's outputs recorded as the last apply's: those the root declares too. */
   outputs: string[];
-  imported: {
-    address: string;
-    terraform_address: string;
-    type: string;
-    provider: string;
-    schema_version: { from: number; to: number | null };
-    sensitive: string[];
-  }[];
-  skipped: { address: string; terraform_address: string; why: string }[];
+  imported: TfImported[];
+  skipped: Skipped[];
   not_in_state: string[];
   actor: string;
   reason: string;

@@ -15,7 +15,12 @@
  * that reads as a whole number is an index (`[0]`), any other a string key
  * (`["a"]`). Any other path (a root written by hand) is read as
  * `docs/reference/show.md` says: each label before the last is a module
- * (`module.LABEL`), and the last is the name.
+ * (`module.LABEL`), and the last is the name; a label that is not a
+ * Terraform name is the key of the label before it (`servers."0"` is
+ * `aws_instance.servers[0]`, `sites."my site".cert` is
+ * `module.sites["my site"].tls_self_signed_cert.cert`). This is the one
+ * mapping: `pravo show --format terraform` prints it, and convert's tests
+ * hold it to Terraform's own addresses.
  *
  * @module
  */
@@ -68,6 +73,17 @@ export function terraformAddress(
   mode: NodeMode,
 ): string {
   const prefix = mode === "data" ? "data." : mode === "ephemeral" ? "ephemeral." : "";
+  const converted = convertedAddress(labels, type, prefix);
+  if (converted !== undefined && isTerraformAddress(converted)) return converted;
+  return handWrittenAddress(labels, type, prefix);
+}
+
+/** The address of a path in the shape convert writes (module calls, then TYPE.NAME[.KEY]); undefined for another shape. */
+function convertedAddress(
+  labels: readonly string[],
+  type: string,
+  prefix: string,
+): string | undefined {
   const n = labels.length;
   for (const keyed of [false, true]) {
     const tail = keyed ? 3 : 2;
@@ -83,8 +99,40 @@ export function terraformAddress(
     const name = labels[n - tail + 1] + (keyed ? keyText(labels[n - 1]) : "");
     return [...calls, `${prefix}${type}.${name}`].join(".");
   }
-  const calls = labels.slice(0, -1).map((l) => `module.${l}`);
-  return [...calls, `${prefix}${type}.${labels[n - 1]}`].join(".");
+  return undefined;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * The address of any other path (a root written by hand): each label before
+ * the last is a module call and the last is the name, but a label that is
+ * not a Terraform name is the key of the label before it (`servers."0"` is
+ * `servers[0]`); a first label that is not a name becomes one (`_` and its
+ * characters, others as `_`).
+ */
+function handWrittenAddress(labels: readonly string[], type: string, prefix: string): string {
+  const steps: { name: string; key?: string }[] = [];
+  for (const l of labels) {
+    const last = steps[steps.length - 1];
+    if (!NAME.test(l) && last && last.key === undefined) last.key = l;
+    else steps.push({ name: NAME.test(l) ? l : `_${l.replace(/[^A-Za-z0-9_-]/g, "_")}` });
+  }
+  const text = (s: { name: string; key?: string }) =>
+    s.name + (s.key === undefined ? "" : keyText(s.key));
+  const res = steps.pop()!;
+  return [...steps.map((s) => `module.${text(s)}`), `${prefix}${type}.${text(res)}`].join(".");
+}
+
+/** Whether `address` reads as a Terraform address. */
+function isTerraformAddress(address: string): boolean {
+  try {
+    parseTerraformAddress(address);
+    return true;
+  } catch (e) {
+    if (e instanceof TerraformAddressError) return false;
+    throw e;
+  }
 }
 
 /** A Terraform address that could not be read. */

@@ -37,28 +37,78 @@ for (const [pravo, tf, type, mode] of BOTH) {
   });
 }
 
-Deno.test("terraformAddress() reads a path not made by convert as modules, then the name", () => {
-  assert.equal(
-    terraformAddress(["net", "web", "cert"], "tls_cert", "managed"),
+/** Paths that are not in convert's shape, and a name equal to the type: [the rule, labels, type, mode, Terraform's address]. */
+const OTHER_PATHS: [string, string[], string, "managed" | "data", string][] = [
+  [
+    "reads a path not made by convert as modules, then the name",
+    ["net", "web", "cert"],
+    "tls_cert",
+    "managed",
     "module.net.module.web.tls_cert.cert",
-  );
-  assert.equal(terraformAddress(["base"], "random_integer", "managed"), "random_integer.base");
-  assert.equal(
-    terraformAddress(["docs", "cfg"], "local_file", "data"),
+  ],
+  [
+    "reads a path not made by convert as modules, then the name",
+    ["base"],
+    "random_integer",
+    "managed",
+    "random_integer.base",
+  ],
+  [
+    "reads a path not made by convert as modules, then the name",
+    ["docs", "cfg"],
+    "local_file",
+    "data",
     "module.docs.data.local_file.cfg",
-  );
-});
-
-Deno.test("terraformAddress() takes a name that equals the type for the name", () => {
-  assert.equal(
-    terraformAddress(["aws_s3_bucket", "aws_s3_bucket"], "aws_s3_bucket", "managed"),
+  ],
+  [
+    "makes a label that is not a Terraform name the key of the label before it",
+    ["servers", "0"],
+    "aws_instance",
+    "managed",
+    "aws_instance.servers[0]",
+  ],
+  [
+    "makes a label that is not a Terraform name the key of the label before it",
+    ["sites", "my site", "cert"],
+    "tls_self_signed_cert",
+    "managed",
+    'module.sites["my site"].tls_self_signed_cert.cert',
+  ],
+  [
+    "makes a first label that is not a name one",
+    ["my site", "x"],
+    "local_file",
+    "data",
+    "module._my_site.data.local_file.x",
+  ],
+  [
+    "reads convert's shape with a call that is not a name as written by hand",
+    ["module", "my mod", "aws_s3_bucket", "b"],
+    "aws_s3_bucket",
+    "managed",
+    'module.module["my mod"].module.aws_s3_bucket.aws_s3_bucket.b',
+  ],
+  [
+    "takes a name that equals the type for the name",
+    ["aws_s3_bucket", "aws_s3_bucket"],
+    "aws_s3_bucket",
+    "managed",
     "aws_s3_bucket.aws_s3_bucket",
-  );
-  assert.equal(
-    terraformAddress(["aws_s3_bucket", "aws_s3_bucket", "x"], "aws_s3_bucket", "managed"),
+  ],
+  [
+    "takes a name that equals the type for the name",
+    ["aws_s3_bucket", "aws_s3_bucket", "x"],
+    "aws_s3_bucket",
+    "managed",
     'aws_s3_bucket.aws_s3_bucket["x"]',
-  );
-});
+  ],
+];
+
+for (const [rule, labels, type, mode, tf] of OTHER_PATHS) {
+  Deno.test(`terraformAddress() ${rule}: ${JSON.stringify(labels)} is ${tf}`, () => {
+    assert.equal(terraformAddress(labels, type, mode), tf);
+  });
+}
 
 Deno.test("keyText() writes whole numbers as indexes and anything else as string keys", () => {
   assert.equal(keyText("0"), "[0]");

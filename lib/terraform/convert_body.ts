@@ -13,7 +13,7 @@ import type { HclFile } from "./hcl.ts";
 import type { HclAttribute, HclBlock } from "./hcl_body.ts";
 import { convertExpression, type ExprContext, type Scope } from "./expr.ts";
 import { cueLabel, cueString, freshName, withVars } from "./expr_base.ts";
-import { at, attr, type ModuleDecl } from "./convert_module.ts";
+import { at, attr, type Located, type ModuleDecl } from "./convert_module.ts";
 
 /** A field of a CUE file: `path: value`, from a `.tf` file. */
 export interface Entry {
@@ -101,6 +101,34 @@ export function providerName(m: ModuleCtx, config: string): string {
 }
 
 const NODE_META = new Set(["count", "for_each", "provider", "depends_on"]);
+
+/** The blocks a module may not hold, only the root: what to write instead. */
+const ROOT_ONLY = {
+  moved:
+    "pravo's moved is the root's: write the move at the root with the module call's address (from = module.NAME.aws_s3_bucket.a), then convert again.",
+  provider:
+    "A module takes its provider configurations from its caller (providers = {...}), as Terraform recommends. Move this configuration to the root module, then convert again.",
+};
+
+/**
+ * True when `block`, of a kind only the root holds (`moved`, `provider`),
+ * is in a module: the error says so, and what to write instead.
+ */
+export function refusedInModule(
+  m: ModuleCtx,
+  { file, block }: Located,
+  kind: keyof typeof ROOT_ONLY,
+): boolean {
+  if (!m.inModule) return false;
+  m.diags.push(
+    error(
+      `A ${kind} block in the module ${m.decl.rel} is not converted`,
+      ROOT_ONLY[kind],
+      at(file, block.offset),
+    ),
+  );
+  return true;
+}
 
 /** A node's body as a CUE struct's fields. */
 export async function nodeBody(

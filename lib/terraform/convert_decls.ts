@@ -17,7 +17,7 @@ import { type AstNode, expressionAst } from "./hcl.ts";
 import { cueString } from "./expr_base.ts";
 import { decodeQuoted } from "./expr_template.ts";
 import { at, attr, type Located } from "./convert_module.ts";
-import { ctxFor, type Entry, type ModuleCtx, value } from "./convert_body.ts";
+import { ctxFor, type Entry, type ModuleCtx, refusedInModule, value } from "./convert_body.ts";
 import { pravoAddress, TerraformAddressError } from "./address.ts";
 
 /** An `import` block, as the command lists it. */
@@ -307,17 +307,9 @@ function address(m: ModuleCtx, file: HclFile, a: HclAttribute): string | undefin
 }
 
 /** `moved { from = a  to = b }` → `{from: "a", to: "b"}` of `moved`. */
-export function movedItem(m: ModuleCtx, { file, block }: Located): string | undefined {
-  if (m.inModule) {
-    m.diags.push(
-      error(
-        `A moved block in the module ${m.decl.rel} is not converted`,
-        "pravo's moved is the root's: write the move at the root with the module call's address (from = module.NAME.aws_s3_bucket.a), then convert again.",
-        at(file, block.offset),
-      ),
-    );
-    return undefined;
-  }
+export function movedItem(m: ModuleCtx, located: Located): string | undefined {
+  if (refusedInModule(m, located, "moved")) return undefined;
+  const { file, block } = located;
   const from = attr(block, "from"), to = attr(block, "to");
   if (!from || !to) {
     m.diags.push(error("Malformed moved block", "Give from and to.", at(file, block.offset)));

@@ -23,6 +23,7 @@ import {
   type ModuleCtx,
   nodeBody,
   providerName,
+  refusedInModule,
   requirementOf,
   struct,
   value,
@@ -150,19 +151,11 @@ export async function nodeEntry(
 /** `provider "aws" { alias = "west" ... }` → `$aws_west: aws.#Provider & {...}`. */
 export async function providerEntry(
   m: ModuleCtx,
-  { file, block }: Located,
+  located: Located,
 ): Promise<Entry | undefined> {
+  if (refusedInModule(m, located, "provider")) return undefined;
+  const { file, block } = located;
   const local = block.labels[0];
-  if (m.inModule) {
-    m.diags.push(
-      error(
-        `A provider block in the module ${m.decl.rel} is not converted`,
-        "A module takes its provider configurations from its caller (providers = {...}), as Terraform recommends. Move this configuration to the root module, then convert again.",
-        at(file, block.offset),
-      ),
-    );
-    return undefined;
-  }
   const alias = attr(block, "alias");
   const aliasName = alias ? JSON.parse(alias.expr.trim()) as string : undefined;
   const config = aliasName ? `${local}.${aliasName}` : local;

@@ -149,6 +149,38 @@ export function freshName(name: string, avoid: ReadonlySet<string>): string {
   return n;
 }
 
+/** A for expression's variables as CUE names, and the scope of its body, where they are bound. */
+export interface ForVars {
+  /** The key's (or index's) name, when the expression names one. */
+  key?: string;
+  value: string;
+  inner: Scope;
+}
+
+/**
+ * The variables of a for expression (or `%{for}` directive), whose HCL names
+ * are `meta.keyVar` (optional) and `meta.valVar`: fresh CUE names, none of
+ * the scope's nor of `avoid`, bound in the scope of the body.
+ */
+export function forVars(
+  scope: Scope,
+  meta: { keyVar?: string; valVar: string },
+  avoid: Set<string> = new Set(),
+): ForVars {
+  for (const v of scope.vars.values()) avoid.add(v);
+  const vars: Record<string, string> = {};
+  const key = meta.keyVar ? freshName(meta.keyVar, avoid) : undefined;
+  if (meta.keyVar) vars[meta.keyVar] = key!;
+  const value = freshName(meta.valVar, avoid);
+  vars[meta.valVar] = value;
+  return { key, value, inner: withVars(scope, vars) };
+}
+
+/** The head of a CUE comprehension over `from` with these variables: `for k, v in from`. */
+export function forHead(vars: ForVars, from: Cue): string {
+  return `for ${vars.key ? `${vars.key}, ` : ""}${vars.value} in ${operand(from, PREC.atom)}`;
+}
+
 /** The name a file imports a package by, unless it must choose another: its last element. */
 export function defaultAlias(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);

@@ -15,12 +15,13 @@ import {
   type Cue,
   cueLabel,
   cueString,
+  forHead,
+  forVars,
   freshName,
   operand,
   PREC,
   type Scope,
   selector,
-  withVars,
 } from "./expr_base.ts";
 import { convertTemplate } from "./expr_template.ts";
 import { convertFunction } from "./expr_functions.ts";
@@ -441,16 +442,9 @@ async function forExpr(c: Converter, n: AstNode, scope: Scope): Promise<Cue> {
   const keyExpr = isObject ? kids.shift() : undefined;
   const valExpr = kids.shift()!;
   const cond = m.conditionalExpression ? kids.shift() : undefined;
-  const avoid = keysUnder(c, n);
-  for (const v of scope.vars.values()) avoid.add(v);
-  const vars: Record<string, string> = {};
-  const kName = m.keyVar ? freshName(m.keyVar, avoid) : undefined;
-  if (m.keyVar) vars[m.keyVar] = kName!;
-  const vName = freshName(m.valVar, avoid);
-  vars[m.valVar] = vName;
-  const inner = withVars(scope, vars);
-  const from = await convertNode(c, coll, scope);
-  const head = `for ${kName ? `${kName}, ` : ""}${vName} in ${operand(from, PREC.atom)}`;
+  const vars = forVars(scope, { keyVar: m.keyVar, valVar: m.valVar }, keysUnder(c, n));
+  const inner = vars.inner;
+  const head = forHead(vars, await convertNode(c, coll, scope));
   const guard = cond ? ` if ${(await convertNode(c, cond, inner)).text}` : "";
   const value = (await convertNode(c, valExpr, inner)).text;
   if (!isObject) return atom(`[${head}${guard} {${value}}]`);

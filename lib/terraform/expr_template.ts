@@ -15,12 +15,10 @@ import {
   type Converter,
   type Cue,
   cueString,
-  freshName,
-  operand,
+  forHead,
+  forVars,
   pkg,
-  PREC,
   type Scope,
-  withVars,
 } from "./expr_base.ts";
 
 type Convert = (c: Converter, n: AstNode, scope: Scope) => Promise<Cue> | Cue;
@@ -131,18 +129,13 @@ async function joinFor(
 ): Promise<string> {
   const m = f.meta ?? {};
   const [coll, body, cond] = f.children;
-  const avoid = new Set(scope.vars.values());
-  const vars: Record<string, string> = {};
-  const k = m.keyVar ? freshName(m.keyVar, avoid) : undefined;
-  if (m.keyVar) vars[m.keyVar] = k!;
-  const v = freshName(m.valVar, avoid);
-  vars[m.valVar] = v;
-  const inner = withVars(scope, vars);
+  const vars = forVars(scope, { keyVar: m.keyVar, valVar: m.valVar });
+  const inner = vars.inner;
   const from = await convert(c, coll, scope);
   const guard = cond ? ` if ${(await convert(c, cond, inner)).text}` : "";
   const text = body.type === "template"
     ? await convertTemplate(c, body, inner, convert, mode)
     : await convert(c, body, inner);
-  const head = `for ${k ? `${k}, ` : ""}${v} in ${operand(from, PREC.atom)}`;
+  const head = forHead(vars, from);
   return `${pkg("strings", c.ctx)}.Join([${head}${guard} {${text.text}}], "")`;
 }

@@ -8,8 +8,7 @@
  * @module
  */
 
-import { isDeepStrictEqual } from "node:util";
-import { REDACTED } from "../plan/document.ts";
+import { outputActions, REDACTED } from "../plan/document.ts";
 import type { Plan } from "../plan/types.ts";
 import type { Json } from "./plan_json_values.ts";
 
@@ -34,24 +33,11 @@ function sensitive(v: unknown): boolean {
 /** `output_changes`: every output of the plan and of the last apply, sorted by name. */
 export function outputChanges(plan: Plan): Record<string, OutputChange> {
   const before = plan.outputsBefore ?? {};
-  const names = new Set([
-    ...Object.keys(before),
-    ...Object.keys(plan.outputs),
-    ...plan.outputsUnknown,
-  ]);
   const out: Record<string, OutputChange> = {};
-  for (const k of [...names].sort()) {
-    const was = Object.hasOwn(before, k);
-    const unknown = plan.outputsUnknown.includes(k);
-    const is = unknown || Object.hasOwn(plan.outputs, k);
+  for (const { name: k, action, unknown } of outputActions(plan)) {
+    const was = action !== "create";
+    const is = action !== "delete";
     const s = (was && sensitive(before[k])) || (!unknown && is && sensitive(plan.outputs[k]));
-    const action = !is
-      ? "delete"
-      : !was
-      ? "create"
-      : unknown || !isDeepStrictEqual(before[k], plan.outputs[k])
-      ? "update"
-      : "no-op";
     const c: OutputChange = {
       actions: [action],
       after_unknown: unknown,

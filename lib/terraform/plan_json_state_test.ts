@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { LogEntry, StateRecord } from "../state/store.ts";
 import { recordsOfPlan } from "./plan_json_state.ts";
-import { node, plan, record } from "./plan_json_testing.ts";
+import { node, plan, record, skipped } from "./plan_json_testing.ts";
 
 function reader(serial: number, log: { serial: number; addresses: string[] }[]) {
   const records: StateRecord[] = [record("test_thing.a"), record("test_thing.b")];
@@ -33,13 +33,7 @@ function reader(serial: number, log: { serial: number; addresses: string[] }[]) 
 }
 
 const skippedB = plan([node("test_thing.c")], {
-  skipped: [{
-    address: "test_thing.b",
-    mode: "managed",
-    type: "test_thing",
-    name: "b",
-    reason: "",
-  }],
+  skipped: [skipped("test_thing.b")],
 });
 
 Deno.test("recordsOfPlan() gives the records of a plan made at the state's serial", async () => {

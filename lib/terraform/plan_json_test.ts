@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { node, plan, record, tfPlan } from "./plan_json_testing.ts";
+import { node, plan, record, skipped, tfPlan } from "./plan_json_testing.ts";
 
 const MAIN = String.raw`package t
 
@@ -50,24 +50,18 @@ Deno.test("terraformPlan() writes a create with unknowns left out of after and m
 });
 
 Deno.test("terraformPlan() never writes a secret: sensitive values, nested ones, and strings that hold one", () => {
+  const before = {
+    name: "n",
+    value: "hunter2-secret",
+    arn: "arn:a",
+    tags: { copy: "was hunter2-secret" },
+    list: [],
+    rule: [{ port: 80, secret: "rule-secret" }],
+  };
   const n = node("test_thing.a", {
     action: "update",
-    before: {
-      name: "n",
-      value: "hunter2-secret",
-      arn: "arn:a",
-      tags: { copy: "was hunter2-secret" },
-      list: [],
-      rule: [{ port: 80, secret: "rule-secret" }],
-    },
-    after: {
-      name: "n",
-      value: "hunter2-secret",
-      arn: "arn:a",
-      tags: { copy: "was hunter2-secret" },
-      list: [],
-      rule: [{ port: 81, secret: "rule-secret" }],
-    },
+    before,
+    after: { ...before, rule: [{ port: 81, secret: "rule-secret" }] },
     afterUnknown: [],
     config: { name: "n", value: "hunter2-secret" },
   });
@@ -145,13 +139,7 @@ Deno.test("terraformPlan() says why an instance is deleted: its resource left, o
 
 Deno.test("terraformPlan() shows a node the plan skipped as no-op, its values its record's", () => {
   const p = plan([], {
-    skipped: [{
-      address: "test_thing.b",
-      mode: "managed",
-      type: "test_thing",
-      name: "b",
-      reason: "",
-    }],
+    skipped: [skipped("test_thing.b")],
   });
   const rec = record("test_thing.b", { dependencies: ["test_thing.a"] });
   const doc = tfPlan(p, [record("test_thing.a"), rec]);
@@ -170,13 +158,7 @@ Deno.test("terraformPlan() shows a node the plan skipped as no-op, its values it
 
 Deno.test("terraformPlan() refuses a plan whose skipped nodes the state no longer holds", () => {
   const p = plan([], {
-    skipped: [{
-      address: "test_thing.b",
-      mode: "managed",
-      type: "test_thing",
-      name: "b",
-      reason: "",
-    }],
+    skipped: [skipped("test_thing.b")],
   });
   assert.throws(() => tfPlan(p, []), /The state has no record of nodes the plan left alone/);
 });

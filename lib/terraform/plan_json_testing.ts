@@ -5,55 +5,30 @@
  * @module
  */
 
-import type { Attribute, Block } from "../plugin/schema.ts";
-import type { CtyType } from "../plugin/value.ts";
-import type { Plan, PlannedNode } from "../plan/types.ts";
+import type { Block } from "../plugin/schema.ts";
+import { attr, block, nested } from "../plugin/_testing.ts";
+import type { Plan, PlannedNode, SkippedNode } from "../plan/types.ts";
+import { planned, record as stepsRecord } from "../plan/steps/_testing.ts";
 import type { Mode, TypeSchema } from "../providers/schema.ts";
 import type { StateRecord } from "../state/store.ts";
 import { terraformPlan, type TerraformPlanInput } from "./plan_json.ts";
 
-function attr(type: CtyType, flags: Partial<Attribute> = {}): Attribute {
-  return {
-    type,
-    description: "",
-    descriptionKind: "plain",
-    required: false,
-    optional: true,
-    computed: false,
-    sensitive: false,
-    deprecated: false,
-    writeOnly: false,
-    ...flags,
-  };
-}
-
 /** `test_thing`: a name, a sensitive value, a computed arn, tags, and `rule` blocks with a sensitive `secret`. */
-export const THING: Block = {
-  attributes: {
+export const THING: Block = block(
+  {
     name: attr("string"),
     value: attr("string", { sensitive: true }),
     arn: attr("string", { computed: true, optional: false }),
     tags: attr(["map", "string"]),
     list: attr(["list", "string"], { computed: true }),
   },
-  blockTypes: {
-    rule: {
-      nesting: "list",
-      minItems: 0,
-      maxItems: 0,
-      block: {
-        attributes: { port: attr("number"), secret: attr("string", { sensitive: true }) },
-        blockTypes: {},
-        description: "",
-        descriptionKind: "plain",
-        deprecated: false,
-      },
-    },
+  {
+    rule: nested(
+      "list",
+      block({ port: attr("number"), secret: attr("string", { sensitive: true }) }),
+    ),
   },
-  description: "",
-  descriptionKind: "plain",
-  deprecated: false,
-};
+);
 
 /** The schemas of `test_thing` (managed) and `test_info` (data), of provider `hashicorp/test`. */
 export function testTypes(_provider: string, mode: Mode, name: string): TypeSchema | undefined {
@@ -69,49 +44,40 @@ export function testTypes(_provider: string, mode: Mode, name: string): TypeSche
 
 /** A node of a plan: `test_thing`, created, unless `over` says otherwise. */
 export function node(address: string, over: Partial<PlannedNode> = {}): PlannedNode {
+  return planned(address, {
+    type: "test_thing",
+    provider: "hashicorp/test",
+    action: "create",
+    before: null,
+    after: { name: "n", value: null, tags: null, rule: [] },
+    afterUnknown: ["arn", "list"],
+    sensitive: ["value"],
+    config: { name: "n" },
+    providerInstance: "$test",
+    ...over,
+  });
+}
+
+/** A record of the state: a `test_thing` as applied. */
+export function record(address: string, over: Partial<StateRecord> = {}): StateRecord {
+  return stepsRecord(address, {
+    type: "test_thing",
+    provider: "hashicorp/test",
+    attributes: { name: "n", value: null, arn: `arn:${address}`, tags: null, list: [], rule: [] },
+    configDigest: "d",
+    ...over,
+  });
+}
+
+/** A node the plan skipped (an incremental plan's): a `test_thing` whose configuration did not change. */
+export function skipped(address: string): SkippedNode {
   const labels = address.split(".");
   return {
     address,
     mode: "managed",
     type: "test_thing",
     name: labels[labels.length - 1],
-    provider: "hashicorp/test",
-    action: "create",
-    before: null,
-    after: { name: "n", value: null, tags: null, rule: [] },
-    afterUnknown: ["arn", "list"],
-    changed: [],
-    replaceBecause: [],
-    dependencies: [],
-    sensitive: ["value"],
-    config: { name: "n" },
-    templates: {},
-    needsEvaluation: [],
-    configDigest: "d",
-    refreshAge: null,
-    lifecycle: {},
-    providerConfig: {},
-    providerInstance: "$test",
-    ...over,
-  };
-}
-
-/** A record of the state: a `test_thing` as applied. */
-export function record(address: string, over: Partial<StateRecord> = {}): StateRecord {
-  return {
-    address,
-    mode: "managed",
-    type: "test_thing",
-    provider: "hashicorp/test",
-    attributes: { name: "n", value: null, arn: `arn:${address}`, tags: null, list: [], rule: [] },
-    sensitivePaths: [],
-    dependencies: [],
-    configDigest: "d",
-    refreshAge: null,
-    createdAt: "2026-01-01T00:00:00Z",
-    updatedAt: "2026-01-01T00:00:00Z",
-    refreshedAt: "2026-01-01T00:00:00Z",
-    ...over,
+    reason: "",
   };
 }
 

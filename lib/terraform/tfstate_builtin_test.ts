@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { builtinObject, builtinSchemaVersion } from "./tfstate_builtin.ts";
+import { randomPassword } from "./tfstate_testing.ts";
 
 function type(name: string): TypeSchema {
   const t = findType("hashicorp/random", "managed", name);
@@ -16,23 +17,7 @@ const WHERE = {
 };
 
 /** random_password as Terraform's random provider 3.6 writes it (schema version 3). */
-const PASSWORD = {
-  bcrypt_hash: "$2a$10$abcdefghijklmnopqrstuv",
-  id: "none",
-  keepers: null,
-  length: 16,
-  lower: true,
-  min_lower: 0,
-  min_numeric: 0,
-  min_special: 0,
-  min_upper: 0,
-  number: true,
-  numeric: true,
-  override_special: null,
-  result: "Xk3mPq9Rt2Vw7Ya1",
-  special: false,
-  upper: true,
-};
+const PASSWORD = randomPassword("Xk3mPq9Rt2Vw7Ya1", "$2a$10$abcdefghijklmnopqrstuv");
 
 Deno.test("builtinSchemaVersion() gives the versions of Terraform's random provider 3.4 and later", () => {
   assert.equal(builtinSchemaVersion("random_password"), 3);

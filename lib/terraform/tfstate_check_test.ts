@@ -1,33 +1,19 @@
 import assert from "node:assert/strict";
 import type { Node } from "../cue/loader.ts";
 import { findType } from "../providers/registry.ts";
-import type { TypeSchema } from "../providers/schema.ts";
 import { parseTfState, type TfState } from "./tfstate.ts";
 import { checkTakeover } from "./tfstate_check.ts";
+import { specNode } from "../cue/spec_testing.ts";
 
 /** A node of a root, as the loader gives it, with only what the check reads. */
 function node(address: string, type: string, opts: Partial<Node> = {}): Node {
-  const schema: TypeSchema = findType("hashicorp/random", "managed", type) ??
-    { name: type, mode: "managed", description: "", attributes: {} };
-  return {
-    address,
-    path: address.split("."),
-    mode: "managed",
+  return specNode(address, {
     type,
-    name: address.split(".").pop()!,
-    provider: "hashicorp/random",
-    config: {},
-    lifecycle: {},
-    templates: {},
-    needsEvaluation: [],
-    sensitiveInputs: [],
-    secretForms: {},
-    dependencies: [],
-    attributeRanges: {},
-    schema,
+    schema: findType("hashicorp/random", "managed", type) ??
+      { name: type, mode: "managed", description: "", attributes: {} },
     range: { file: "main.cue", line: 7, column: 1 },
     ...opts,
-  } as Node;
+  });
 }
 
 const RANDOM = 'provider[\\"registry.terraform.io/hashicorp/random\\"]';

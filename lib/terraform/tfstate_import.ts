@@ -25,8 +25,8 @@ import { ProviderSession } from "../providers/session.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
 import { instancesOf } from "../plan/session.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
-import type { AcquiredLock, StateStore } from "../state/store.ts";
-import { reservationError } from "../state/reservation.ts";
+import type { StateStore } from "../state/store.ts";
+import { type ImportRun, withImportLock } from "../import/import.ts";
 import { pluginInputs } from "../workspace/lock.ts";
 import { REDACTED, sensitiveStrings } from "../secrets/paths.ts";
 import { redactOutputs } from "../plan/document.ts";
@@ -36,18 +36,9 @@ import type { TfState } from "./tfstate.ts";
 import { checkTakeover, type Skipped } from "./tfstate_check.ts";
 import { type TakeoverRecord, takeoverRecord } from "./tfstate_records.ts";
 
-export interface TfImportOptions {
-  root: string;
-  tags: Record<string, string>;
-  actor: string;
-  reason: string;
-  /** How long to wait for the state lock (default 0: refused at once, as Terraform). */
-  lockTimeoutMs?: number;
-  /** Told when the state lock is taken, to warn of a lock taken over from a dead holder. */
-  onLocked?: (lock: AcquiredLock) => void;
+export interface TfImportOptions extends ImportRun {
   /** When Terraform last wrote the file (its modification time): the records' refresh time. */
   writtenAt?: string;
-  signal?: AbortSignal;
 }
 
 /** One object taken over. */
@@ -104,18 +95,7 @@ export async function importTerraformState(
   const notInState = spec.nodes.filter((n) =>
     n.mode === "managed" && !taken.has(n.address) && !records.some((r) => r.address === n.address)
   ).map((n) => n.address).sort();
-  const lock = await store.acquireLock({
-    actor: opts.actor,
-    reason: opts.reason,
-    command: "import",
-    timeoutMs: opts.lockTimeoutMs ?? 0,
-  });
-  try {
-    opts.onLocked?.(lock);
-    const conflicts = await store.findReservationConflicts([...taken], { actor: opts.actor });
-    if (conflicts.length) {
-      throw new DiagnosticsError(conflicts.map((c) => reservationError(c, "import")), "locked");
-    }
+  return await withImportLock(store, { ...opts, addresses: [...taken] }, async () => {
     const session = new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
@@ -152,9 +132,7 @@ export async function importTerraformState(
       serial: (await store.identity()).serial,
       diagnostics: [...check.diagnostics, ...done.flatMap((d) => d.diagnostics)],
     };
-  } finally {
-    await store.releaseLock(lock);
-  }
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Node } from "../spec.ts";
 import { sentinelString } from "../unknowns.ts";
 import { cycleDiagnostics, dependencies, linkDependencies } from "./dependencies.ts";
 import { RANDOM, sourcesOf } from "./evaluate_testing.ts";
+import { specNode } from "../spec_testing.ts";
 
 const SOURCES = sourcesOf(
   RANDOM + "a: $random.#Resource.random_pet & {prefix: b.id}\n" +
@@ -11,24 +12,7 @@ const SOURCES = sourcesOf(
 );
 
 function node(address: string, mode: Node["mode"], extra: Partial<Node> = {}): Node {
-  return {
-    address,
-    path: [address],
-    mode,
-    type: "t",
-    name: address,
-    provider: "hashicorp/random",
-    config: {},
-    lifecycle: {},
-    templates: {},
-    needsEvaluation: [],
-    sensitiveInputs: [],
-    secretForms: {},
-    dependencies: [],
-    attributeRanges: {},
-    schema: { name: "t", mode, attributes: {} } as unknown as Node["schema"],
-    ...extra,
-  };
+  return specNode(address, { mode, ...extra });
 }
 
 Deno.test("dependencies() reads which nodes each node refers to", () => {

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { evaluateRoot, parseSources, type Sources, type Spec } from "../../cue/loader.ts";
 import type { StateRecord } from "../../state/store.ts";
+import { record as storeRecord } from "../../state/store_testing.ts";
 import type { ResourceProvider } from "../../providers/resource_provider.ts";
 import type { PlannedNode } from "../types.ts";
 
@@ -38,15 +39,10 @@ export async function specOf(sources: Sources): Promise<Spec> {
 /** A record of a random_integer at `address`, with `over` set. */
 export function record(address: string, over: Partial<StateRecord> = {}): StateRecord {
   return {
-    address,
-    mode: "managed",
-    type: "random_integer",
-    provider: "hashicorp/random",
-    attributes: { id: "5", min: 1, max: 9, result: 5 },
-    sensitivePaths: [],
-    dependencies: [],
-    configDigest: "",
-    refreshAge: null,
+    ...storeRecord(address, {
+      attributes: { id: "5", min: 1, max: 9, result: 5 },
+      configDigest: "",
+    }),
     createdAt: "2030-01-01T00:00:00.000Z",
     updatedAt: "2030-01-01T00:00:00.000Z",
     refreshedAt: "2030-01-01T00:00:00.000Z",

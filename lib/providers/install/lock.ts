@@ -108,6 +108,13 @@ export function parseLockFile(text: string, path: string): LockFileContent {
       doc.at(doc.root),
     );
   }
+  /** The entries of a section (`providers`, `modules`): refused unless it is an object. */
+  const entriesOf = (p: Field, what: string): Field[] => {
+    if (p.valueNode.type !== "object") {
+      throw refused(`"${p.key}" is not an object`, what, doc.at(p.valueNode));
+    }
+    return properties(p.valueNode);
+  };
   let format: Node | undefined;
   for (const p of properties(doc.root)) {
     if (p.key === "format_version") {
@@ -120,24 +127,14 @@ export function parseLockFile(text: string, path: string): LockFileContent {
         );
       }
     } else if (p.key === "providers") {
-      if (p.valueNode.type !== "object") {
-        throw refused(
-          '"providers" is not an object',
-          "It maps sources to their pins.",
-          doc.at(p.valueNode),
-        );
+      for (const entry of entriesOf(p, "It maps sources to their pins.")) {
+        readEntry(entry, doc.at, out);
       }
-      for (const entry of properties(p.valueNode)) readEntry(entry, doc.at, out);
     } else if (p.key === "modules") {
-      if (p.valueNode.type !== "object") {
-        throw refused(
-          '"modules" is not an object',
-          "It maps CUE module paths to their pins.",
-          doc.at(p.valueNode),
-        );
-      }
       out.modules = {};
-      for (const entry of properties(p.valueNode)) readModuleEntry(entry, doc.at, out.modules);
+      for (const entry of entriesOf(p, "It maps CUE module paths to their pins.")) {
+        readModuleEntry(entry, doc.at, out.modules);
+      }
     } else {
       throw refused(
         `unknown key "${p.key}"`,
@@ -150,6 +147,42 @@ export function parseLockFile(text: string, path: string): LockFileContent {
   return out;
 }
 
+/** A key of the lock file and its value, as read. */
+type Field = { key: string; keyNode: Node; valueNode: Node };
+
+/**
+ * The fields of an entry of the lock file, by name. Refused when the entry
+ * is not an object, or holds a key other than those `allowed`.
+ */
+function entryFields(
+  entry: Field,
+  at: (n: Node) => SourcePos,
+  allowed: readonly string[],
+): Map<string, Field> {
+  const { key, valueNode } = entry;
+  const holds = allowed.length === 1
+    ? `a ${allowed[0]}`
+    : `${allowed.slice(0, -1).join(", ")} and ${allowed[allowed.length - 1]}`;
+  if (valueNode.type !== "object") {
+    throw refused(
+      `the entry of "${key}" is not an object`,
+      `Each entry holds ${holds}.`,
+      at(valueNode),
+    );
+  }
+  const fields = new Map(properties(valueNode).map((p) => [p.key, p]));
+  for (const [k, p] of fields) {
+    if (!allowed.includes(k)) {
+      throw refused(
+        `unknown key "${k}" in the entry of "${key}"`,
+        `An entry holds ${holds}.`,
+        at(p.keyNode),
+      );
+    }
+  }
+  return fields;
+}
+
 /**
  * A CUE module path with its major version, as module.cue's `deps` keys it
  * and the lock pins it: a domain first, `example.com/pets@v0`.
@@ -160,7 +193,7 @@ export function isModuleKey(key: string): boolean {
 }
 
 function readModuleEntry(
-  entry: { key: string; keyNode: Node; valueNode: Node },
+  entry: Field,
   at: (n: Node) => SourcePos,
   out: Record<string, LockedModule>,
 ): void {
@@ -172,23 +205,7 @@ function readModuleEntry(
       at(keyNode),
     );
   }
-  if (valueNode.type !== "object") {
-    throw refused(
-      `the entry of "${key}" is not an object`,
-      "Each entry holds version, digest and manifest.",
-      at(valueNode),
-    );
-  }
-  const fields = new Map(properties(valueNode).map((p) => [p.key, p]));
-  for (const [k, p] of fields) {
-    if (!["version", "digest", "manifest"].includes(k)) {
-      throw refused(
-        `unknown key "${k}" in the entry of "${key}"`,
-        "An entry holds version, digest and manifest.",
-        at(p.keyNode),
-      );
-    }
-  }
+  const fields = entryFields(entry, at, ["version", "digest", "manifest"]);
   const text = (name: string, pattern: RegExp, example: string): string => {
     const f = fields.get(name);
     if (!f || f.valueNode.type !== "string" || !pattern.test(String(f.valueNode.value))) {
@@ -209,38 +226,29 @@ function readModuleEntry(
 }
 
 function readEntry(
-  entry: { key: string; keyNode: Node; valueNode: Node },
+  entry: Field,
   at: (n: Node) => SourcePos,
   out: LockFileContent,
 ): void {
   const { key, keyNode, valueNode } = entry;
-  if (valueNode.type !== "object") {
-    throw refused(
-      `the entry of "${key}" is not an object`,
-      "Each entry holds a version.",
-      at(valueNode),
-    );
-  }
-  const fields = new Map(properties(valueNode).map((p) => [p.key, p]));
   const plugin = key.split("/").length === 3;
-  const allowed = plugin ? ["version", "constraints", "hashes"] : ["version"];
-  for (const [k, p] of fields) {
-    if (!allowed.includes(k)) {
+  const fields = entryFields(
+    entry,
+    at,
+    plugin ? ["version", "constraints", "hashes"] : ["version"],
+  );
+  const required = (name: string, type: Node["type"], example: string): Field => {
+    const f = fields.get(name);
+    if (!f || f.valueNode.type !== type) {
       throw refused(
-        `unknown key "${k}" in the entry of "${key}"`,
-        `An entry holds ${allowed.join(", ")}.`,
-        at(p.keyNode),
+        `the entry of "${key}" has no ${name}`,
+        `Give "${name}": ${example}.`,
+        at(f?.valueNode ?? valueNode),
       );
     }
-  }
-  const version = fields.get("version");
-  if (!version || version.valueNode.type !== "string") {
-    throw refused(
-      `the entry of "${key}" has no version`,
-      'Give "version": "X.Y.Z".',
-      at(version?.valueNode ?? valueNode),
-    );
-  }
+    return f;
+  };
+  const version = required("version", "string", '"X.Y.Z"');
   if (!plugin) {
     out.builtins[key] = { version: String(version.valueNode.value) };
     return;
@@ -290,14 +298,7 @@ function readEntry(
       );
     }
   }
-  const hashes = fields.get("hashes");
-  if (!hashes || hashes.valueNode.type !== "array") {
-    throw refused(
-      `the entry of "${key}" has no hashes`,
-      'Give "hashes": ["h1:...", "zh:..."].',
-      at(hashes?.valueNode ?? valueNode),
-    );
-  }
+  const hashes = required("hashes", "array", '["h1:...", "zh:..."]');
   const list: string[] = [];
   for (const h of hashes.valueNode.children ?? []) {
     if (h.type !== "string" || hashScheme(String(h.value)) === undefined) {

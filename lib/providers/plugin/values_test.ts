@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { Block } from "../../plugin/schema.ts";
+import { attr, block } from "../../plugin/_testing.ts";
 import { Typed, UNKNOWN } from "../../plugin/value.ts";
 import { UNKNOWN_INPUT } from "../resource_provider.ts";
 import { fromState, plannedView, sameValue, toProviderValue, toState } from "./values.ts";
@@ -27,28 +27,10 @@ Deno.test("toProviderValue(): the loader's unknown becomes the provider's", () =
 });
 
 Deno.test("a dynamic value goes to the state in Terraform's form and comes back typed", () => {
-  const block: Block = {
-    attributes: {
-      payload: {
-        type: "dynamic",
-        description: "",
-        descriptionKind: "plain",
-        required: false,
-        optional: true,
-        computed: false,
-        sensitive: false,
-        deprecated: false,
-        writeOnly: false,
-      },
-    },
-    blockTypes: {},
-    description: "",
-    descriptionKind: "plain",
-    deprecated: false,
-  };
+  const schema = block({ payload: attr("dynamic") });
   const state = toState({ payload: new Typed("number", 5) });
   assert.deepEqual(state, { payload: { value: 5, type: "number" } });
-  const back = fromState(state, block) as { payload: Typed };
+  const back = fromState(state, schema) as { payload: Typed };
   assert.ok(back.payload instanceof Typed);
   assert.ok(sameValue(back, { payload: new Typed("number", 5) }));
   assert.ok(!sameValue(UNKNOWN, UNKNOWN), "an unknown equals nothing");
