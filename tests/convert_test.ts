@@ -16,40 +16,18 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { pravo } from "./_pravo.ts";
-import { mirrorDir, moto } from "./plugin/_aws.ts";
+import { moto } from "./plugin/_aws.ts";
+import {
+  convertedRoot,
+  copyFixture,
+  pravoEnv,
+  tagFlags,
+  terraform,
+  terraformEnv,
+  varFlags,
+} from "./_terraform.ts";
 import { terraformAddressOf } from "../lib/terraform/address.ts";
-
-const FIXTURES = fileURLToPath(new URL("./fixtures/terraform/", import.meta.url));
-const KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
-
-async function which(cmd: string): Promise<string> {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if ((await Deno.stat(join(dir, cmd))).isFile) return join(dir, cmd);
-    } catch {
-      // not here
-    }
-  }
-  throw new Error(
-    `${cmd} is not on the PATH: these tests compare pravo's conversion with Terraform 1.11.4's plan. Install it (the CI image has it).`,
-  );
-}
-
-async function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
-  const out = await new Deno.Command(cmd, {
-    args,
-    cwd,
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-}
 
 /** A change as both sides give it: the Terraform address, the known values after, and the attributes known only after apply. */
 interface Create {
@@ -66,46 +44,20 @@ interface Planned {
   unknownOutputs: string[];
 }
 
-/** Copies a fixture to `dir/tf`. */
-async function copyTree(from: string, to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const e of Deno.readDir(from)) {
-    if (e.isDirectory) await copyTree(join(from, e.name), join(to, e.name));
-    else await Deno.copyFile(join(from, e.name), join(to, e.name));
-  }
-}
-
 /** Terraform's init and plan of `tf`: the managed resources it creates. */
 async function terraformCreates(
   base: string,
   tf: string,
   vars: Record<string, string>,
 ): Promise<Planned> {
-  const terraform = await which("terraform");
-  const rc = join(base, "terraform.rc");
-  await Deno.writeTextFile(
-    rc,
-    `provider_installation {\n  filesystem_mirror {\n    path = ${
-      JSON.stringify(mirrorDir())
-    }\n  }\n}\n`,
-  );
-  const env = { HOME: base, TF_CLI_CONFIG_FILE: rc, TF_IN_AUTOMATION: "1" };
-  const init = await run(terraform, ["init", "-no-color", "-input=false"], tf, env);
-  assert.equal(init.code, 0, `terraform init failed:\n${init.stdout}\n${init.stderr}`);
-  const varArgs = Object.entries(vars).map(([k, v]) => `-var=${k}=${v}`);
-  const plan = await run(
-    terraform,
-    ["plan", "-no-color", "-input=false", "-out=tfplan", ...varArgs],
-    tf,
-    env,
-  );
-  assert.equal(plan.code, 0, `terraform plan failed:\n${plan.stdout}\n${plan.stderr}`);
-  const show = await run(terraform, ["show", "-json", "tfplan"], tf, env);
-  assert.equal(show.code, 0, show.stderr);
+  const env = await terraformEnv(base);
+  await terraform(tf, ["init", "-no-color", "-input=false"], env);
+  await terraform(tf, ["plan", "-no-color", "-input=false", "-out=tfplan", ...varFlags(vars)], env);
+  const show = await terraform(tf, ["show", "-json", "tfplan"], env);
   await Deno.remove(join(tf, "tfplan"));
   await Deno.remove(join(tf, ".terraform"), { recursive: true });
   // deno-lint-ignore no-explicit-any
-  const doc = JSON.parse(show.stdout) as { resource_changes: any[]; output_changes: any };
+  const doc = JSON.parse(show) as { resource_changes: any[]; output_changes: any };
   const creates = doc.resource_changes
     .filter((r) => r.mode === "managed" && r.change.actions.includes("create"))
     .map((r) => ({
@@ -132,18 +84,8 @@ async function pravoCreates(
   tf: string,
   tags: Record<string, string>,
 ): Promise<Planned> {
-  const root = join(base, "root");
-  await Deno.mkdir(root);
-  // The mirror, as a user would have it: convert keeps it.
-  await Deno.writeTextFile(
-    join(root, "pravo.jsonc"),
-    `{\n  // where the providers are\n  "provider_mirrors": [${JSON.stringify(mirrorDir())}],\n}\n`,
-  );
-  const env = { XDG_CACHE_HOME: join(base, "cache"), HOME: base, PRAVO_KEY: KEY };
-  const conv = await pravo(base, ["-C", root, "convert", "--from", "terraform", tf, "--json"], {
-    env,
-  });
-  assert.equal(conv.code, 0, `pravo convert failed:\n${conv.stdout}\n${conv.stderr}`);
+  const env = pravoEnv(base);
+  const root = await convertedRoot(base, tf, env);
   const lockWritten = await Deno.readTextFile(join(root, "pravo.lock.json"));
   const init = await pravo(root, ["init"], { env });
   assert.equal(init.code, 0, `pravo init failed:\n${init.stdout}\n${init.stderr}`);
@@ -154,7 +96,7 @@ async function pravoCreates(
     JSON.parse(lockWritten).providers["registry.terraform.io/hashicorp/aws"],
     "pravo init kept the lock convert wrote",
   );
-  const t = Object.entries(tags).flatMap(([k, v]) => ["-t", `${k}=${v}`]);
+  const t = tagFlags(tags);
   const validate = await pravo(root, ["validate", ...t], { env });
   assert.equal(validate.code, 0, `pravo validate failed:\n${validate.stdout}\n${validate.stderr}`);
   const fmt = await pravo(root, ["fmt", "--check"], { env });
@@ -196,7 +138,7 @@ async function compare(fixture: string, values: string[], minCompared: number): 
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "pravo-convert-" }));
   try {
     const tf = join(base, "tf");
-    await copyTree(join(FIXTURES, fixture), tf);
+    await copyFixture(fixture, tf);
     const suffix = crypto.randomUUID().slice(0, 8);
     const vars = { endpoint: m.url, suffix };
     const terraform = await terraformCreates(base, tf, vars);

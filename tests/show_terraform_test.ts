@@ -28,7 +28,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { awsProviderPath, mirrorDir, moto } from "./plugin/_aws.ts";
+import { awsProviderHcl, awsProviderPath, moto } from "./plugin/_aws.ts";
+import { terraform as terraformRun, terraformEnv } from "./_terraform.ts";
 import { awsProviderCue, awsRoot, type PluginRoot } from "./plugin/_roots.ts";
 
 awsProviderPath(); // fails the file, naming it, when the provider is missing
@@ -41,26 +42,13 @@ const SERVICES = ["s3", "iam", "sts", "ssm", "dynamodb"];
 
 /** The Terraform configuration, version 1 or 2 (the changes of plan 2). */
 function hcl(v: 1 | 2): string {
-  const endpoints = SERVICES.map((s) => `    ${s} = "${MOTO.url}"`).join("\n");
   return `terraform {
   required_providers {
     aws = { source = "hashicorp/aws", version = "5.100.0" }
   }
 }
 
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = "true"
-  s3_use_path_style           = true
-  endpoints {
-${endpoints}
-  }
-}
-
+${awsProviderHcl({ endpoint: JSON.stringify(MOTO.url), services: SERVICES })}
 variable "suffix" {
   default = "${TF_SUFFIX}"
 }
@@ -315,38 +303,9 @@ function assertSameFields(tf: Record<string, unknown>, pv: Record<string, unknow
 
 /** The tools' runs. */
 const TF_DIR = await Deno.makeTempDir({ prefix: "pravo-tfshow-tf-" });
-const TF_ENV = {
-  TF_CLI_CONFIG_FILE: join(TF_DIR, "terraform.rc"),
-  TF_IN_AUTOMATION: "1",
-  HOME: TF_DIR,
-  PATH: Deno.env.get("PATH") ?? "",
-};
+let TF_ENV: Record<string, string>;
 
-async function terraform(args: string[]): Promise<string> {
-  let out;
-  try {
-    out = await new Deno.Command("terraform", {
-      args: [...args],
-      cwd: join(TF_DIR, "root"),
-      env: TF_ENV,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-  } catch (e) {
-    throw new Error(
-      `terraform is missing (${
-        (e as Error).message
-      }): this test compares with Terraform 1.11.4's ` +
-        "own output; put it on the PATH (the CI image has it).",
-    );
-  }
-  const text = new TextDecoder().decode(out.stdout);
-  if (!out.success) {
-    throw new Error(`terraform ${args[0]} failed:\n${text}${new TextDecoder().decode(out.stderr)}`);
-  }
-  return text;
-}
+const terraform = (args: string[]) => terraformRun(join(TF_DIR, "root"), args, TF_ENV);
 
 /** Terraform: write the configuration, plan to a file, and show it as JSON. */
 async function terraformPlan(v: 1 | 2, extra: string[] = []): Promise<Record<string, unknown>> {
@@ -418,12 +377,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async (t) => {
     await Deno.mkdir(join(TF_DIR, "root"));
-    await Deno.writeTextFile(
-      TF_ENV.TF_CLI_CONFIG_FILE,
-      `provider_installation {\n  filesystem_mirror {\n    path = ${
-        JSON.stringify(mirrorDir())
-      }\n  }\n}\n`,
-    );
+    TF_ENV = await terraformEnv(TF_DIR);
     await Deno.writeTextFile(join(TF_DIR, "root", "main.tf"), hcl(1));
     ROOT = await awsRoot({ "main.cue": cue(1) });
     await terraform(["init", "-input=false", "-no-color"]);

@@ -24,12 +24,12 @@ import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { awsProviderPath, mirrorDir, moto } from "./plugin/_aws.ts";
+import { applyFixture, assertNoOp, TERRAFORM_VERSION } from "./_terraform.ts";
 import { FAKE_SOURCE, FAKE_VERSION, fakeMirror, pluginRoot } from "./plugin/_roots.ts";
 import { type Ran, runScript } from "./_script.ts";
 import { randomPassword } from "../lib/terraform/tfstate_testing.ts";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures", import.meta.url));
-const TERRAFORM_VERSION = "1.11.4";
 
 /** pravo through scripts/pravo in `dir`. */
 function pravo(dir: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
@@ -481,49 +481,10 @@ let applied: Promise<Applied> | undefined;
 function terraformApplied(): Promise<Applied> {
   applied ??= (async () => {
     awsProviderPath(); // fails, naming it, when the provider is missing
-    const version = await new Deno.Command("terraform", { args: ["version"], stdout: "piped" })
-      .output().catch((e) => {
-        throw new Error(
-          `Terraform is missing (${e.message}): install Terraform ${TERRAFORM_VERSION}`,
-        );
-      });
-    const said = new TextDecoder().decode(version.stdout);
-    assert.ok(
-      said.includes(`Terraform v${TERRAFORM_VERSION}`),
-      `Terraform ${TERRAFORM_VERSION}: ${said}`,
-    );
     const endpoint = (await moto()).url;
-    const dir = await Deno.makeTempDir({ prefix: "pravo-tf-takeover-" });
-    await writeTree(dir, await fixtureFiles(join(FIXTURES, "terraform", "takeover")));
-    const cli = join(dir, "..", `${dir.split("/").pop()}.tfrc`);
-    await Deno.writeTextFile(
-      cli,
-      `provider_installation {\n  filesystem_mirror {\n    path = "${mirrorDir()}"\n  }\n}\n`,
-    );
     const suffix = crypto.randomUUID().slice(0, 8);
     const secret = `tfi-secret-${crypto.randomUUID()}`;
-    const tf = async (args: string[]) => {
-      const out = await new Deno.Command("terraform", {
-        args,
-        cwd: dir,
-        env: { TF_CLI_CONFIG_FILE: cli, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      assert.equal(out.code, 0, `terraform ${args[0]}: ${text}`);
-    };
-    await tf(["init", "-input=false", "-no-color"]);
-    await tf([
-      "apply",
-      "-auto-approve",
-      "-input=false",
-      "-no-color",
-      `-var=suffix=${suffix}`,
-      `-var=endpoint=${endpoint}`,
-      `-var=secret=${secret}`,
-    ]);
-    const state = JSON.parse(await Deno.readTextFile(join(dir, "terraform.tfstate")));
+    const { dir, state } = await applyFixture("takeover", { suffix, endpoint, secret });
     return { dir, state, suffix, secret, endpoint };
   })();
   return applied;
@@ -559,23 +520,10 @@ const AWS_ADDRESSES = [
 ];
 
 /** `pravo plan --refresh all` in `root`: exit 0, every object read and left as it is. */
-async function assertNoOp(root: string, env: Record<string, string>): Promise<void> {
+async function assertPlansNoOp(root: string, env: Record<string, string>): Promise<void> {
   const plan = await pravo(root, ["--json", "plan", "--refresh", "all"], env);
   assert.equal(plan.code, 0, plan.stdout.slice(0, 4000) + plan.stderr.slice(-4000));
-  const doc = JSON.parse(plan.stdout);
-  const { add, change, replace, destroy } = doc.summary;
-  assert.deepEqual({ add, change, replace, destroy }, {
-    add: 0,
-    change: 0,
-    replace: 0,
-    destroy: 0,
-  });
-  const managed = doc.nodes.filter((n: Json) => n.mode === "managed");
-  assert.deepEqual(
-    managed.map((n: Json) => [n.address, n.action]).sort(),
-    AWS_ADDRESSES.map((a) => [a, "no-op"]).sort(),
-  );
-  assert.deepEqual(doc.output_changes, {}, JSON.stringify(doc.output_changes));
+  assertNoOp(JSON.parse(plan.stdout), AWS_ADDRESSES);
 }
 
 const aws = (name: string, fn: () => Promise<void>) =>
@@ -654,7 +602,7 @@ aws(
     assert.equal(log.entries.length, 1);
     assert.equal(log.entries[0].changes.length, AWS_ADDRESSES.length);
 
-    await assertNoOp(root, {});
+    await assertPlansNoOp(root, {});
   },
 );
 
@@ -686,6 +634,6 @@ aws(
       [...AWS_ADDRESSES].sort(),
     );
     assert.equal(JSON.parse(r.stdout).terraform.terraform_version, "1.9.1");
-    await assertNoOp(root, env);
+    await assertPlansNoOp(root, env);
   },
 );

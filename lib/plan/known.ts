@@ -74,15 +74,28 @@ export async function evaluateWithState(
   const knownKinds = new Map(records.map((r) => [r.address, r]));
   const res = await evaluateRoot(sources, { tags, known, secrets, knownKinds });
   if (res.ok || known.size === 0) return res;
+  const declared = await declaredOnly(sources, tags, known);
+  return declared.ok
+    ? await evaluateRoot(sources, { tags, known: declared.value, secrets, knownKinds })
+    : declared;
+}
+
+/**
+ * Of `known`, the values of the nodes the root still declares (evaluated
+ * without the state's values): those of a record whose node is gone may
+ * clash with the configuration (a `count` that shrank, read through a
+ * splat, would see the old instance without its configuration).
+ */
+export async function declaredOnly(
+  sources: Sources,
+  tags: Record<string, string>,
+  known: ReadonlyMap<string, Attrs>,
+): Promise<Result<Map<string, Attrs>>> {
   const bare = await evaluateRoot(sources, { tags, trace: false });
   if (!bare.ok) return bare;
   const declared = new Set(bare.value.nodes.map((n) => n.address));
-  return await evaluateRoot(sources, {
-    tags,
-    known: new Map([...known].filter(([a]) => declared.has(a))),
-    secrets,
-    knownKinds,
-  });
+  const value = new Map([...known].filter(([a]) => declared.has(a)));
+  return { ok: true, value, diagnostics: [] };
 }
 
 /** {@linkcode evaluateWithState}, or a DiagnosticsError (exit 3) for an invalid root. */

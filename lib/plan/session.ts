@@ -14,7 +14,7 @@ import type { StateRecord } from "../state/store.ts";
 import type { Mode } from "../providers/schema.ts";
 import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
 import { pluginInputs } from "../workspace/lock.ts";
-import { knownValuesOf } from "./known.ts";
+import { declaredOnly, knownValuesOf } from "./known.ts";
 
 /** The kind of the node at an address: what an evaluation types a known value with. */
 export type KnownKind = { provider: string; mode: Mode; type: string };
@@ -24,7 +24,11 @@ export function instancesOf(spec: Pick<Spec, "providers">): InstanceConfig[] {
   return spec.providers.map((p) => ({ address: p.address, source: p.source, config: p.config }));
 }
 
-/** Evaluates the root with the known values of the state's managed records, untraced. */
+/**
+ * Evaluates the root with the known values of the state's managed records,
+ * untraced; when they clash with the configuration, with those of the nodes
+ * it still declares.
+ */
 async function _withState(
   sources: Sources,
   tags: Record<string, string>,
@@ -34,7 +38,12 @@ async function _withState(
   const known = new Map(
     [...records].filter((r) => r.mode === "managed").map((r) => [r.address, knownValuesOf(r)]),
   );
-  return await evaluateRoot(sources, { tags, known, knownKinds, trace: false });
+  const res = await evaluateRoot(sources, { tags, known, knownKinds, trace: false });
+  if (res.ok || known.size === 0) return res;
+  const declared = await declaredOnly(sources, tags, known);
+  return declared.ok
+    ? await evaluateRoot(sources, { tags, known: declared.value, knownKinds, trace: false })
+    : declared;
 }
 
 /**

@@ -23,7 +23,8 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mirrorDir, moto } from "../../tests/plugin/_aws.ts";
+import { awsProviderHcl, mirrorDir, moto } from "../../tests/plugin/_aws.ts";
+import { terraformEnv } from "../../tests/_terraform.ts";
 import { V8_FLAGS } from "../../lib/cli/v8_flags.ts";
 
 const { values } = parseArgs({
@@ -47,23 +48,12 @@ terraform {
 
 variable "suffix" { type = string }
 
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
-  skip_metadata_api_check     = true
-  s3_use_path_style           = true
-  endpoints {
-    s3       = "${url}"
-    iam      = "${url}"
-    sts      = "${url}"
-    sqs      = "${url}"
-    dynamodb = "${url}"
-  }
+${
+  awsProviderHcl({
+    endpoint: JSON.stringify(url),
+    services: ["s3", "iam", "sts", "sqs", "dynamodb"],
+  })
 }
-
 resource "aws_s3_bucket" "logs" {
   bucket = "pravo-logs-\${var.suffix}"
   tags   = { team = "platform" }
@@ -169,10 +159,6 @@ await Deno.writeTextFile(
   JSON.stringify({ providers: { "hashicorp/aws": "~> 5.100" }, provider_mirrors: [MIRROR] }),
 );
 await Deno.writeTextFile(join(tfRoot, "main.tf"), HCL(server.url));
-await Deno.writeTextFile(
-  join(work, "terraformrc"),
-  `provider_installation {\n  filesystem_mirror {\n    path = "${MIRROR}"\n  }\n}\n`,
-);
 
 const base = Deno.env.toObject();
 const pravoEnv = {
@@ -182,12 +168,7 @@ const pravoEnv = {
   PRAVO_TIMINGS: "1",
   NO_COLOR: "1",
 };
-const tfEnv = {
-  ...base,
-  TF_CLI_CONFIG_FILE: join(work, "terraformrc"),
-  TF_IN_AUTOMATION: "1",
-  CHECKPOINT_DISABLE: "1",
-};
+const tfEnv = { ...base, ...await terraformEnv(work), HOME: base.HOME ?? work };
 const deno = Deno.execPath();
 /** pravo with the tags; a saved plan holds its own and takes none (`planFile`). */
 const pravo = (args: string[], suffix: string, planFile?: string) =>

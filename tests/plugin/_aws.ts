@@ -148,6 +148,37 @@ export function awsConfig(url: string, withEndpoints = true): Record<string, Val
 }
 
 /**
+ * {@link awsConfig} as Terraform's `provider "aws"` block: the endpoints of
+ * `services` set to the HCL expression `endpoint` (`var.endpoint`, or a
+ * quoted URL), `region` an HCL expression (a quoted us-east-1 unless told),
+ * and an `alias` and more of the block's body when given. The one source of
+ * the moto provider for the Terraform configurations of the tests and
+ * benchmarks.
+ */
+export function awsProviderHcl(opts: {
+  endpoint: string;
+  services: string[];
+  region?: string;
+  alias?: string;
+  body?: string;
+}): string {
+  const { endpoints: _, ...config } = awsConfig("", false);
+  const lines: [string, string][] = [
+    ...(opts.alias ? [["alias", JSON.stringify(opts.alias)] as [string, string]] : []),
+    ...Object.entries(config).map(([k, v]): [string, string] =>
+      k === "region" && opts.region ? [k, opts.region] : [k, JSON.stringify(v)]
+    ),
+  ];
+  const pad = (pairs: [string, string][], indent: string) => {
+    const width = Math.max(...pairs.map(([k]) => k.length));
+    return pairs.map(([k, v]) => `${indent}${k.padEnd(width)} = ${v}`).join("\n");
+  };
+  const endpoints = pad(opts.services.map((s) => [s, opts.endpoint]), "    ");
+  const body = opts.body ? `\n${opts.body.replace(/\n*$/, "\n")}` : "";
+  return `provider "aws" {\n${pad(lines, "  ")}\n\n  endpoints {\n${endpoints}\n  }\n${body}}\n`;
+}
+
+/**
  * The `aws` CLI against moto at `url` (region us-east-1 unless told
  * another, test keys), its JSON answer parsed.
  */

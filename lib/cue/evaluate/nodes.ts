@@ -11,12 +11,12 @@
 import { type Diagnostic, error, type SourcePos } from "../../diag/diag.ts";
 import { ctyOf, type TypeSchema } from "../../providers/schema.ts";
 import { formatPath, locate, pathKey } from "../errors.ts";
-import { resolve } from "../syntax/mod.ts";
+import { resolve, type Site } from "../syntax/mod.ts";
 import { isCtyDefault } from "../plugin_cue.ts";
 import type { Value } from "../program.ts";
 import { DEPENDS_ON, isTracked, LIFECYCLE, NODE_MARKER, PROVIDER_MARKER } from "../provider_cue.ts";
 import type { LifecycleSettings, Node } from "../spec.ts";
-import type { Sources } from "../sources/sources.ts";
+import { allFiles, type Sources } from "../sources/sources.ts";
 import { explains, isUnknownDefault, markUnknown } from "../unknowns.ts";
 import { dependsOnErrors } from "./depends_on.ts";
 import { type Found, type FoundStruct, kindOf } from "./find.ts";
@@ -199,7 +199,7 @@ function _instance(
  * `b: $aws2.#Resource.aws_s3_bucket & {...}` comes from `$aws2`.
  */
 export function instanceOf(sources: Sources, path: string[]): string[] | undefined {
-  for (const site of sources.index.sites.get(pathKey(path)) ?? []) {
+  for (const site of sources.index.sites.get(pathKey(path)) ?? _computedSites(sources, path)) {
     for (const r of site.refs) {
       const i = r.selectors.findIndex((x) =>
         x === "#Resource" || x === "#Data" || x === "#Ephemeral" || x === "#Call"
@@ -211,4 +211,30 @@ export function instanceOf(sources: Sources, path: string[]): string[] | undefin
     }
   }
   return undefined;
+}
+
+/** Per root: the fields without a path of their own, by the field that holds them. */
+const heldBy = new WeakMap<Sources, Map<Site, Site[]>>();
+
+/**
+ * The fields without a path of their own that may declare `path`: those a
+ * comprehension's body or a computed label declares in the field that holds
+ * `path` (`b: {for k in ks {(k): $aws2.#Resource.aws_s3_bucket & {...}}}`
+ * declares `b.x`, of `$aws2`).
+ */
+function _computedSites(sources: Sources, path: string[]): Site[] {
+  if (path.length < 2) return [];
+  let held = heldBy.get(sources);
+  if (!held) {
+    held = new Map();
+    for (const f of allFiles(sources)) {
+      for (const s of f.parsed.sites) {
+        if (s.path || !s.owner) continue;
+        held.set(s.owner, [...(held.get(s.owner) ?? []), s]);
+      }
+    }
+    heldBy.set(sources, held);
+  }
+  return (sources.index.sites.get(pathKey(path.slice(0, -1))) ?? [])
+    .flatMap((owner) => held.get(owner) ?? []);
 }

@@ -48,3 +48,23 @@ Deno.test("instanceOf() gives the provider instance a node's type comes from", (
   assert.deepEqual(instanceOf(SOURCES, ["pet"]), ["$other"]);
   assert.equal(instanceOf(SOURCES, ["nothing"]), undefined);
 });
+
+Deno.test("instanceOf() gives the instance of a node a comprehension makes, by key or by index", () => {
+  const sources = sourcesOf(`package demo
+
+import (
+	"list"
+	rnd "pravo.dev/providers/hashicorp/random"
+)
+
+$random: rnd.#Provider
+$other: rnd.#Provider
+pets: {for k in ["a", "b"] {(k): $other.#Resource.random_pet & {prefix: k}}}
+ints: {for i in list.Range(0, 2, 1) {"\\(i)": $other.#Resource.random_integer & {min: i, max: 9}}}
+first: {for k in ["a"] {(k): $random.#Resource.random_pet & {}}}
+`);
+  assert.deepEqual(instanceOf(sources, ["pets", "b"]), ["$other"]);
+  assert.deepEqual(instanceOf(sources, ["ints", "1"]), ["$other"]);
+  assert.deepEqual(instanceOf(sources, ["first", "a"]), ["$random"]);
+  assert.equal(instanceOf(sources, ["pets"]), undefined);
+});
