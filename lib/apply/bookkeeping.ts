@@ -27,40 +27,41 @@ export function planMeta(plan: Plan, opts: ApplyOptions): TxMeta {
 }
 
 /**
- * The settings of nodes left as they are that the configuration changed
- * (`lifecycle: refresh_age`, the plugin provider configuration the node's
- * type comes from, which a record written before pravo kept it lacks):
- * pravo's bookkeeping, kept in the record, with no call to the provider. A
- * change of it moves the serial, as any write of a record does; it is not a
- * change of the object, so no log entry.
+ * The settings of nodes left as they are that the configuration changed:
+ * `lifecycle: refresh_age`, and the plugin provider configuration a node's
+ * type comes from (which a record written before pravo kept it lacks, the
+ * node skipped or not). pravo's bookkeeping, kept in the record, with no
+ * call to the provider. A change of it moves the serial, as any write of a
+ * record does; it is not a change of the object, so no log entry.
  */
 export async function recordSettings(
   plan: Plan,
   store: StateStore,
   opts: Pick<ApplyOptions, "actor" | "reason" | "run">,
 ): Promise<void> {
-  const candidates = plan.nodes.filter((n) =>
-    n.mode === "managed" && n.action === "no-op" && n.before !== null
-  );
-  if (candidates.length === 0) return;
-  const instanceOf = (n: PlannedNode) =>
-    findType(n.provider, n.mode, n.type)?.plugin ? n.providerInstance : undefined;
-  const differs = (rec: StateRecord | undefined, n: PlannedNode) =>
-    rec !== undefined && (rec.refreshAge !== n.refreshAge ||
-      (instanceOf(n) !== undefined && rec.providerInstance !== instanceOf(n)));
-  const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
-  const changed = candidates.filter((n) => differs(records.get(n.address), n));
-  if (changed.length === 0) return;
+  const wanted = new Map<string, { refreshAge?: string | null; instance?: string }>();
+  for (const n of plan.nodes) {
+    if (n.mode !== "managed" || n.action !== "no-op" || n.before === null) continue;
+    wanted.set(n.address, { refreshAge: n.refreshAge, instance: n.providerInstance });
+  }
+  for (const s of plan.skipped ?? []) wanted.set(s.address, { instance: s.providerInstance });
+  if (wanted.size === 0) return;
+  /** The record with the settings wanted; undefined when it has them already. */
+  const settled = (rec: StateRecord | undefined): StateRecord | undefined => {
+    const w = rec && wanted.get(rec.address);
+    if (!rec || !w) return undefined;
+    const refreshAge = w.refreshAge === undefined ? rec.refreshAge : w.refreshAge;
+    const plugin = findType(rec.provider, rec.mode, rec.type)?.plugin !== undefined;
+    const instance = (plugin ? w.instance : undefined) ?? rec.providerInstance;
+    if (refreshAge === rec.refreshAge && instance === rec.providerInstance) return undefined;
+    return { ...rec, refreshAge, ...(instance ? { providerInstance: instance } : {}) };
+  };
+  const records = await store.listRecords();
+  if (!records.some((r) => settled(r))) return;
   await store.transaction(planMeta(plan, opts as ApplyOptions), async (tx) => {
-    for (const n of changed) {
-      const rec = await tx.getRecord(n.address);
-      if (!rec || !differs(rec, n)) continue;
-      const instance = instanceOf(n) ?? rec.providerInstance;
-      await tx.putRecord({
-        ...rec,
-        refreshAge: n.refreshAge,
-        ...(instance ? { providerInstance: instance } : {}),
-      });
+    for (const address of wanted.keys()) {
+      const rec = settled(await tx.getRecord(address));
+      if (rec) await tx.putRecord(rec);
     }
   });
 }
