@@ -67,26 +67,28 @@ function hasUnknown(v: unknown): boolean {
 /**
  * The configuration of `n.provider` at `n.instance` (none: the source's
  * first), or diagnostics: none declared; one the state names that is no
- * longer declared while several others are (pravo cannot tell which one
- * reaches the object); values known only after apply.
+ * longer declared (pravo does not guess another: it may not reach the
+ * object); values known only after apply.
  */
 function configOf(
   all: readonly InstanceConfig[],
   n: { address: string; provider: string; instance?: string },
 ): { config?: Attrs; diagnostics: Diagnostic[] } {
   const ofSource = all.filter((i) => i.source === n.provider);
-  const found = ofSource.find((i) => i.address === n.instance) ??
-    (n.instance === undefined || ofSource.length === 1 ? ofSource[0] : undefined);
-  if (!found && ofSource.length > 1) {
+  const found = n.instance === undefined
+    ? ofSource[0]
+    : ofSource.find((i) => i.address === n.instance);
+  if (!found && n.instance !== undefined && ofSource.length) {
     return {
       diagnostics: [
         error(
           `The provider configuration ${n.instance} is not declared`,
           `The state says ${n.address} was made with ${n.instance}, and the root no longer ` +
-            `declares it; of the configurations of ${n.provider} it declares ` +
-            `(${ofSource.map((i) => i.address).join(", ")}), pravo cannot tell which one reaches ` +
-            `the object. Declare ${n.instance} again, as it was, to work with what it made ` +
-            `(or \`pravo state rm ${n.address}\` to forget it, the object left as it is).`,
+            `declares it. pravo does not guess which of the others (` +
+            `${ofSource.map((i) => i.address).join(", ")}) reaches the object: another region, ` +
+            `account or endpoint may not. Declare ${n.instance} again, as it was, to read or ` +
+            `delete what it made, or forget the record with \`pravo state rm ${n.address}\` ` +
+            "(the object is left as it is).",
           { address: n.address },
         ),
       ],

@@ -94,27 +94,28 @@ Deno.test("providerFor() works with the configuration the record of a node no lo
   }
 });
 
-Deno.test("providerFor() refuses a recorded configuration no longer declared among several; with one left, it is that one", async () => {
-  try {
-    const rec = { address: "gone", provider: "pravo/fake", providerInstance: "$old" };
-    const { session } = sessionOf({});
-    const p = await session.providerFor(rec);
-    const res = await p.readResource({
-      address: "gone",
-      type: { name: "fake_thing" } as TypeSchema,
-      root: "/nowhere",
-      providerConfig: {},
-      prior: { attributes: {} },
-    });
-    assert.deepEqual(res.diagnostics.map((d) => d.summary), [
-      "The provider configuration $old is not declared",
-    ]);
-    assert.match(res.diagnostics[0].detail, /\(\$east, \$west\).*Declare \$old again/s);
-    assert.equal(res.diagnostics[0].address, "gone");
-    resetCatalog();
-    const one = sessionOf({}, TWO.slice(1)).session;
-    assert.equal(await chosen(one, rec), "$west");
-  } finally {
-    resetCatalog();
+Deno.test("providerFor() refuses a recorded configuration no longer declared, with one configuration left or several", async () => {
+  const rec = { address: "gone", provider: "pravo/fake", providerInstance: "$old" };
+  for (const configs of [TWO, TWO.slice(1)]) {
+    try {
+      const { session } = sessionOf({}, configs);
+      const p = await session.providerFor(rec);
+      const res = await p.readResource({
+        address: "gone",
+        type: { name: "fake_thing" } as TypeSchema,
+        root: "/nowhere",
+        providerConfig: {},
+        prior: { attributes: {} },
+      });
+      assert.deepEqual(res.diagnostics.map((d) => d.summary), [
+        "The provider configuration $old is not declared",
+      ]);
+      const names = configs.map((c) => c.address).join(", ");
+      assert.ok(res.diagnostics[0].detail.includes(`(${names})`), res.diagnostics[0].detail);
+      assert.match(res.diagnostics[0].detail, /Declare \$old again.*pravo state rm gone/s);
+      assert.equal(res.diagnostics[0].address, "gone");
+    } finally {
+      resetCatalog();
+    }
   }
 });

@@ -14,9 +14,9 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { FAKE_HEADER, fakeRoot } from "./_roots.ts";
 
-const MAIN = (west = true) =>
+const MAIN = (west = true, config = true) =>
   `${FAKE_HEADER}
-$fake_west: fake.#Provider & {endpoint: "http://west.fake.example"}
+${config ? '$fake_west: fake.#Provider & {endpoint: "http://west.fake.example"}' : ""}
 
 east: $fake.#Resource.fake_thing & {name: "east"}
 ${west ? 'west: $fake_west.#Resource.fake_thing & {name: "west"}' : ""}
@@ -89,6 +89,21 @@ Deno.test("a node of an aliased provider configuration is refreshed, drift-read 
       await r.expect(["plan", "--refresh", "all"], 0);
       await r.expect(["apply", "-auto-approve"]);
       assert.equal(recordedInstance(r.root, "west"), "$fake_west");
+    },
+  );
+
+  await t.step(
+    "a node removed with its configuration is refused, not deleted with another",
+    async () => {
+      await Deno.writeTextFile(`${r.root}/main.cue`, MAIN(false, false));
+      const plan = await r.run(["plan", "--refresh", "all"]);
+      assert.equal(plan.code, 1, plan.stdout + plan.stderr);
+      assert.match(plan.stderr, /The provider configuration \$fake_west is not declared/);
+      const apply = await r.run(["apply", "-auto-approve"]);
+      assert.equal(apply.code, 1, apply.stdout + apply.stderr);
+      assert.match(apply.stderr, /pravo state rm west/);
+      assert.equal(recordedInstance(r.root, "west"), "$fake_west");
+      assert.deepEqual(Object.keys(await things(r.mirror.state)).sort(), ["east", "west"]);
     },
   );
 
