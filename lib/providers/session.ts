@@ -65,6 +65,25 @@ function hasUnknown(v: unknown): boolean {
 }
 
 /**
+ * The refusal of a record whose provider configuration (`n.instance`) the
+ * root no longer declares, `declared` being the provider's others.
+ */
+export function undeclaredConfiguration(
+  n: { address: string; instance?: string },
+  declared: readonly string[],
+): Diagnostic {
+  return error(
+    `The provider configuration ${n.instance} is not declared`,
+    `The state says ${n.address} was made with ${n.instance}, and the root no longer ` +
+      `declares it. pravo does not guess which of the others (${declared.join(", ")}) ` +
+      "reaches the object: another region, account or endpoint may not. Declare " +
+      `${n.instance} again, as it was, to read or delete what it made, or forget the record ` +
+      `with \`pravo state rm ${n.address}\` (the object is left as it is).`,
+    { address: n.address },
+  );
+}
+
+/**
  * The configuration of `n.provider` at `n.instance` (none: the source's
  * first), or diagnostics: none declared; one the state names that is no
  * longer declared (pravo does not guess another: it may not reach the
@@ -79,20 +98,7 @@ function configOf(
     ? ofSource[0]
     : ofSource.find((i) => i.address === n.instance);
   if (!found && n.instance !== undefined && ofSource.length) {
-    return {
-      diagnostics: [
-        error(
-          `The provider configuration ${n.instance} is not declared`,
-          `The state says ${n.address} was made with ${n.instance}, and the root no longer ` +
-            `declares it. pravo does not guess which of the others (` +
-            `${ofSource.map((i) => i.address).join(", ")}) reaches the object: another region, ` +
-            `account or endpoint may not. Declare ${n.instance} again, as it was, to read or ` +
-            `delete what it made, or forget the record with \`pravo state rm ${n.address}\` ` +
-            "(the object is left as it is).",
-          { address: n.address },
-        ),
-      ],
-    };
+    return { diagnostics: [undeclaredConfiguration(n, ofSource.map((i) => i.address))] };
   }
   if (!found) {
     const short = n.provider.split("/").pop();
