@@ -6,9 +6,8 @@
  * @module
  */
 
-import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
-import type { AcquiredLock, LockInfo, StateRecord, StateStore, TxMeta } from "../state/store.ts";
+import type { AcquiredLock, LockInfo, StateRecord, StateStore } from "../state/store.ts";
 import { findType } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
@@ -29,6 +28,7 @@ import { pluginInputs } from "../workspace/lock.ts";
 import { walk as walkGraph } from "../graph/walk.ts";
 import { type Kind, knownBefore, waitsOf } from "./before.ts";
 import { applyNode } from "./node.ts";
+import { planMeta, recordRefreshed, recordSettings } from "./bookkeeping.ts";
 
 export interface ApplyOptions {
   actor: string;
@@ -451,85 +451,9 @@ async function recordOutputs(
 }
 
 /**
- * The settings of nodes left as they are that the configuration changed
- * (`lifecycle: refresh_age`): pravo's bookkeeping, kept in the record, with
- * no call to the provider. A change of it moves the serial, as any write
- * of a record does; it is not a change of the object, so no log entry.
- */
-export async function recordSettings(
-  plan: Plan,
-  store: StateStore,
-  opts: Pick<ApplyOptions, "actor" | "reason" | "run">,
-): Promise<void> {
-  const candidates = plan.nodes.filter((n) =>
-    n.mode === "managed" && n.action === "no-op" && n.before !== null
-  );
-  if (candidates.length === 0) return;
-  const records = new Map((await store.listRecords()).map((r) => [r.address, r]));
-  const changed = candidates.filter((n) => {
-    const rec = records.get(n.address);
-    return rec !== undefined && rec.refreshAge !== n.refreshAge;
-  });
-  if (changed.length === 0) return;
-  await store.transaction(planMeta(plan, opts as ApplyOptions), async (tx) => {
-    for (const n of changed) {
-      const rec = await tx.getRecord(n.address);
-      if (rec && rec.refreshAge !== n.refreshAge) {
-        await tx.putRecord({ ...rec, refreshAge: n.refreshAge });
-      }
-    }
-  });
-}
-
-/** The values of nodes left as they are that a refresh read anew: kept in their records. */
-export async function recordRefreshed(
-  plan: Plan,
-  store: StateStore,
-  opts: Pick<ApplyOptions, "actor" | "reason" | "run">,
-): Promise<void> {
-  const refreshed = plan.nodes.filter((n) =>
-    n.mode === "managed" && n.action === "no-op" && n.before !== null &&
-    (n.reasons ?? []).some((r) => r.kind === "refresh")
-  );
-  if (refreshed.length === 0) return;
-  const at = new Date().toISOString();
-  await store.transaction(planMeta(plan, opts as ApplyOptions), async (tx) => {
-    for (const n of refreshed) {
-      const rec = await tx.getRecord(n.address);
-      if (!rec || isDeepStrictEqual(rec.attributes, n.before)) continue;
-      await tx.putRecord({
-        ...rec,
-        attributes: n.before!,
-        refreshedAt: at,
-        ...(n.stored?.schemaVersion !== undefined ? { schemaVersion: n.stored.schemaVersion } : {}),
-        ...(n.stored?.private ? { private: n.stored.private } : {}),
-      });
-      await tx.logChange({
-        address: n.address,
-        action: "refresh",
-        before: rec.attributes,
-        after: n.before,
-        sensitivePaths: rec.sensitivePaths,
-      });
-    }
-  });
-}
-
-/**
  * Who applies and why, and who made the plan and why: the plan's reason
  * reaches the log entry of the apply that carries it out, whoever applies it.
  */
-function planMeta(plan: Plan, opts: ApplyOptions): TxMeta {
-  return {
-    actor: opts.actor,
-    reason: opts.reason,
-    command: "apply",
-    planId: plan.id,
-    planActor: plan.actor,
-    planReason: plan.reason,
-    run: opts.run,
-  };
-}
 
 /** A node that failed is recorded in the log, with who and why, as applied nodes are. */
 async function recordFailure(

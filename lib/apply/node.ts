@@ -153,6 +153,11 @@ class NodeRun {
       refreshAge: n.refreshAge,
       ...(obj.schemaVersion !== undefined ? { schemaVersion: obj.schemaVersion } : {}),
       ...(obj.private ? { private: obj.private } : {}),
+      // The plugin provider configuration that made it: what deletes it once
+      // its node is gone (a built-in provider takes no configuration).
+      ...(n.providerInstance && this.#base.type.plugin
+        ? { providerInstance: n.providerInstance }
+        : {}),
     };
   }
 

@@ -140,6 +140,7 @@ async function recordImported(
         refreshAge: node.lifecycle.refresh_age ?? node.schema.refreshAge ?? null,
         ...(object.schemaVersion !== undefined ? { schemaVersion: object.schemaVersion } : {}),
         ...(object.private ? { private: object.private } : {}),
+        ...(plugin && node.providerInstance ? { providerInstance: node.providerInstance } : {}),
       });
       await tx.logChange({
         address,

@@ -34,6 +34,7 @@ import { refreshRecords } from "./steps/refresh.ts";
 import {
   protectedFromDestruction,
   settleDiagnostics,
+  undeclaredConfigurations,
   unknownReplaceTargets,
 } from "./steps/refusals.ts";
 import { checkReservations } from "./steps/reservations.ts";
@@ -74,6 +75,7 @@ export async function makePlan(
     ...checked,
     ...unknownReplaceTargets(planned, opts.replace),
     ...protectedFromDestruction(planned, spec),
+    ...undeclaredConfigurations(planned, spec),
   ]);
   propagateSensitivity(planned, spec.sentinels);
   const skipped = explainNodes(planned, {

@@ -49,22 +49,26 @@ async function _withState(
 /**
  * The providers of a run outside a plan (`drift`, `import`): their
  * configurations come from an evaluation of the root with the state's
- * values, made only when a plugin provider is first needed.
+ * values, made only when a plugin provider is first needed; the nodes of
+ * that evaluation are bound to theirs (a record of a node the root still
+ * declares is read with the node's configuration).
  */
 export function rootSession(
   root: string,
   tags: Record<string, string>,
   records: readonly StateRecord[],
 ): ProviderSession {
-  return new ProviderSession(root, async () => {
+  const session: ProviderSession = new ProviderSession(root, async () => {
     const sources = readRoot(root);
     if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
     const knownKinds = new Map(records.map((r) => [r.address, r]));
     let res = await _withState(sources.value, tags, records, knownKinds);
     if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
+    session.bind(res.value.nodes);
     return instancesOf(res.value);
   }, pluginInputs(root));
+  return session;
 }
 
 /** A plan's providers, and how the plan tells them of each evaluation it makes. */
@@ -81,7 +85,9 @@ export interface PlanSession {
  * The providers of a plan: `given` (the caller's), or a session of its own
  * whose configurations come from the plan's latest evaluation, or, when a
  * plugin provider is needed before the first (a refresh), from one with the
- * state's values (`records`, typed by `knownKinds` as they are then).
+ * state's values (`records`, typed by `knownKinds` as they are then), whose
+ * nodes it binds: a refresh reads each record of a node still declared
+ * with the node's configuration.
  */
 export function planSession(
   sources: Sources,
@@ -92,10 +98,11 @@ export function planSession(
   },
 ): PlanSession {
   let current: Spec | undefined;
-  const session = opts.given ?? new ProviderSession(opts.root, async () => {
+  const session: ProviderSession = opts.given ?? new ProviderSession(opts.root, async () => {
     if (current) return instancesOf(current);
     const res = await _withState(sources, opts.tags, state.records.values(), state.knownKinds);
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
+    session.bind(res.value.nodes);
     return instancesOf(res.value);
   }, pluginInputs(opts.root));
   return {

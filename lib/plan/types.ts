@@ -50,6 +50,11 @@ export interface SkippedNode {
   type: string;
   name: string;
   reason: string;
+  /**
+   * The provider configuration its type comes from (`$aws_west`): an apply
+   * writes it into a record that lacks it (lib/apply/bookkeeping.ts).
+   */
+  providerInstance?: string;
 }
 
 export interface PlannedNode {

@@ -72,7 +72,9 @@ function actionNote(c: LogEntryDocument["changes"][number]): string {
 /** The human view of `state show`. */
 export function renderRecord(doc: RecordDocument, style: Style): string {
   const lines = [
-    `${style.bold(doc.address)}: ${doc.mode} ${doc.type} (${doc.provider})`,
+    `${style.bold(doc.address)}: ${doc.mode} ${doc.type} (${doc.provider}${
+      doc.provider_instance ? `, ${doc.provider_instance}` : ""
+    })`,
     "",
     "Attributes:",
   ];

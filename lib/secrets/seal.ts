@@ -223,18 +223,19 @@ const PRIVATE_PATH: AttrPath = ["@private"];
 const SEALED_PRIVATE = "sealed-private:";
 
 /**
- * The `provider_data` column of a record: its type's schema version and
- * the provider's private data, sealed (bound to the lineage and the
- * address, as sensitive values are); null when it has neither. Private data
- * still sealed (a record copied as stored) stays as it is.
+ * The `provider_data` column of a record: its type's schema version, the
+ * provider's private data, sealed (bound to the lineage and the address, as
+ * sensitive values are), and the provider configuration that made the
+ * object (`$aws_west`); null when it has none of them. Private data still
+ * sealed (a record copied as stored) stays as it is.
  */
 export function providerDataColumn(
   sealer: Sealer | undefined,
   lineage: string,
-  rec: { address: string; schemaVersion?: number; private?: string },
+  rec: { address: string; schemaVersion?: number; private?: string; providerInstance?: string },
 ): string | null {
-  if (rec.schemaVersion === undefined && !rec.private) return null;
-  const out: { schema_version?: number; private?: SealedValue } = {};
+  if (rec.schemaVersion === undefined && !rec.private && !rec.providerInstance) return null;
+  const out: { schema_version?: number; private?: SealedValue; provider_instance?: string } = {};
   if (rec.schemaVersion !== undefined) out.schema_version = rec.schemaVersion;
   if (rec.private) {
     if (rec.private.startsWith(SEALED_PRIVATE)) {
@@ -242,18 +243,28 @@ export function providerDataColumn(
     } else if (sealer) out.private = sealer.seal(lineage, rec.address, PRIVATE_PATH, rec.private);
     else throw new Error("bug: private data to copy as stored is not sealed");
   }
+  if (rec.providerInstance) out.provider_instance = rec.providerInstance;
   return JSON.stringify(out);
 }
 
-/** The fields of a record that the `provider_data` column holds, the private data still sealed. */
+/**
+ * The fields of a record that the `provider_data` column holds, the private
+ * data still sealed. A column written before pravo kept the provider
+ * configuration has none: the record's is then unknown.
+ */
 export function providerDataFields(
   column: unknown,
-): { schemaVersion?: number; private?: string } {
+): { schemaVersion?: number; private?: string; providerInstance?: string } {
   if (typeof column !== "string" || column === "") return {};
-  const d = JSON.parse(column) as { schema_version?: number; private?: SealedValue };
-  const out: { schemaVersion?: number; private?: string } = {};
+  const d = JSON.parse(column) as {
+    schema_version?: number;
+    private?: SealedValue;
+    provider_instance?: string;
+  };
+  const out: { schemaVersion?: number; private?: string; providerInstance?: string } = {};
   if (typeof d.schema_version === "number") out.schemaVersion = d.schema_version;
   if (isSealed(d.private)) out.private = SEALED_PRIVATE + JSON.stringify(d.private);
+  if (typeof d.provider_instance === "string") out.providerInstance = d.provider_instance;
   return out;
 }
 

@@ -91,6 +91,17 @@ export interface RecordInput {
    * types); sealed at rest with pravo's key, as sensitive values are.
    */
   private?: string;
+  /**
+   * The provider configuration that made the object (`$aws_west`), as
+   * Terraform records a resource's provider configuration address: what
+   * reads and deletes it once its node is no longer in the configuration.
+   * Absent from records written before pravo kept it (the source's first
+   * configuration then stands in). Kept in the `provider_data` column, with
+   * the schema version and the private data: no schema migration, and an
+   * older pravo reads the state as before (and drops it when it rewrites
+   * the record).
+   */
+  providerInstance?: string;
 }
 
 /** A node's record as stored. Times are ISO 8601 strings (UTC). */

@@ -218,6 +218,35 @@ export function storeSuite(
     await again.close();
   });
 
+  test("a record keeps the provider configuration that made its object, beside its schema version and private data", async (h) => {
+    const s = await h.open();
+    const west = record("west", { providerInstance: "$aws_west" });
+    const full = record("full", {
+      providerInstance: "$aws_west",
+      schemaVersion: 2,
+      private: "cHJpdg==",
+    });
+    await s.transaction(META, async (tx) => {
+      await put(tx, west);
+      await put(tx, full);
+      await put(tx, record("older"));
+    });
+    await s.close();
+    const again = await h.open();
+    assert.equal((await again.getRecord("west"))?.providerInstance, "$aws_west");
+    const got = await again.getRecord("full");
+    assert.deepEqual(
+      [got?.providerInstance, got?.schemaVersion, got?.private],
+      ["$aws_west", 2, "cHJpdg=="],
+    );
+    const older = await again.getRecord("older");
+    assert.ok(older && !("providerInstance" in older), JSON.stringify(older));
+    // Rewritten without one (as an older pravo writes it), the record has none.
+    await again.transaction(META, (tx) => put(tx, record("west")));
+    assert.equal((await again.getRecord("west"))?.providerInstance, undefined);
+    await again.close();
+  });
+
   test("the outputs of the last apply are kept, without moving the serial or making a log entry", async (h) => {
     const s = await h.open();
     assert.equal(await s.readOutputs(), null);

@@ -68,6 +68,7 @@ export function recordDocument(
     mode: rec.mode,
     type: rec.type,
     provider: rec.provider,
+    ...(rec.providerInstance ? { provider_instance: rec.providerInstance } : {}),
     attributes: opts.showSensitive
       ? rec.attributes
       : redactAttributes(rec.attributes, paths, opts.secrets ?? new Set()),

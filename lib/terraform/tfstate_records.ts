@@ -119,6 +119,9 @@ export async function takeoverRecord(
     ...(ctx.writtenAt ? { refreshedAt: ctx.writtenAt } : {}),
     ...(object.schemaVersion !== undefined ? { schemaVersion: object.schemaVersion } : {}),
     ...(object.private ? { private: object.private } : {}),
+    ...(node.schema.plugin && node.providerInstance
+      ? { providerInstance: node.providerInstance }
+      : {}),
   };
   return { takeover: t, record, fromVersion: inst.schemaVersion, diagnostics };
 }

@@ -19,7 +19,9 @@
  *
  * With `$FAKE_PROVIDER_STATE` naming a file, its things are kept there
  * between runs (as a real API keeps its objects), so that pravo can read
- * them back in a later process.
+ * them back in a later process. A thing lives at the endpoint of the
+ * configuration that made it, as an object in an AWS region: a provider
+ * configured with another endpoint neither reads nor deletes it.
  *
  * Modes: `normal`; `bad-line` (prints something else than a handshake);
  * `die` (fails before the handshake);
@@ -186,25 +188,56 @@ type Obj = Record<string, Value>;
 // --- State -------------------------------------------------------------------------
 
 const things = new Map<string, Obj>();
+/** The endpoint each thing lives at: that of the configuration that made it. */
+const homes = new Map<string, string>();
+/** The endpoint of this process's configuration, once configured. */
+let endpoint = "";
 let nextId = 1;
 const stateFile = Deno.env.get("FAKE_PROVIDER_STATE");
-if (stateFile) {
-  try {
-    const saved = JSON.parse(Deno.readTextFileSync(stateFile)) as { next: number; things: Obj[] };
-    nextId = saved.next;
-    for (const t of saved.things) {
-      things.set(String(t.id), decodeJSON(JSON.stringify(t), typeOf("fake_thing")) as Obj);
-    }
-  } catch {
-    // no file yet
-  }
-}
-function persist(): void {
+/**
+ * The things as the state file holds them now: every process of the
+ * provider (one per configuration) shares it, as a real API is shared.
+ */
+function load(): void {
   if (!stateFile) return;
+  let saved: { next: number; things: Obj[]; homes?: Record<string, string> };
+  try {
+    saved = JSON.parse(Deno.readTextFileSync(stateFile));
+  } catch {
+    return; // no file yet
+  }
+  nextId = saved.next;
+  things.clear();
+  homes.clear();
+  for (const t of saved.things) {
+    things.set(String(t.id), decodeJSON(JSON.stringify(t), typeOf("fake_thing")) as Obj);
+  }
+  for (const [id, e] of Object.entries(saved.homes ?? {})) homes.set(id, e);
+}
+load();
+/** Changes the things, the state file held locked from reading it to writing it. */
+function change<T>(body: () => T): T {
+  if (!stateFile) return body();
+  using lock = Deno.openSync(`${stateFile}.lock`, { create: true, write: true });
+  lock.lockSync(true);
+  load();
+  const out = body();
+  const tmp = `${stateFile}.${Deno.pid}`;
   Deno.writeTextFileSync(
-    stateFile,
-    JSON.stringify({ next: nextId, things: [...things.values()] }),
+    tmp,
+    JSON.stringify({
+      next: nextId,
+      things: [...things.values()],
+      homes: Object.fromEntries(homes),
+    }),
   );
+  Deno.renameSync(tmp, stateFile);
+  return out;
+}
+/** The thing `id` as this configuration's endpoint sees it: none when it lives at another. */
+function thingHere(id: string): Obj | undefined {
+  const home = homes.get(id);
+  return home === undefined || home === endpoint ? things.get(id) : undefined;
 }
 /**
  * The events a test waits for, one line each, appended to
@@ -258,6 +291,7 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
   },
   configureProvider: (req) => {
     const c = read(req.config, "provider") as Obj;
+    endpoint = String(c?.endpoint ?? "");
     stdioLog(`configured with endpoint ${c?.endpoint} for core ${req.terraform_version}`);
     return { diagnostics: [] };
   },
@@ -319,8 +353,12 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
     const prior = read(req.prior_state, "fake_thing") as Obj | null;
     const planned = read(req.planned_state, "fake_thing") as Obj | null;
     if (!planned) {
-      if (prior) things.delete(String(prior.id));
-      persist();
+      change(() => {
+        if (prior && thingHere(String(prior.id))) {
+          things.delete(String(prior.id));
+          homes.delete(String(prior.id));
+        }
+      });
       return { new_state: write(null, "fake_thing") };
     }
     if (planned.name === "crash") {
@@ -330,17 +368,21 @@ const handlers: Partial<Record<Method, (req: Message) => Promise<Message> | Mess
       console.error("panic: boom\n\ngoroutine 1 [running]:\nmain.apply()");
       Deno.exit(2);
     }
-    const id = typeof planned.id === "string" ? planned.id : `thing-${nextId++}`;
-    const created = typeof planned.created === "string" ? planned.created : `created-${id}`;
-    const encrypted = typeof planned.encrypted === "boolean" ? planned.encrypted : true;
-    const state: Obj = { ...planned, id, created, encrypted, password_wo: null };
-    things.set(id, state);
-    persist();
+    const state = change(() => {
+      const id = typeof planned.id === "string" ? planned.id : `thing-${nextId++}`;
+      const created = typeof planned.created === "string" ? planned.created : `created-${id}`;
+      const encrypted = typeof planned.encrypted === "boolean" ? planned.encrypted : true;
+      const made: Obj = { ...planned, id, created, encrypted, password_wo: null };
+      things.set(id, made);
+      homes.set(id, endpoint);
+      return made;
+    });
     return { new_state: write(state, "fake_thing"), private: req.planned_private };
   },
   readResource: (req) => {
     const cur = read(req.current_state, "fake_thing") as Obj;
-    const found = things.get(String(cur.id));
+    load();
+    const found = thingHere(String(cur.id));
     return { new_state: write(found ?? null, "fake_thing"), private: req.private };
   },
   importResourceState: (req) => {

@@ -14,7 +14,9 @@ import type { Refreshed } from "./refresh.ts";
 /**
  * `planned` with a delete for each record that has no node in `spec`; or,
  * with `destroy`, a delete for every record instead (a node still declared
- * keeps its lifecycle and provider instance).
+ * keeps its lifecycle and provider instance). A record whose node is gone
+ * is deleted with the provider configuration that made its object, as its
+ * record says.
  */
 export function withDeletes(
   planned: PlannedNode[],
@@ -87,5 +89,6 @@ export function deleteNode(
     refreshAge: rec.refreshAge,
     lifecycle,
     providerConfig: {},
+    ...(rec.providerInstance ? { providerInstance: rec.providerInstance } : {}),
   };
 }

@@ -40,3 +40,23 @@ Deno.test("withDeletes() deletes every record in a plan that destroys, a declare
   assert.deepEqual(got[1].lifecycle, {});
   assert.deepEqual(got[1].stored, { schemaVersion: 3 });
 });
+
+Deno.test("withDeletes() deletes a record whose node is gone with the provider configuration its record names; a declared node's own wins", () => {
+  const recs = new Map([
+    ["kept", record("kept", { providerInstance: "$west" })],
+    ["gone", record("gone", { providerInstance: "$west" })],
+    ["older", record("older")],
+  ]);
+  const got = withDeletes([planned("kept")], { spec, records: recs, refreshed });
+  assert.deepEqual(got.map((p) => [p.address, p.providerInstance]), [
+    ["kept", undefined],
+    ["gone", "$west"],
+    ["older", undefined],
+  ]);
+  const destroy = withDeletes([], { spec, records: recs, refreshed, destroy: true });
+  assert.deepEqual(destroy.map((p) => [p.address, p.providerInstance]), [
+    ["kept", "$random"],
+    ["gone", "$west"],
+    ["older", undefined],
+  ]);
+});

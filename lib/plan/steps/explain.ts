@@ -65,6 +65,7 @@ export function explainNodes(
         type: p.type,
         name: p.name,
         reason: skipReason(rec!),
+        ...(p.providerInstance ? { providerInstance: p.providerInstance } : {}),
       });
     }
   }

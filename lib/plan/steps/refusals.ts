@@ -10,6 +10,7 @@
 import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../../diag/diag.ts";
 import type { Spec } from "../../cue/loader.ts";
 import type { PlannedNode } from "../types.ts";
+import { undeclaredConfiguration } from "../../providers/session.ts";
 
 /** An error for each address of `replace` that is not a managed node of the plan. */
 export function unknownReplaceTargets(
@@ -57,6 +58,31 @@ export function protectedFromDestruction(
         ),
       );
     }
+  }
+  return out;
+}
+
+/**
+ * The deletes whose record names a provider configuration the root no
+ * longer declares: refused when planned, before apply would refuse them
+ * (lib/providers/session.ts), as Terraform refuses an orphan whose
+ * provider configuration is gone.
+ */
+export function undeclaredConfigurations(
+  planned: readonly PlannedNode[],
+  spec: Pick<Spec, "providers">,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const p of planned) {
+    if (p.action !== "delete" || !p.providerInstance) continue;
+    const others = spec.providers.filter((c) => c.source === p.provider);
+    if (!others.length || others.some((c) => c.address === p.providerInstance)) continue;
+    out.push(
+      undeclaredConfiguration(
+        { address: p.address, instance: p.providerInstance },
+        others.map((c) => c.address),
+      ),
+    );
   }
   return out;
 }

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { DiagnosticsError, warning } from "../../diag/diag.ts";
 import type { Node } from "../../cue/loader.ts";
-import { protectedFromDestruction, settleDiagnostics, unknownReplaceTargets } from "./refusals.ts";
+import {
+  protectedFromDestruction,
+  settleDiagnostics,
+  undeclaredConfigurations,
+  unknownReplaceTargets,
+} from "./refusals.ts";
 import { planned } from "./_testing.ts";
 
 Deno.test("unknownReplaceTargets() refuses a --replace of what is not a managed node, with a hint", () => {
@@ -46,4 +51,29 @@ Deno.test("settleDiagnostics() gives each diagnostic once, and throws when one i
     () => settleDiagnostics([w, ...errors, w]),
     (e) => e instanceof DiagnosticsError && e.kind === "error" && e.diagnostics.length === 2,
   );
+});
+
+Deno.test("undeclaredConfigurations() refuses a delete whose record names a provider configuration no longer declared", () => {
+  const providers = [
+    { address: "$fake", source: "pravo/fake", config: {}, sensitive: [] },
+    { address: "$fake_east", source: "pravo/fake", config: {}, sensitive: [] },
+  ];
+  const del = (address: string, providerInstance?: string) =>
+    planned(address, {
+      provider: "pravo/fake",
+      action: "delete",
+      ...(providerInstance ? { providerInstance } : {}),
+    });
+  const got = undeclaredConfigurations([
+    del("kept", "$fake_east"),
+    del("older"),
+    del("gone", "$fake_west"),
+    planned("other", { provider: "pravo/fake", providerInstance: "$fake_west" }),
+  ], { providers });
+  assert.deepEqual(got.map((d) => [d.address, d.summary]), [
+    ["gone", "The provider configuration $fake_west is not declared"],
+  ]);
+  assert.match(got[0].detail, /\(\$fake, \$fake_east\).*pravo state rm gone/s);
+  // No configuration of the provider at all: apply says to declare one, as before.
+  assert.deepEqual(undeclaredConfigurations([del("gone", "$fake_west")], { providers: [] }), []);
 });
