@@ -71,11 +71,13 @@ export async function run(
   }
   // Loaded once the command is known, so that --version and --help load
   // neither node:path nor node:os (tests/startup_test.ts).
-  const [{ isAbsolute, resolve }, { mergeTags, pin }, { defaultActor }] = await Promise.all([
-    import("node:path"),
-    import("./lib/workspace/pinned.ts"),
-    import("./lib/cli/actor.ts"),
-  ]);
+  const [{ isAbsolute, resolve }, { mergeTags, pin }, { defaultActor }, { openWorkspace }] =
+    await Promise.all([
+      import("node:path"),
+      import("./lib/workspace/pinned.ts"),
+      import("./lib/cli/actor.ts"),
+      import("./lib/workspace/workspace.ts"),
+    ]);
   pin(pinned);
   const noColor = Boolean(options["no-color"]) || (env("NO_COLOR") ?? "") !== "";
   const color = !noColor && streams.isTerminal;
@@ -109,8 +111,10 @@ export async function run(
     tags = merged.tags;
   }
   const dir = pinned?.root ?? (options.C as string | undefined) ?? ".";
+  const root = isAbsolute(dir) ? resolve(dir) : resolve(Deno.cwd(), dir);
   const ctx: Context = {
-    root: isAbsolute(dir) ? resolve(dir) : resolve(Deno.cwd(), dir),
+    root,
+    workspace: await openWorkspace(root, { pinned, signal: interrupts.signal }),
     json: Boolean(options.json),
     color,
     style: new Style(color),

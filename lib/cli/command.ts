@@ -12,6 +12,7 @@ import { exitCodeOf } from "./exit.ts";
 import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { Style } from "../diag/style.ts";
 import { stableJson } from "../json.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 /** An option a command accepts, with its help text. */
 export interface OptionSpec {
@@ -67,6 +68,8 @@ export interface Streams {
 export interface Context {
   /** The root directory, absolute. */
   root: string;
+  /** What the command works on: the root's configuration, lock, providers, pins, signal. */
+  workspace: Workspace;
   json: boolean;
   color: boolean;
   style: Style;

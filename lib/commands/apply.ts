@@ -22,7 +22,6 @@ import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
 import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../render/plan.ts";
@@ -43,7 +42,6 @@ import { appliedOutputs } from "./output.ts";
 import { renderOutputLines } from "../render/output.ts";
 import { parseSources } from "../cue/loader.ts";
 import type { StateRecord } from "../state/store.ts";
-import { pluginInputs } from "../workspace/lock.ts";
 import { renderApplied } from "../render/apply.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
@@ -201,8 +199,7 @@ function readSaved(ctx: Context, planPath: string, expected: string | undefined)
     ], "plan_damaged");
   }
   // The root's plugin providers' types, for the check.
-  tryCatalogFor(ctx.root, pluginInputs(ctx.root));
-  const disagree = checkPlanConsistency(file.plan);
+  const disagree = checkPlanConsistency(file.plan, ctx.workspace.registry);
   if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
   return file.plan;
 }
