@@ -340,8 +340,8 @@ async function reevaluate(
     known.set(addr, computed);
     knownKinds.set(addr, pn);
     const paths = "sensitive" in pn
-      ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) })
-      : sensitivePathsOf(pn);
+      ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) }, findType)
+      : sensitivePathsOf(pn, findType);
     secrets.set(addr, paths.filter((p) => String(p[0]) in computed));
   }
   // Apply alone evaluates with the secrets: here they enter the provider calls.

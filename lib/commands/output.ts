@@ -29,6 +29,7 @@ import { showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
 import { type OutputDoc, renderOutputs } from "../render/output.ts";
 import { REDACTED, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
 import type { AttrPath } from "../cue/secrets.ts";
+import { findType } from "../providers/registry.ts";
 
 function hasUnknown(v: Value): boolean {
   if (v === UNKNOWN) return true;
@@ -53,7 +54,10 @@ async function evaluateWithState(
     if (rec.mode !== "managed" && rec.mode !== "data") continue;
     const computed = computedOf(rec);
     known.set(rec.address, computed);
-    secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
+    secrets.set(
+      rec.address,
+      sensitivePathsOf(rec, findType).filter((p) => String(p[0]) in computed),
+    );
   }
   const knownKinds = new Map(records.map((r) => [r.address, r]));
   // The secrets' values enter only for an operator who asked to see them
@@ -89,7 +93,7 @@ export async function appliedOutputs(
   const spec = await evaluateWithState({ value: sources }, tags, records);
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(spec.outputs)) if (!hasUnknown(v)) values[k] = v;
-  const redacted = redactOutputs(values, sensitiveStrings(records));
+  const redacted = redactOutputs(values, sensitiveStrings(records, findType));
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   return redacted;
 }
@@ -135,7 +139,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     if (hasUnknown(v)) unknown.push(k);
     else values[k] = v;
   }
-  const redacted = redactOutputs(values, sensitiveStrings(records));
+  const redacted = redactOutputs(values, sensitiveStrings(records, findType));
   // Outputs computed from a secret, however (see lib/cue/secrets.ts).
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   const sensitive = Object.keys(values).filter((k) =>

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { findTypes } from "../providers/registry.ts";
+import { findType, findTypes } from "../providers/registry.ts";
 import type { StateRecord } from "../state/store.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { redactAttributes, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
@@ -62,9 +62,12 @@ export function driftDocument(report: DriftReport, records: readonly StateRecord
     ...r.record,
     attributes: r.now!,
   }));
-  const secrets = new Set([...sensitiveStrings(records), ...sensitiveStrings(nowRecords)]);
+  const secrets = new Set([
+    ...sensitiveStrings(records, findType),
+    ...sensitiveStrings(nowRecords, findType),
+  ]);
   const drift = read.filter((r) => r.status !== "unchanged").map((r): DriftEntry => {
-    const paths = sensitivePathsOf(r.record);
+    const paths = sensitivePathsOf(r.record, findType);
     return {
       address: r.record.address,
       type: r.record.type,

@@ -69,7 +69,7 @@ export async function evaluateWithState(
     if (rec.mode !== "managed") continue;
     const values = knownValuesOf(rec);
     known.set(rec.address, values);
-    secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in values));
+    secrets.set(rec.address, sensitivePathsOf(rec, findType).filter((p) => String(p[0]) in values));
   }
   const knownKinds = new Map(records.map((r) => [r.address, r]));
   const res = await evaluateRoot(sources, { tags, known, secrets, knownKinds });

@@ -28,6 +28,8 @@ import { SqliteStore } from "./sqlite/store.ts";
 import { defaultKeySource } from "../secrets/seal.ts";
 import type { StateStore } from "./store.ts";
 import type { PgHost, PostgresLocation, StateLocation } from "../config/location.ts";
+import type { TypeLookup } from "../providers/registry.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 /** The folder in a root that holds pravo's files. */
 export const PRAVO_DIR = ".pravo";
@@ -41,6 +43,12 @@ export interface StateChoice {
   root: string;
   /** The state location from `--state` or `$PRAVO_STATE`, if any. */
   state?: string;
+  /**
+   * The command's workspace: its registry tells the store which attributes
+   * a type's schema marks sensitive. Without one (tests, tools), the
+   * built-in providers' types alone.
+   */
+  workspace?: Pick<Workspace, "registry">;
 }
 
 /** The URL parameters pravo reads; others are refused. */
@@ -260,13 +268,23 @@ export async function openStore(
   ctx: StateChoice,
   opts: { create?: boolean; now?: () => Date; readOnly?: boolean } = {},
 ): Promise<StateStore> {
-  return await openLocation(await stateLocation(ctx), { ...opts, root: ctx.root });
+  const ws = ctx.workspace;
+  // The registry is built at the first lookup: a store that meets no record reads no lock.
+  const types: TypeLookup | undefined = ws && ((s, m, n) => ws.registry.findType(s, m, n));
+  return await openLocation(await stateLocation(ctx), { ...opts, root: ctx.root, types });
 }
 
 /** Opens the store at `where`; `root` names the root in messages. */
 export async function openLocation(
   where: StateLocation,
-  given: { create?: boolean; now?: () => Date; root?: string; readOnly?: boolean } = {},
+  given: {
+    create?: boolean;
+    now?: () => Date;
+    root?: string;
+    readOnly?: boolean;
+    /** Looks up a record's type for its sensitive attributes; default the built-in providers'. */
+    types?: TypeLookup;
+  } = {},
 ): Promise<StateStore> {
   // A child of `pravo mcp --read-only` writes nothing, whatever it runs.
   const opts = pinnedReadOnly() ? { ...given, readOnly: true, create: false } : given;
@@ -277,6 +295,7 @@ export async function openLocation(
       create: opts.create,
       now: opts.now,
       key: defaultKeySource(opts.root),
+      types: opts.types,
       // Enforced by the server (every transaction read-only) for pravo mcp --read-only.
       readOnly: pinnedReadOnly(),
     });
@@ -328,6 +347,7 @@ export async function openLocation(
     now: opts.now,
     key: defaultKeySource(opts.root),
     readOnly: opts.readOnly,
+    types: opts.types,
   });
 }
 

@@ -348,7 +348,7 @@ export abstract class StoreBase<H, B extends LockBeacon> {
 
   /** Records read from rows, their sealed values opened; loads the cryptography only if one is sealed. */
   protected async unsealedAll(recs: StateRecord[]): Promise<StateRecord[]> {
-    if (recs.some(holdsSealed)) await loadCrypto();
+    if (recs.some((r) => holdsSealed(this.sealer, r))) await loadCrypto();
     return recs.map((rec) => unsealRecord(this.sealer, this.lineage, rec));
   }
 

@@ -23,6 +23,7 @@ import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/dia
 import type { Sources } from "../cue/loader.ts";
 import { ProviderSession } from "../providers/session.ts";
 import { tryCatalogFor } from "../providers/catalog.ts";
+import { findType } from "../providers/registry.ts";
 import { instancesOf } from "../plan/session.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
@@ -175,7 +176,7 @@ function outputsOf(
     if (!(name in spec.outputs)) continue;
     out[name] = o.sensitive || spec.outputsSensitive.includes(name) ? REDACTED : o.value;
   }
-  return redactOutputs(out, sensitiveStrings(records));
+  return redactOutputs(out, sensitiveStrings(records, findType));
 }
 
 /** Writes the records, their log entry and the outputs in one transaction. */

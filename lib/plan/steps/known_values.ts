@@ -17,6 +17,7 @@ import { sensitivePathsOf } from "../../secrets/paths.ts";
 import { knownValuesOf } from "../known.ts";
 import { hasUnknown } from "../node_values.ts";
 import type { Attrs, PlannedNode } from "../types.ts";
+import { findType } from "../../providers/registry.ts";
 
 /** Known values by address, and the sensitive paths among them. */
 export interface KnownValues {
@@ -48,7 +49,10 @@ export function knownFromState(
     if (rec.mode === "managed" && p) {
       const computed = knownValuesOf({ ...rec, attributes: p });
       known.set(rec.address, computed);
-      secrets.set(rec.address, sensitivePathsOf(rec).filter((x) => String(x[0]) in computed));
+      secrets.set(
+        rec.address,
+        sensitivePathsOf(rec, findType).filter((x) => String(x[0]) in computed),
+      );
     }
   }
   return { known, secrets };

@@ -18,6 +18,7 @@ import type { PlanOptions } from "../options.ts";
 import { planNode } from "../plan_node.ts";
 import type { Attrs, PlannedNode } from "../types.ts";
 import type { Refreshed } from "./refresh.ts";
+import { findType } from "../../providers/registry.ts";
 
 /** What the nodes are planned against. */
 export interface NodesInput {
@@ -82,5 +83,5 @@ function _secretsOf(
   const r = input.records.get(a);
   const attrs = input.refreshed.prior.get(a) ?? r?.attributes;
   if (!r || !attrs) return undefined;
-  return { attributes: attrs, sensitive: sensitivePathsOf(r).map((x) => String(x[0])) };
+  return { attributes: attrs, sensitive: sensitivePathsOf(r, findType).map((x) => String(x[0])) };
 }

@@ -35,6 +35,7 @@ import { DiagnosticsError } from "../../diag/diag.ts";
 import { type PostgresLocation } from "../../config/location.ts";
 import { loadCrypto } from "../../keys/lazy.ts";
 import { defaultKeySource, type KeySource, Sealer } from "../../secrets/seal.ts";
+import { BUILTIN_REGISTRY, type TypeLookup } from "../../providers/registry.ts";
 import type { StateDump } from "../dump.ts";
 import type { AcquiredLock, Reservation, StateStore, TxMeta } from "../store.ts";
 import { type CurrentLock, type LogChangeRow, StoreBase } from "../store_base.ts";
@@ -59,6 +60,8 @@ export interface PostgresOptions {
   key?: KeySource;
   /** Every transaction of the session read-only, as the server enforces it. */
   readOnly?: boolean;
+  /** Looks up a record's type for its sensitive attributes; default the built-in providers'. */
+  types?: TypeLookup;
 }
 
 /** The PostgreSQL implementation of {@linkcode StateStore}. */
@@ -98,7 +101,10 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
     await loadCrypto(); // loaded once here: every store call may seal, open or redact
     catchDriverCrash(where);
     const sql = connect(where, { readOnly: opts.readOnly });
-    const sealer = new Sealer(opts.key ?? defaultKeySource(), where.path);
+    const sealer = new Sealer(opts.key ?? defaultKeySource(), {
+      where: where.path,
+      types: opts.types ?? BUILTIN_REGISTRY.findType,
+    });
     try {
       const root = await guard(
         () => openRoot(sql, { where, create: opts.create, sealer, now }),

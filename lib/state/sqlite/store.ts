@@ -28,6 +28,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { loadCrypto } from "../../keys/lazy.ts";
 import { defaultKeySource, Sealer } from "../../secrets/seal.ts";
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import type { AcquiredLock, Reservation, StateStore, TxMeta } from "../store.ts";
 import { type CurrentLock, type LogChangeRow, StoreBase } from "../store_base.ts";
 import { type LockBeacon, NO_BEACON } from "../lock/held.ts";
@@ -65,7 +66,10 @@ export class SqliteStore extends StoreBase<DatabaseSync, LockBeacon> implements 
   static async open(path: string, opts: SqliteOptions = {}): Promise<SqliteStore> {
     try {
       const now = opts.now ?? (() => new Date());
-      const sealer = new Sealer(opts.key ?? defaultKeySource(), `"${path}"`);
+      const sealer = new Sealer(opts.key ?? defaultKeySource(), {
+        where: `"${path}"`,
+        types: opts.types ?? BUILTIN_REGISTRY.findType,
+      });
       if (opts.readOnly && !opts.create && fileExists(path)) {
         const opened = openReadOnly(path, opts);
         if (opened) return guarded(new SqliteStore(path, opened, now, sealer), path);
