@@ -12,7 +12,7 @@ import { exitCodeOf } from "./exit.ts";
 import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { Style } from "../diag/style.ts";
 import { stableJson } from "../json.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import type { Workspace } from "../workspace/types.ts";
 
 /** An option a command accepts, with its help text. */
 export interface OptionSpec {

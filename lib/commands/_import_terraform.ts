@@ -65,12 +65,13 @@ export const run: CommandRun = async (ctx, opts: OptionValues, args) => {
     );
   }
   const { state, writtenAt } = await readStateFile(args[0]);
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   const store = await openStore(ctx);
   try {
     const done = await importTerraformState(sources.value, store, state, {
       root: ctx.root,
+      workspace: ctx.workspace,
       tags: ctx.tags,
       actor: ctx.actor,
       reason: ctx.reason,

@@ -43,6 +43,7 @@ import { renderOutputLines } from "../render/output.ts";
 import { parseSources } from "../cue/loader.ts";
 import type { StateRecord } from "../state/store.ts";
 import { renderApplied } from "../render/apply.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -110,9 +111,10 @@ function showsOutputs(
 async function outputsAfter(
   plan: Plan,
   records: StateRecord[],
+  workspace: Workspace,
 ): Promise<Record<string, unknown> | undefined> {
   if (plan.outputsUnknown.length === 0) return plan.outputs;
-  const sources = parseSources(plan.root, plan.sources);
+  const sources = parseSources(plan.root, plan.sources, workspace);
   if (!sources.ok) return undefined;
   try {
     return await appliedOutputs(sources.value, plan.tags, records);
@@ -359,6 +361,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       const view = progressView(ctx);
       try {
         result = await applyPlan(plan, store, {
+          workspace: ctx.workspace,
           actor: ctx.actor,
           reason: ctx.reason,
           only: chosen,
@@ -367,7 +370,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           planPath,
           progress: view && ((e) => view.event(e)),
           signal: interrupts.signal,
-          outputsAfter: (records) => outputsAfter(plan, records),
+          outputsAfter: (records) => outputsAfter(plan, records, ctx.workspace),
           onLocked: (l) => {
             if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
           },
@@ -388,7 +391,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   }
   const counts = countOutcomes(plan, result);
   const outputs = showsOutputs(ctx, result, destroying, plan)
-    ? result.outputs ?? (records && await outputsAfter(plan, records))
+    ? result.outputs ?? (records && await outputsAfter(plan, records, ctx.workspace))
     : undefined;
   const doc = appliedDocument(plan, result, counts, judged);
 

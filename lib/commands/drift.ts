@@ -63,8 +63,9 @@ export const run: CommandRun = async (ctx, opts) => {
     const at = new Date();
     const report = await readDrift(records, {
       root: ctx.root,
+      workspace: ctx.workspace,
       signal: interrupts.signal,
-      session: rootSession(ctx.root, ctx.tags, records),
+      session: rootSession(ctx.workspace, ctx.tags, records),
     });
     // Under pravo mcp --read-only nothing is written: the refresh times stay.
     if (!pinnedReadOnly()) {
@@ -75,8 +76,8 @@ export const run: CommandRun = async (ctx, opts) => {
         at,
       );
     }
-    const doc = driftDocument(report, records);
-    emit(ctx, doc, () => renderDrift(doc, ctx.style));
+    const doc = driftDocument(report, records, ctx.workspace.registry);
+    emit(ctx, doc, () => renderDrift(doc, ctx.style, ctx.workspace.registry));
     emitWarnings(ctx, report.diagnostics);
     const errors = report.diagnostics.filter((d) => d.severity === "error");
     if (errors.length) return fail(ctx, new DiagnosticsError(errors, "error"));

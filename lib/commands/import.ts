@@ -45,12 +45,13 @@ export const run: CommandRun = async (ctx, opts, args) => {
     );
   }
   const [address, id] = args;
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   const store = await openStore(ctx);
   try {
     const done = await importNode(sources.value, store, address, id, {
       root: ctx.root,
+      workspace: ctx.workspace,
       tags: ctx.tags,
       actor: ctx.actor,
       reason: ctx.reason,

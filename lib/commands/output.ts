@@ -29,7 +29,6 @@ import { showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
 import { type OutputDoc, renderOutputs } from "../render/output.ts";
 import { REDACTED, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
 import type { AttrPath } from "../cue/secrets.ts";
-import { findType } from "../providers/registry.ts";
 
 function hasUnknown(v: Value): boolean {
   if (v === UNKNOWN) return true;
@@ -37,9 +36,6 @@ function hasUnknown(v: Value): boolean {
   if (v !== null && typeof v === "object") return Object.values(v).some(hasUnknown);
   return false;
 }
-
-/** The values of a record that the configuration cannot say itself (lib/plan/known.ts). */
-const computedOf = (rec: StateRecord) => knownValuesOf(rec);
 
 /** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
 async function evaluateWithState(
@@ -52,11 +48,14 @@ async function evaluateWithState(
   const secrets = new Map<string, AttrPath[]>();
   for (const rec of records) {
     if (rec.mode !== "managed" && rec.mode !== "data") continue;
-    const computed = computedOf(rec);
+    // The values of a record that the configuration cannot say itself (lib/plan/known.ts).
+    const computed = knownValuesOf(rec, sources.value.registry);
     known.set(rec.address, computed);
     secrets.set(
       rec.address,
-      sensitivePathsOf(rec, findType).filter((p) => String(p[0]) in computed),
+      sensitivePathsOf(rec, sources.value.registry.findType).filter((p) =>
+        String(p[0]) in computed
+      ),
     );
   }
   const knownKinds = new Map(records.map((r) => [r.address, r]));
@@ -93,7 +92,7 @@ export async function appliedOutputs(
   const spec = await evaluateWithState({ value: sources }, tags, records);
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(spec.outputs)) if (!hasUnknown(v)) values[k] = v;
-  const redacted = redactOutputs(values, sensitiveStrings(records, findType));
+  const redacted = redactOutputs(values, sensitiveStrings(records, sources.registry.findType));
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   return redacted;
 }
@@ -108,7 +107,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   } finally {
     await store.close();
   }
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   // Tags left out are needed only by the outputs that depend on them.
   let spec: Spec;
@@ -139,7 +138,10 @@ export const run: CommandRun = async (ctx, opts, args) => {
     if (hasUnknown(v)) unknown.push(k);
     else values[k] = v;
   }
-  const redacted = redactOutputs(values, sensitiveStrings(records, findType));
+  const redacted = redactOutputs(
+    values,
+    sensitiveStrings(records, sources.value.registry.findType),
+  );
   // Outputs computed from a secret, however (see lib/cue/secrets.ts).
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   const sensitive = Object.keys(values).filter((k) =>

@@ -37,7 +37,7 @@ export async function planFromFlags(
   if (!REFRESH.includes(refresh)) {
     throw new UsageError(`--refresh "${refresh}" is not one of ${REFRESH.join(", ")}`, "plan");
   }
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   // Planning only reads the state: a read-only root can be planned.
   const store = openedStore ?? await openStore(ctx, { readOnly: true });

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Attribute, Block, NestedBlock } from "../plugin/schema.ts";
 import type { CtyType } from "../plugin/value.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import { findType } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import { evaluate } from "../cue/engine.ts";
 import { formatSource } from "../cue/format/mod.ts";
 import {

@@ -30,13 +30,15 @@ import { nodeDigest } from "../plan/digest.ts";
 import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { isInput, mustEvaluateWithState } from "../plan/known.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import type { StoredObject } from "../providers/resource_provider.ts";
 
 type Attrs = Record<string, unknown>;
 
 export interface ImportOptions {
   root: string;
+  /** The command's workspace: its registry, and what its plugin providers start from. */
+  workspace: Pick<Workspace, "registry" | "catalogDiagnostics" | "inputs">;
   tags: Record<string, string>;
   actor: string;
   reason: string;
@@ -224,7 +226,7 @@ export async function importNode(
     const session = opts.session ?? new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
-      pluginInputs(opts.root),
+      opts.workspace.inputs,
     );
     session.bind(spec.nodes);
     const provider = await session.providerFor(node);

@@ -14,6 +14,7 @@ import type { StateRecord } from "../state/store.ts";
 import type { Mode } from "../providers/schema.ts";
 import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
 import { pluginInputs } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { knownValuesOf } from "./known.ts";
 
 /** The kind of the node at an address: what an evaluation types a known value with. */
@@ -32,7 +33,9 @@ async function _withState(
   knownKinds: Map<string, KnownKind>,
 ) {
   const known = new Map(
-    [...records].filter((r) => r.mode === "managed").map((r) => [r.address, knownValuesOf(r)]),
+    [...records].filter((r) => r.mode === "managed").map((
+      r,
+    ) => [r.address, knownValuesOf(r, sources.registry)]),
   );
   return await evaluateRoot(sources, { tags, known, knownKinds, trace: false });
 }
@@ -43,19 +46,19 @@ async function _withState(
  * values, made only when a plugin provider is first needed.
  */
 export function rootSession(
-  root: string,
+  ws: Pick<Workspace, "root" | "registry" | "catalogDiagnostics" | "inputs">,
   tags: Record<string, string>,
   records: readonly StateRecord[],
 ): ProviderSession {
-  return new ProviderSession(root, async () => {
-    const sources = readRoot(root);
+  return new ProviderSession(ws.root, async () => {
+    const sources = readRoot(ws.root, ws);
     if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
     const knownKinds = new Map(records.map((r) => [r.address, r]));
     let res = await _withState(sources.value, tags, records, knownKinds);
     if (!res.ok) res = await evaluateRoot(sources.value, { tags, trace: false });
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     return instancesOf(res.value);
-  }, pluginInputs(root));
+  }, ws.inputs);
 }
 
 /** A plan's providers, and how the plan tells them of each evaluation it makes. */

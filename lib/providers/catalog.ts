@@ -9,8 +9,9 @@
  * by the hash of its package, and the process is kept for the run's first
  * use of that provider (plugin/processes.ts).
  *
- * {@linkcode catalogFor} builds the catalog of a root and makes it the one
- * that the registry's lookups see (registry.ts).
+ * {@linkcode catalogFor} builds the catalog of a root; the workspace
+ * (lib/workspace/workspace.ts) makes the registry's lookups of it
+ * (registry.ts `registryOf`).
  *
  * @module
  */
@@ -27,18 +28,10 @@ import { attributesOf, typeSchemaOf } from "./plugin/convert.ts";
 // node:fs) that `pravo providers` and `pravo schema` do not need (tests/startup_test.ts).
 import { pravoCacheFolder } from "./install/cache_dir.ts";
 import { type CachedSchema, readSchemaCache, writeSchemaCache } from "./plugin/schema_cache.ts";
-import { type PluginCatalog, useCatalog } from "./registry.ts";
-import type { Mode, ProviderSchema, TypeSchema } from "./schema.ts";
+import type { PluginCatalog, PluginEntry } from "./registry.ts";
 
-/** One plugin provider the lock pins. */
-export interface PluginEntry {
-  /** `registry.terraform.io/hashicorp/aws`. */
-  address: string;
-  /** `hashicorp/aws`: its import path is `pravo.dev/providers/hashicorp/aws`. */
-  source: string;
-  version: string;
-  hashes: string[];
-}
+export type { PluginEntry };
+import type { Mode, ProviderSchema, TypeSchema } from "./schema.ts";
 
 /** What the catalog knows of a provider's schema: cached, or fetched in this run. */
 interface KnownSchema {
@@ -275,8 +268,9 @@ export const catalogTimings = { fetchMs: 0, fetched: 0 };
 let current: RootCatalog | undefined;
 
 /**
- * The catalog of a root's plugin providers, built from its inputs' lock file
- * and made the registry's active catalog. Refused (an `error`) when the
+ * The catalog of a root's plugin providers, built from its inputs' lock file.
+ * The same root with the same pins gets the same catalog within a process
+ * (and what it read of the schemas). Refused (an `error`) when the
  * lock file is malformed.
  */
 export function catalogFor(root: string, inputs: PluginInputs): RootCatalog {
@@ -299,11 +293,9 @@ export function catalogFor(root: string, inputs: PluginInputs): RootCatalog {
       JSON.stringify(entries.sort((a, b) => a.source < b.source ? -1 : 1))
   ) {
     current.inputs = inputs;
-    useCatalog(current);
     return current;
   }
   current = new RootCatalog(abs, entries, inputs);
-  useCatalog(current);
   return current;
 }
 
@@ -323,5 +315,4 @@ export function tryCatalogFor(
 /** Forgets the current catalog (tests that work on several roots in one process). */
 export function resetCatalog(): void {
   current = undefined;
-  useCatalog(undefined);
 }

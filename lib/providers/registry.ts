@@ -5,12 +5,14 @@
  * This module imports only the TypeScript schemas, so that commands that
  * read them (`schema`, `providers`) load nothing heavy. The plugin providers
  * come from the root's catalog (`catalog.ts`: built from `pravo.lock.json`
- * and the schema cache), which the code that opens a root makes active with
- * {@linkcode useCatalog}; a process works on one root at a time.
+ * and the schema cache); {@linkcode registryOf} makes a {@linkcode Registry}
+ * of it, which the command's workspace (lib/workspace/workspace.ts) holds and
+ * hands down. No lookup here reads process-wide state.
  *
  * @module
  */
 
+import type { Diagnostic } from "../diag/diag.ts";
 import type { Mode, ProviderSchema, TypeSchema } from "./schema.ts";
 import { LOCAL } from "./local/schema.ts";
 import { NULL } from "./null/schema.ts";
@@ -25,6 +27,16 @@ export const PROVIDERS: readonly ProviderSchema[] = [LOCAL, NULL, RANDOM, TIME].
 /** The modes in the order that listings show them. */
 export const MODES: readonly Mode[] = ["managed", "data", "ephemeral", "call"];
 
+/** One plugin provider the lock pins. */
+export interface PluginEntry {
+  /** `registry.terraform.io/hashicorp/aws`. */
+  address: string;
+  /** `hashicorp/aws`: its import path is `pravo.dev/providers/hashicorp/aws`. */
+  source: string;
+  version: string;
+  hashes: string[];
+}
+
 /** What the registry needs of a root's plugin providers (catalog.ts). */
 export interface PluginCatalog {
   /** The root it was built for, absolute. */
@@ -37,6 +49,11 @@ export interface PluginCatalog {
   type(source: string, mode: Mode, name: string): TypeSchema | undefined;
   /** The type names of a plugin provider by mode, when its schema is at hand. */
   typeNames(source: string): Record<Mode, string[]> | undefined;
+  /**
+   * Has the schemas of these sources at hand: from the cache, or fetched
+   * from the providers. Returns the diagnostics of those that could not be had.
+   */
+  ensureSchemas(sources: Iterable<string>): Promise<Diagnostic[]>;
 }
 
 /**
@@ -149,48 +166,4 @@ function typeNamesOfModeIn(active: PluginCatalog | undefined, mode: Mode): strin
     for (const n of active!.typeNames(source)?.[mode] ?? []) names.add(n);
   }
   return [...names].sort();
-}
-
-// --- The process-wide catalog: being replaced by the Registry value above. ---
-
-let active: PluginCatalog | undefined;
-
-/** Makes `c` the catalog of plugin providers that lookups see (undefined: none). */
-export function useCatalog(c: PluginCatalog | undefined): void {
-  active = c;
-}
-
-/** The active catalog, if any. */
-export function activeCatalog(): PluginCatalog | undefined {
-  return active;
-}
-
-/** The provider with this source, in the active catalog. */
-export function findProvider(source: string): ProviderSchema | undefined {
-  return findProviderIn(active, source);
-}
-
-/** A type of a provider, by mode and name, in the active catalog. */
-export function findType(source: string, mode: Mode, name: string): TypeSchema | undefined {
-  return findTypeIn(active, source, mode, name);
-}
-
-/** Every provider, with the active catalog's. */
-export function allProviders(): ProviderSchema[] {
-  return allProvidersIn(active);
-}
-
-/** Every type with this name, with the active catalog's. */
-export function findTypes(name: string): { provider: ProviderSchema; type: TypeSchema }[] {
-  return findTypesIn(active, name);
-}
-
-/** The names of every type, with the active catalog's. */
-export function allTypeNames(): string[] {
-  return allTypeNamesIn(active);
-}
-
-/** Every type of a mode, with the active catalog's. */
-export function typeNamesOfMode(mode: Mode): string[] {
-  return typeNamesOfModeIn(active, mode);
 }

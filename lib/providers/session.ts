@@ -16,7 +16,7 @@
 
 import { error } from "../diag/diag.ts";
 import { builtinProvider } from "./builtin.ts";
-import { catalogFor, tryCatalogFor } from "./catalog.ts";
+import { catalogFor } from "./catalog.ts";
 import type { Attrs, ResourceProvider, Response } from "./resource_provider.ts";
 import type { PluginResourceProvider } from "./plugin/adapter.ts";
 import type { PluginInputs } from "./plugin/inputs.ts";
@@ -66,8 +66,6 @@ export class ProviderSession {
     this.root = root;
     this.#instances = instances;
     this.#inputs = inputs;
-    // The root's plugin providers become known to the registry's lookups.
-    tryCatalogFor(root, inputs);
   }
 
   /** Tells the session which provider configuration each node's type comes from. */

@@ -22,13 +22,12 @@
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import type { Sources } from "../cue/loader.ts";
 import { ProviderSession } from "../providers/session.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
-import { findType } from "../providers/registry.ts";
+import type { Registry } from "../providers/registry.ts";
 import { instancesOf } from "../plan/session.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
 import { reservationError } from "../state/reservation.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { REDACTED, sensitiveStrings } from "../secrets/paths.ts";
 import { redactOutputs } from "../plan/document.ts";
 import type { Spec } from "../cue/loader.ts";
@@ -39,6 +38,8 @@ import { type TakeoverRecord, takeoverRecord } from "./tfstate_records.ts";
 
 export interface TfImportOptions {
   root: string;
+  /** The command's workspace: its plugin providers' catalog, and what they start from. */
+  workspace: Pick<Workspace, "catalog" | "inputs">;
   tags: Record<string, string>;
   actor: string;
   reason: string;
@@ -93,8 +94,7 @@ export async function importTerraformState(
 ): Promise<TfImportResult> {
   const records = await store.listRecords();
   const spec = await mustEvaluateWithState(sources, records, opts.tags);
-  const inputs = pluginInputs(opts.root);
-  const { catalog } = tryCatalogFor(opts.root, inputs);
+  const { catalog, inputs } = opts.workspace;
   const check = checkTakeover(state, {
     spec,
     existing: new Set(records.map((r) => r.address)),
@@ -135,7 +135,7 @@ export async function importTerraformState(
     }
     if (hasErrors(refused)) throw new DiagnosticsError(refused, "error");
     const outputs = done.length && (await store.readOutputs()) === null
-      ? outputsOf(state, spec, [...records, ...done.map((d) => d.record)])
+      ? outputsOf(state, spec, [...records, ...done.map((d) => d.record)], sources.registry)
       : {};
     await writeRecords(store, { state, done, outputs }, opts);
     return {
@@ -170,13 +170,14 @@ function outputsOf(
     RecordInput,
     "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
   >[],
+  registry: Registry,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(state.outputs)) {
     if (!(name in spec.outputs)) continue;
     out[name] = o.sensitive || spec.outputsSensitive.includes(name) ? REDACTED : o.value;
   }
-  return redactOutputs(out, sensitiveStrings(records, findType));
+  return redactOutputs(out, sensitiveStrings(records, registry.findType));
 }
 
 /** Writes the records, their log entry and the outputs in one transaction. */

@@ -25,7 +25,7 @@
  */
 
 import { resolve } from "node:path";
-import type { PravoConfig } from "../config/config.ts";
+import type { PravoConfig } from "../config/types.ts";
 import type { StateLocation } from "../config/location.ts";
 import { fromBase64 } from "../bytes.ts";
 import type { PinnedPlugin } from "../providers/plugin/inputs.ts";

@@ -19,38 +19,16 @@
  */
 
 import { join, resolve } from "node:path";
-import type { Diagnostic } from "../diag/diag.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
-import type { LoadedConfig } from "../config/config.ts";
+import type { LoadedConfig } from "../config/types.ts";
 import { CONFIG_FILE } from "../config/names.ts";
-import type { LockFileContent } from "../providers/install/lock.ts";
-import type { PluginInputs } from "../providers/plugin/inputs.ts";
-import { type RootCatalog, tryCatalogFor } from "../providers/catalog.ts";
-import { type Registry, registryOf } from "../providers/registry.ts";
+import { tryCatalogFor } from "../providers/catalog.ts";
+import { registryOf } from "../providers/registry.ts";
 import { pluginInputs, rootLockFile } from "./lock.ts";
 import type { Pinned } from "./pinned.ts";
+import type { Workspace, WorkspaceCatalog } from "./types.ts";
 
-/** What one command works on (see the module's doc). */
-export interface Workspace {
-  /** The root directory, absolute. */
-  readonly root: string;
-  /** `pravo.jsonc` (the pinned one in a child of `pravo mcp`), read when first asked for. */
-  readonly config: LoadedConfig;
-  /** `pravo.lock.json` as read (the pinned one in a child); undefined when there is none. */
-  readonly lock: LockFileContent | undefined;
-  /** What the root's plugin providers start from: the lock, the pins, the mirrors, the signal. */
-  readonly inputs: PluginInputs;
-  /** The catalog of the root's plugin providers; undefined when its lock is refused. */
-  readonly catalog: RootCatalog | undefined;
-  /** Why there is no catalog: the lock's diagnostics (empty when there is one). */
-  readonly catalogDiagnostics: readonly Diagnostic[];
-  /** The providers pravo ships and the root's plugin providers: every type lookup's. */
-  readonly registry: Registry;
-  /** The document `pravo mcp` pinned, in a child of the server serving this root. */
-  readonly pinned?: Pinned;
-  /** Aborts at the first interrupt. */
-  readonly signal: AbortSignal;
-}
+export type { Workspace, WorkspaceCatalog };
 
 /** What {@linkcode openWorkspace} takes besides the root. */
 export interface WorkspaceOptions {
@@ -98,7 +76,7 @@ export async function openWorkspace(root: string, opts: WorkspaceOptions): Promi
 }
 
 /** The catalog of a workspace, or the lock's refusal thrown. */
-export function catalogOf(ws: Workspace): RootCatalog {
+export function catalogOf(ws: Workspace): WorkspaceCatalog {
   if (ws.catalog) return ws.catalog;
   throw new DiagnosticsError([...ws.catalogDiagnostics], "error");
 }

@@ -6,6 +6,8 @@
  */
 
 import { createHash } from "node:crypto";
+import type { Registry } from "../../providers/registry.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
 import type { SourcePos } from "../../diag/diag.ts";
 import type { ParsedFile } from "../syntax/mod.ts";
 import type { SourceIndex } from "../errors.ts";
@@ -38,7 +40,16 @@ export interface Sources {
   given: { name: string; src: string }[];
   /** Every identifier and label of the files: which plugin types they may use. */
   words: Set<string>;
+  /** The providers the imports were checked against: the workspace's registry. */
+  registry: Registry;
 }
+
+/**
+ * The providers a root's sources are checked against: the workspace's
+ * registry, and why the root's plugin providers cannot be had (its lock
+ * refused), if so.
+ */
+export type RootProviders = Pick<Workspace, "registry" | "catalogDiagnostics">;
 
 /** A file's name and text, as read or as a plan carries it. */
 export interface SourceText {

@@ -17,7 +17,7 @@ import { sensitivePathsOf } from "../../secrets/paths.ts";
 import { knownValuesOf } from "../known.ts";
 import { hasUnknown } from "../node_values.ts";
 import type { Attrs, PlannedNode } from "../types.ts";
-import { findType } from "../../providers/registry.ts";
+import type { Registry } from "../../providers/registry.ts";
 
 /** Known values by address, and the sensitive paths among them. */
 export interface KnownValues {
@@ -41,17 +41,18 @@ export interface PlanChanges {
 export function knownFromState(
   records: ReadonlyMap<string, StateRecord>,
   prior: ReadonlyMap<string, Attrs | null>,
+  registry: Registry,
 ): KnownValues {
   const known = new Map<string, Attrs>();
   const secrets = new Map<string, AttrPath[]>();
   for (const rec of records.values()) {
     const p = prior.get(rec.address);
     if (rec.mode === "managed" && p) {
-      const computed = knownValuesOf({ ...rec, attributes: p });
+      const computed = knownValuesOf({ ...rec, attributes: p }, registry);
       known.set(rec.address, computed);
       secrets.set(
         rec.address,
-        sensitivePathsOf(rec, findType).filter((x) => String(x[0]) in computed),
+        sensitivePathsOf(rec, registry.findType).filter((x) => String(x[0]) in computed),
       );
     }
   }
