@@ -39,7 +39,7 @@ export interface RunHooks {
  * Runs pravo with `argv` and returns the exit code; writes through `streams`.
  * With `pinned` (a child of `pravo mcp`, lib/workspace/pinned.ts), the root, the
  * state, the policies, the actor, the reason and the operator's tags come
- * from that document, which is pinned for the life of the process.
+ * from that document, which the command's workspace carries (`Workspace.pinned`).
  */
 export async function run(
   argv: string[],
@@ -71,14 +71,13 @@ export async function run(
   }
   // Loaded once the command is known, so that --version and --help load
   // neither node:path nor node:os (tests/startup_test.ts).
-  const [{ isAbsolute, resolve }, { mergeTags, pin }, { defaultActor }, { openWorkspace }] =
+  const [{ isAbsolute, resolve }, { mergeTags }, { defaultActor }, { openWorkspace }] =
     await Promise.all([
       import("node:path"),
       import("./lib/workspace/pinned.ts"),
       import("./lib/cli/actor.ts"),
       import("./lib/workspace/workspace.ts"),
     ]);
-  pin(pinned);
   const noColor = Boolean(options["no-color"]) || (env("NO_COLOR") ?? "") !== "";
   const color = !noColor && streams.isTerminal;
   let tags: Record<string, string>;

@@ -20,7 +20,7 @@ import { reservationError } from "../state/reservation.ts";
 import { applyMoves } from "./moved.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import { walk as walkGraph } from "../graph/walk.ts";
 import { type Kind, knownBefore, waitsOf } from "./before.ts";
 import { type Evaluated, reevaluate } from "./reevaluate.ts";
@@ -33,7 +33,7 @@ export interface ApplyOptions {
    * The command's workspace: the registry every type is looked up in, and
    * what the root's plugin providers start from.
    */
-  workspace: Pick<Workspace, "registry" | "catalogDiagnostics" | "inputs">;
+  workspace: SourcesWorkspace;
   actor: string;
   reason: string;
   /** The id every transaction of this run carries (TxMeta.run); default a new one. */

@@ -12,7 +12,7 @@ import type { AttrPath } from "../cue/secrets.ts";
 import { sensitivePathsOf } from "../secrets/paths.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import type { Attrs, Plan } from "../plan/types.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import type { Kind } from "./before.ts";
 
 /** The inputs of a node evaluated again, those computed from a secret, and what they are made of. */
@@ -33,7 +33,7 @@ export async function reevaluate(
   { values, kinds, workspace }: {
     values: Map<string, Attrs>;
     kinds: Map<string, Kind>;
-    workspace: Pick<Workspace, "registry" | "catalogDiagnostics">;
+    workspace: SourcesWorkspace;
   },
 ): Promise<Map<string, Evaluated>> {
   const sources = parseSources(plan.root, plan.sources, workspace);

@@ -305,7 +305,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     args,
   );
   // Policies are read and checked before anything runs.
-  const policies = await loadPolicies(policyPaths(opts.policy));
+  const policies = await loadPolicies(policyPaths(opts.policy), { pinned: ctx.workspace.pinned });
   const saved = planPath ? readSaved(ctx, planPath, expected) : undefined;
   // A saved plan is judged whole before the state is opened.
   let judged = saved ? await judgeOrRefuse(ctx, policies, saved) : undefined;

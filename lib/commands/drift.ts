@@ -11,7 +11,7 @@
  * @module
  */
 
-import { pinnedReadOnly } from "../workspace/pinned.ts";
+import { readOnlyRun } from "../workspace/pinned.ts";
 import { UsageError } from "../diag/usage.ts";
 import { type CommandRun, emit, emitWarnings, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -52,7 +52,7 @@ export const run: CommandRun = async (ctx, opts) => {
   const due = Boolean(opts.due);
   const limit = dueLimit(opts.limit, due);
   // --due only reads the state.
-  const store = await openStore(ctx, { readOnly: due || pinnedReadOnly() });
+  const store = await openStore(ctx, { readOnly: due || readOnlyRun(ctx.workspace.pinned) });
   try {
     const records = await store.listRecords();
     if (due) {
@@ -68,7 +68,7 @@ export const run: CommandRun = async (ctx, opts) => {
       session: rootSession(ctx.workspace, ctx.tags, records),
     });
     // Under pravo mcp --read-only nothing is written: the refresh times stay.
-    if (!pinnedReadOnly()) {
+    if (!readOnlyRun(ctx.workspace.pinned)) {
       await recordRefresh(
         store,
         report,

@@ -112,7 +112,7 @@ async function release(ctx: Context, id: string): Promise<void> {
 
 export const run: CommandRun = async (ctx, opts) => {
   // Policies are read and checked before anything runs.
-  const policies = await loadPolicies(policyPaths(opts.policy));
+  const policies = await loadPolicies(policyPaths(opts.policy), { pinned: ctx.workspace.pinned });
   const out = opts.out as string | undefined;
   // A reservation keeps nodes for a saved plan until it is applied: a plan
   // that is not saved can never be applied, and its reservation would only

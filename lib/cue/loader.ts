@@ -31,16 +31,16 @@ import { settle } from "./evaluate/settle.ts";
 import { specOf } from "./evaluate/spec_of.ts";
 import { traceUnknowns } from "./evaluate/trace.ts";
 import { packageOf } from "./evaluate/values.ts";
-import type { RootProviders } from "./sources/sources.ts";
+import type { SourcesWorkspace } from "./sources/sources.ts";
 
 export { readRoot } from "./sources/read.ts";
 export { parseSources } from "./sources/parse.ts";
 export { MAX_SOURCE_BYTES } from "./sources/files.ts";
 export { BUILTIN_PACKAGES } from "./sources/imports.ts";
 export {
-  type RootProviders,
   type Sources,
   sourcesDigest,
+  type SourcesWorkspace,
   specDigest,
   type TagDecl,
 } from "./sources/sources.ts";
@@ -100,7 +100,7 @@ export async function evaluateRoot(
 /** Reads and evaluates a root in one go, against its providers (the workspace's). */
 export async function loadRoot(
   root: string,
-  providers: RootProviders,
+  providers: SourcesWorkspace,
   opts: EvaluateOptions = {},
 ): Promise<Result<Spec>> {
   const sources = readRoot(root, providers);

@@ -125,7 +125,7 @@ async function checkFits(
   const probe = parseSources(
     sources.root,
     [...sources.given, { name: file.name, src: file.text }],
-    { registry: sources.registry, catalogDiagnostics: [] },
+    sources.workspace,
   );
   if (!probe.ok) throw new DiagnosticsError([lead, ...probe.diagnostics], "invalid");
   const res = await evaluateWithState(probe.value, state.records, state.tags);

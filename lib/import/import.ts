@@ -30,7 +30,7 @@ import { nodeDigest } from "../plan/digest.ts";
 import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { isInput, mustEvaluateWithState } from "../plan/known.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import type { StoredObject } from "../providers/resource_provider.ts";
 
 type Attrs = Record<string, unknown>;
@@ -38,7 +38,7 @@ type Attrs = Record<string, unknown>;
 export interface ImportOptions {
   root: string;
   /** The command's workspace: its registry, and what its plugin providers start from. */
-  workspace: Pick<Workspace, "registry" | "catalogDiagnostics" | "inputs">;
+  workspace: SourcesWorkspace;
   tags: Record<string, string>;
   actor: string;
   reason: string;

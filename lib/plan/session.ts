@@ -13,8 +13,7 @@ import { evaluateRoot, readRoot, type Sources, type Spec } from "../cue/loader.t
 import type { StateRecord } from "../state/store.ts";
 import type { Mode } from "../providers/schema.ts";
 import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
-import { pluginInputs } from "../workspace/lock.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import { knownValuesOf } from "./known.ts";
 
 /** The kind of the node at an address: what an evaluation types a known value with. */
@@ -46,7 +45,7 @@ async function _withState(
  * values, made only when a plugin provider is first needed.
  */
 export function rootSession(
-  ws: Pick<Workspace, "root" | "registry" | "catalogDiagnostics" | "inputs">,
+  ws: SourcesWorkspace & { root: string },
   tags: Record<string, string>,
   records: readonly StateRecord[],
 ): ProviderSession {
@@ -91,7 +90,7 @@ export function planSession(
     const res = await _withState(sources, opts.tags, state.records.values(), state.knownKinds);
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     return instancesOf(res.value);
-  }, pluginInputs(opts.root));
+  }, sources.workspace.inputs);
   return {
     session,
     use(spec) {

@@ -6,12 +6,12 @@
  */
 
 import { type LoadedConfig, readConfig } from "../config/config.ts";
-import { type Pinned, pinnedFor } from "./pinned.ts";
+import type { Pinned } from "./pinned.ts";
 
 /** The root's `pravo.jsonc` (the pinned one in a child of `pravo mcp`). */
 export function rootConfig(
   root: string,
-  pinned: Pinned | undefined = pinnedFor(root),
+  pinned: Pinned | undefined,
 ): LoadedConfig {
   if (pinned) return { config: pinned.config, path: pinned.configPath };
   return readConfig(root);

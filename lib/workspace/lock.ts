@@ -17,8 +17,7 @@ import {
   readLockFile,
 } from "../providers/install/lock.ts";
 import type { PluginInputs } from "../providers/plugin/inputs.ts";
-import { interrupts } from "./interrupts.ts";
-import { type Pinned, pinnedFor } from "./pinned.ts";
+import type { Pinned } from "./pinned.ts";
 
 /**
  * The root's `pravo.lock.json` (the pinned one in a child of `pravo mcp`);
@@ -26,7 +25,7 @@ import { type Pinned, pinnedFor } from "./pinned.ts";
  */
 export function rootLockFile(
   root: string,
-  pinned: Pinned | undefined = pinnedFor(root),
+  pinned: Pinned | undefined,
 ): LockFileContent | undefined {
   if (!pinned) return readLockFile(root);
   const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
@@ -40,8 +39,8 @@ export function rootLockFile(
  */
 export function pluginInputs(
   root: string,
-  signal: AbortSignal = interrupts.signal,
-  pinned: Pinned | undefined = pinnedFor(root),
+  signal: AbortSignal,
+  pinned: Pinned | undefined,
 ): PluginInputs {
   return {
     lock: () => rootLockFile(root, pinned),

@@ -8,12 +8,12 @@
 
 import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import { pluginInputs } from "./lock.ts";
-import type { Workspace } from "./workspace.ts";
+import type { Workspace } from "./types.ts";
 
 /** What the engine's tests hand down in place of a command's workspace. */
 export type TestWorkspace = Pick<
   Workspace,
-  "root" | "registry" | "catalogDiagnostics" | "inputs" | "signal"
+  "root" | "registry" | "catalogDiagnostics" | "inputs" | "signal" | "config" | "lock" | "pinned"
 >;
 
 /** A workspace of `root` with the built-in providers alone. */
@@ -27,6 +27,8 @@ export function builtinWorkspace(
     catalogDiagnostics: [],
     inputs: pluginInputs(root, signal, undefined),
     signal,
+    config: { config: {} },
+    lock: undefined,
   });
 }
 

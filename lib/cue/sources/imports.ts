@@ -9,7 +9,6 @@
 import { type Diagnostic, didYouMean, error } from "../../diag/diag.ts";
 import type { Registry } from "../../providers/registry.ts";
 import { importPath } from "../../providers/schema.ts";
-import { rootConfig } from "../../workspace/config.ts";
 import {
   dependencyOf,
   dependencyVersions,
@@ -20,7 +19,7 @@ import {
 import { type ParsedFile, type Ref, resolve } from "../syntax/mod.ts";
 import type { Result } from "../result.ts";
 import type { ParsedSources } from "./parse_files.ts";
-import { allFiles, pos, type RootProviders } from "./sources.ts";
+import { allFiles, pos, type SourcesWorkspace } from "./sources.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -61,6 +60,7 @@ type Where = { range: ReturnType<typeof pos> };
 interface ImportContext {
   root: string;
   registry: Registry;
+  workspace: SourcesWorkspace;
   modulePath?: string;
   packagePaths: Set<string>;
   listedDeps: Map<string, string>;
@@ -74,7 +74,7 @@ interface ImportContext {
  */
 export function checkImports(
   root: string,
-  { parsed, providers: given }: { parsed: ParsedSources; providers: RootProviders },
+  { parsed, providers: given }: { parsed: ParsedSources; providers: SourcesWorkspace },
 ): Result<string[]> {
   if (given.catalogDiagnostics.length) {
     return { ok: false, diagnostics: [...given.catalogDiagnostics] };
@@ -84,6 +84,7 @@ export function checkImports(
   const ctx: ImportContext = {
     root,
     registry: given.registry,
+    workspace: given,
     modulePath: parsed.modulePath,
     packagePaths: new Set(parsed.packages.map((p) => p.path)),
     listedDeps: dependencyVersions(parsed.moduleSrc ?? ""),
@@ -157,7 +158,7 @@ function _unknownPackage(
 
 /** The diagnostic for an import of a provider that is neither built in nor pinned. */
 function _unknownProvider(
-  { root, registry }: ImportContext,
+  { registry, workspace }: ImportContext,
   imp: Import,
   source: string,
   where: Where,
@@ -167,7 +168,7 @@ function _unknownProvider(
   return error(
     "Unknown provider",
     `No provider is imported as "${imp.path}"${hint ? ` (${hint})` : ""}. ${
-      requiredNotLocked(root, source)
+      requiredNotLocked(workspace, source)
         ? `pravo.jsonc requires ${source}, but pravo.lock.json does not pin it: run \`pravo init\` to install and pin it.`
         : `The providers are: ${
           known.join(", ")
@@ -195,9 +196,9 @@ function _unused(f: File, imp: Import, where: Where, unresolved: boolean): Diagn
 }
 
 /** True when pravo.jsonc requires this plugin source (`hashicorp/aws`) for the root. */
-function requiredNotLocked(root: string, source: string): boolean {
+function requiredNotLocked(workspace: SourcesWorkspace, source: string): boolean {
   try {
-    return (rootConfig(root).config.providers ?? []).some((p) =>
+    return (workspace.config.config.providers ?? []).some((p) =>
       `${p.address.namespace}/${p.address.type}` === source
     );
   } catch {

@@ -10,7 +10,7 @@ import { checkImports } from "./imports.ts";
 import { packageNameOf } from "./package_name.ts";
 import { parseFiles } from "./parse_files.ts";
 import { sourceIndex } from "./source_index.ts";
-import { type RootProviders, type Sources, sourcesDigest, type SourceText } from "./sources.ts";
+import { type Sources, sourcesDigest, type SourcesWorkspace, type SourceText } from "./sources.ts";
 import { declaredTags } from "./tags.ts";
 import { wordsOf } from "./words.ts";
 
@@ -22,7 +22,7 @@ import { wordsOf } from "./words.ts";
 export function parseSources(
   root: string,
   all: SourceText[],
-  providers: RootProviders,
+  providers: SourcesWorkspace,
 ): Result<Sources> {
   const parsed = parseFiles(all);
   if (parsed.diagnostics.length) return { ok: false, diagnostics: parsed.diagnostics };
@@ -49,6 +49,7 @@ export function parseSources(
       digest: sourcesDigest(all.length === files.length ? files : all),
       words: wordsOf(parsed),
       registry: providers.registry,
+      workspace: providers,
     },
     diagnostics: [],
   };

@@ -42,14 +42,20 @@ export interface Sources {
   words: Set<string>;
   /** The providers the imports were checked against: the workspace's registry. */
   registry: Registry;
+  /** The workspace the sources were read in. */
+  workspace: SourcesWorkspace;
 }
 
 /**
- * The providers a root's sources are checked against: the workspace's
- * registry, and why the root's plugin providers cannot be had (its lock
- * refused), if so.
+ * What the reading and the evaluation of a root's sources take of the
+ * command's workspace: the registry the imports are checked against (and
+ * why the root's plugin providers cannot be had, if so), `pravo.jsonc`, the
+ * lock (its modules), what `pravo mcp` pinned, the plugin providers' inputs.
  */
-export type RootProviders = Pick<Workspace, "registry" | "catalogDiagnostics">;
+export type SourcesWorkspace = Pick<
+  Workspace,
+  "registry" | "catalogDiagnostics" | "config" | "lock" | "pinned" | "inputs"
+>;
 
 /** A file's name and text, as read or as a plan carries it. */
 export interface SourceText {
