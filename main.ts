@@ -15,7 +15,7 @@ import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { visible } from "./lib/diag/visible.ts";
 import { FATAL_EVENT, type FatalEvent } from "./lib/diag/fatal.ts";
-import { interrupts, listen } from "./lib/workspace/interrupts.ts";
+import { Interrupts, listen } from "./lib/workspace/interrupts.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
 import { placeFlags } from "./lib/diag/hint.ts";
@@ -33,6 +33,8 @@ const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
 export interface RunHooks {
   /** The command line is read: the command and its context, before it runs. */
   onStart?: (ctx: Context, command: string) => void;
+  /** The interrupts the command runs under; default its own, which no signal reaches. */
+  interrupts?: Interrupts;
 }
 
 /**
@@ -111,9 +113,12 @@ export async function run(
   }
   const dir = pinned?.root ?? (options.C as string | undefined) ?? ".";
   const root = isAbsolute(dir) ? resolve(dir) : resolve(Deno.cwd(), dir);
+  // One per command, owned here: main() feeds it the signals.
+  const interrupts = hooks.interrupts ?? new Interrupts();
   const ctx: Context = {
     root,
     workspace: await openWorkspace(root, { pinned, signal: interrupts.signal }),
+    interrupts,
     json: Boolean(options.json),
     color,
     style: new Style(color),
@@ -227,7 +232,10 @@ if (import.meta.main) {
       pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));
       argv = argv.slice(1);
     }
+    // The interrupts of this process's one command: the signals reach it here.
+    const interrupts = new Interrupts();
     code = await run(argv, streams, envGetter, pinned, {
+      interrupts,
       onStart(ctx, command) {
         failWith = (err) => fail(ctx, err);
         // pravo mcp handles its own end (its children are the ones that hold).

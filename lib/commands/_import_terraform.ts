@@ -19,7 +19,6 @@ import { DiagnosticsError, error } from "../diag/diag.ts";
 import { UsageError } from "../diag/usage.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock/message.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
@@ -75,7 +74,7 @@ export const run: CommandRun = async (ctx, opts: OptionValues, args) => {
       tags: ctx.tags,
       actor: ctx.actor,
       reason: ctx.reason,
-      signal: interrupts.signal,
+      signal: ctx.interrupts.signal,
       ...(writtenAt ? { writtenAt } : {}),
       onLocked: (l) => {
         if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);

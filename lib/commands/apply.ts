@@ -32,7 +32,7 @@ import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { failureOf, interrupts, type InterruptSignal } from "../workspace/interrupts.ts";
+import { failureOf, type InterruptSignal } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock/message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
@@ -66,7 +66,7 @@ async function confirm(ctx: Context, destroying = false): Promise<boolean> {
         "confirm.\n\n  Enter a value: "
       : "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
   );
-  return await answerIsYes({ signal: interrupts.signal });
+  return await answerIsYes({ signal: ctx.interrupts.signal });
 }
 
 /**
@@ -287,7 +287,7 @@ async function approved(
     }
     ctx.streams.stdout(renderPlan(doc, ctx.style));
     if (!(await confirm(ctx, destroying))) {
-      interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
+      ctx.interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
       ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
       return false;
     }
@@ -336,7 +336,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
         plan = { ...saved, root: ctx.root };
       } else {
         plan = await planFromFlags(ctx, opts, store);
-        interrupts.throwIfInterrupted("Nothing was applied: the run stopped while planning.");
+        ctx.interrupts.throwIfInterrupted("Nothing was applied: the run stopped while planning.");
         judged = await judgeOrRefuse(ctx, policies, plan);
         const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
         if (!hasChanges(plan)) {
@@ -369,7 +369,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
           heldLock: lock,
           planPath,
           progress: view && ((e) => view.event(e)),
-          signal: interrupts.signal,
+          signal: ctx.interrupts.signal,
           outputsAfter: (records) => outputsAfter(plan, records, ctx.workspace),
           onLocked: (l) => {
             if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);

@@ -22,7 +22,6 @@ import { dueRecords } from "../drift/due.ts";
 import { readDrift, recordRefresh } from "../drift/read.ts";
 import { openStore } from "../state/open.ts";
 import { rootSession } from "../plan/session.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 
 /** How many due records `--due` lists without `--limit`. */
 export const DEFAULT_DUE_LIMIT = 20;
@@ -64,7 +63,7 @@ export const run: CommandRun = async (ctx, opts) => {
     const report = await readDrift(records, {
       root: ctx.root,
       workspace: ctx.workspace,
-      signal: interrupts.signal,
+      signal: ctx.interrupts.signal,
       session: rootSession(ctx.workspace, ctx.tags, records),
     });
     // Under pravo mcp --read-only nothing is written: the refresh times stay.

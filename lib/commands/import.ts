@@ -17,7 +17,6 @@ import { UsageError } from "../diag/usage.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
 import { importNode } from "../import/import.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock/message.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
@@ -55,7 +54,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       tags: ctx.tags,
       actor: ctx.actor,
       reason: ctx.reason,
-      signal: interrupts.signal,
+      signal: ctx.interrupts.signal,
       onLocked: (l) => {
         if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
       },

@@ -17,7 +17,6 @@ import { UsageError } from "../diag/usage.ts";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
 import { generateConfig } from "../import/generate_config.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock/message.ts";
 import { diagnosticsJson } from "../render/diagnostics.ts";
 import { type GeneratedDoc, renderGenerated } from "../render/import_generate.ts";
@@ -52,7 +51,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       tags: ctx.tags,
       actor: ctx.actor,
       reason: ctx.reason,
-      signal: interrupts.signal,
+      signal: ctx.interrupts.signal,
       onLocked: (l) => {
         if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
       },

@@ -30,6 +30,7 @@ export const run: CommandRun = async (ctx, opts) => {
     actor: ctx.actor,
     reason: ctx.reason,
     root: ctx.root,
+    interrupts: ctx.interrupts,
   });
   const doc: MigrateDoc = {
     format_version: "1.0",

@@ -29,7 +29,9 @@ import { defaultKeySource } from "../secrets/seal.ts";
 import type { StateStore } from "./store.ts";
 import type { PgHost, PostgresLocation, StateLocation } from "../config/location.ts";
 import type { TypeLookup } from "../providers/registry.ts";
-import type { Workspace } from "../workspace/workspace.ts";
+import type { Workspace } from "../workspace/types.ts";
+import type { Interrupts } from "../workspace/interrupts.ts";
+import type { HoldFor } from "./lock/held.ts";
 
 /** The folder in a root that holds pravo's files. */
 export const PRAVO_DIR = ".pravo";
@@ -49,6 +51,8 @@ export interface StateChoice {
    * built-in providers' types alone.
    */
   workspace?: Pick<Workspace, "registry" | "pinned" | "config">;
+  /** The command's interrupts: the store marks the state lock it takes held for them. */
+  interrupts?: Pick<Interrupts, "hold">;
 }
 
 /** The URL parameters pravo reads; others are refused. */
@@ -276,6 +280,7 @@ export async function openStore(
     root: ctx.root,
     types,
     pinned: ctx.workspace?.pinned,
+    hold: ctx.interrupts && ((what: string) => ctx.interrupts!.hold(what)),
   });
 }
 
@@ -291,6 +296,8 @@ export async function openLocation(
     types?: TypeLookup;
     /** What `pravo mcp` pinned, in a child of the server. */
     pinned?: Pinned;
+    /** Marks the state lock held for the command's interrupts; default none. */
+    hold?: HoldFor;
   } = {},
 ): Promise<StateStore> {
   // A child of `pravo mcp --read-only` writes nothing, whatever it runs.
@@ -304,6 +311,7 @@ export async function openLocation(
       now: opts.now,
       key: defaultKeySource(opts.root),
       types: opts.types,
+      hold: opts.hold,
       // Enforced by the server (every transaction read-only) for pravo mcp --read-only.
       readOnly,
     });
@@ -356,6 +364,7 @@ export async function openLocation(
     key: defaultKeySource(opts.root),
     readOnly: opts.readOnly,
     types: opts.types,
+    hold: opts.hold,
   });
 }
 

@@ -43,6 +43,7 @@ import { connect, type Sql, type TxSql } from "./connect.ts";
 import { exportRoot, importRoot } from "./dump.ts";
 import { catchDriverCrash, guard, isConnectionError, mapError } from "./errors.ts";
 import * as locks from "./locks.ts";
+import type { HoldFor } from "../lock/held.ts";
 import { appendLog, readLog } from "./log.ts";
 import { type OpenedRoot, openRoot } from "./open.ts";
 import { allAddresses, allRecords, readOutputs, recordAt, type RootSql } from "./records.ts";
@@ -62,6 +63,8 @@ export interface PostgresOptions {
   readOnly?: boolean;
   /** Looks up a record's type for its sensitive attributes; default the built-in providers'. */
   types?: TypeLookup;
+  /** Marks the state lock held for the command's interrupts; default none. */
+  hold?: HoldFor;
 }
 
 /** The PostgreSQL implementation of {@linkcode StateStore}. */
@@ -76,7 +79,7 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
   private constructor(
     where: PostgresLocation,
     sql: Sql,
-    opened: { root: OpenedRoot; now: () => Date; sealer: Sealer },
+    opened: { root: OpenedRoot; now: () => Date; sealer: Sealer; hold?: HoldFor },
   ) {
     super({
       location: { backend: "postgres", path: where.path },
@@ -84,6 +87,7 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
       sealer: opened.sealer,
       lineage: opened.root.lineage,
       redactionKey: opened.root.redactionKey,
+      hold: opened.hold,
     });
     this.#where = where;
     this.#sql = sql;
@@ -110,7 +114,7 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
         () => openRoot(sql, { where, create: opts.create, sealer, now }),
         { where },
       );
-      return new PostgresStore(where, sql, { root, now, sealer });
+      return new PostgresStore(where, sql, { root, now, sealer, hold: opts.hold });
     } catch (e) {
       await sql.end({ timeout: 1 }).catch(() => {});
       throw e;
