@@ -15,7 +15,7 @@ import { Exit } from "./lib/cli/exit.ts";
 import { DiagnosticsError } from "./lib/diag/diag.ts";
 import { visible } from "./lib/diag/visible.ts";
 import { FATAL_EVENT, type FatalEvent } from "./lib/diag/fatal.ts";
-import { interrupts, listen } from "./lib/workspace/interrupts.ts";
+import { Interrupts, listen } from "./lib/workspace/interrupts.ts";
 import { internalErrorDiagnostics } from "./lib/cli/internal.ts";
 import { VERSION } from "./lib/version.ts";
 import { placeFlags } from "./lib/diag/hint.ts";
@@ -33,13 +33,15 @@ const PINNED_OPTIONS = ["C", "actor", "reason", "state"];
 export interface RunHooks {
   /** The command line is read: the command and its context, before it runs. */
   onStart?: (ctx: Context, command: string) => void;
+  /** The interrupts the command runs under; default its own, which no signal reaches. */
+  interrupts?: Interrupts;
 }
 
 /**
  * Runs pravo with `argv` and returns the exit code; writes through `streams`.
  * With `pinned` (a child of `pravo mcp`, lib/workspace/pinned.ts), the root, the
  * state, the policies, the actor, the reason and the operator's tags come
- * from that document, which is pinned for the life of the process.
+ * from that document, which the command's workspace carries (`Workspace.pinned`).
  */
 export async function run(
   argv: string[],
@@ -71,12 +73,13 @@ export async function run(
   }
   // Loaded once the command is known, so that --version and --help load
   // neither node:path nor node:os (tests/startup_test.ts).
-  const [{ isAbsolute, resolve }, { mergeTags, pin }, { defaultActor }] = await Promise.all([
-    import("node:path"),
-    import("./lib/workspace/pinned.ts"),
-    import("./lib/cli/actor.ts"),
-  ]);
-  pin(pinned);
+  const [{ isAbsolute, resolve }, { mergeTags }, { defaultActor }, { openWorkspace }] =
+    await Promise.all([
+      import("node:path"),
+      import("./lib/workspace/pinned.ts"),
+      import("./lib/cli/actor.ts"),
+      import("./lib/workspace/workspace.ts"),
+    ]);
   const noColor = Boolean(options["no-color"]) || (env("NO_COLOR") ?? "") !== "";
   const color = !noColor && streams.isTerminal;
   let tags: Record<string, string>;
@@ -109,8 +112,13 @@ export async function run(
     tags = merged.tags;
   }
   const dir = pinned?.root ?? (options.C as string | undefined) ?? ".";
+  const root = isAbsolute(dir) ? resolve(dir) : resolve(Deno.cwd(), dir);
+  // One per command, owned here: main() feeds it the signals.
+  const interrupts = hooks.interrupts ?? new Interrupts();
   const ctx: Context = {
-    root: isAbsolute(dir) ? resolve(dir) : resolve(Deno.cwd(), dir),
+    root,
+    workspace: await openWorkspace(root, { pinned, signal: interrupts.signal }),
+    interrupts,
     json: Boolean(options.json),
     color,
     style: new Style(color),
@@ -224,7 +232,10 @@ if (import.meta.main) {
       pinned = parsePinned(await readStdin(MAX_PINNED_BYTES));
       argv = argv.slice(1);
     }
+    // The interrupts of this process's one command: the signals reach it here.
+    const interrupts = new Interrupts();
     code = await run(argv, streams, envGetter, pinned, {
+      interrupts,
       onStart(ctx, command) {
         failWith = (err) => fail(ctx, err);
         // pravo mcp handles its own end (its children are the ones that hold).

@@ -17,7 +17,7 @@ import { type Diagnostic, DiagnosticsError, didYouMean, error } from "../lib/dia
 import { planDocument } from "../lib/plan/document.ts";
 import { emptyPlan } from "../lib/plan/types.ts";
 import { cleanMessage, program, RULES } from "./_program.ts";
-import { pinned, pinnedPolicyBytes } from "../lib/workspace/pinned.ts";
+import { type Pinned, pinnedPolicyBytes } from "../lib/workspace/pinned.ts";
 
 /** One top-level declaration of a policy file. */
 export interface Chunk {
@@ -93,7 +93,7 @@ export function policyPaths(value: unknown): string[] {
 /** Reads every `--policy` (in order); the first that cannot be used ends the command. */
 export async function loadPolicies(
   paths: readonly string[],
-  opts: { cwd?: string } = {},
+  opts: { cwd?: string; pinned?: Pinned } = {},
 ): Promise<Policy[]> {
   const out: Policy[] = [];
   for (const p of paths) out.push(await loadPolicy(p, opts));
@@ -108,9 +108,12 @@ export async function loadPolicies(
  * server pinned when it started (lib/workspace/pinned.ts), and a policy the server
  * did not pin is refused.
  */
-export async function loadPolicy(path: string, opts: { cwd?: string } = {}): Promise<Policy> {
+export async function loadPolicy(
+  path: string,
+  opts: { cwd?: string; pinned?: Pinned } = {},
+): Promise<Policy> {
   const file = resolve(opts.cwd ?? Deno.cwd(), path);
-  const pin = pinned();
+  const pin = opts.pinned;
   if (pin) {
     const bytes = pinnedPolicyBytes(pin, file);
     if (!bytes) {

@@ -5,6 +5,7 @@
  * error, from cue-wasm before and after).
  */
 
+import { BUILTIN_ONLY } from "../lib/workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -15,7 +16,8 @@ import { newTopScope, parseFile, SyntaxError } from "../lib/cue/syntax/mod.ts";
 import { buildProgram } from "../lib/cue/program.ts";
 import { providerPackage } from "../lib/cue/provider_cue.ts";
 import { evaluate } from "../lib/cue/engine.ts";
-import { findProvider } from "../lib/providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../lib/providers/registry.ts";
+const { findProvider } = BUILTIN_REGISTRY;
 import { makeRoot, pravo } from "./_pravo.ts";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
@@ -49,7 +51,7 @@ function cueBlocks(md: string): { line: number; text: string }[] {
 
 /** What cue-wasm makes of a root's files: its JSON, or its error. */
 async function evaluation(files: { name: string; src: string }[]): Promise<string> {
-  const sources = parseSources("/nowhere", files);
+  const sources = parseSources("/nowhere", files, BUILTIN_ONLY);
   if (!sources.ok) return "invalid: " + sources.diagnostics.map((d) => d.summary).join("; ");
   const providers = new Map<string, string>();
   for (const s of sources.value.providers) providers.set(s, providerPackage(findProvider(s)!));

@@ -423,13 +423,14 @@ Deno.test("state migrate interrupted while it holds the lock copies nothing and 
   const lib = new URL("../lib/", import.meta.url).href;
   // In a process of its own: the interrupt arrives before the copy is written.
   const script = `
-    import { interrupts } from "${lib}workspace/interrupts.ts";
+    import { Interrupts } from "${lib}workspace/interrupts.ts";
     import { migrateState } from "${lib}state/migrate.ts";
     import { stateLocation } from "${lib}state/open.ts";
     const root = ${JSON.stringify(root)};
+    const interrupts = new Interrupts();
     interrupts.receive("SIGTERM");
     try {
-      await migrateState(await stateLocation({ root, state: undefined }), await stateLocation({ root, state: "sqlite:copy.db" }), { actor: "t", reason: "", root });
+      await migrateState(await stateLocation({ root, state: undefined }), await stateLocation({ root, state: "sqlite:copy.db" }), { actor: "t", reason: "", root, interrupts });
       console.log("copied");
     } catch (e) {
       console.log(e.kind, e.diagnostics?.[0]?.summary, e.diagnostics?.[0]?.detail);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { readRoot } from "../cue/loader.ts";
 import { makePlan } from "../plan/planner.ts";
@@ -35,7 +36,7 @@ export async function plannedRoot(cue: string, opts: { prefix: string }): Promis
     await Deno.remove(root, { recursive: true });
   };
   try {
-    const sources = readRoot(root);
+    const sources = readRoot(root, BUILTIN_ONLY);
     assert.ok(sources.ok);
     const { plan } = await makePlan(sources.value, store, {
       root,

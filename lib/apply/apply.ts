@@ -8,29 +8,33 @@
 
 import { type Diagnostic, DiagnosticsError, error } from "../diag/diag.ts";
 import type { AcquiredLock, LockInfo, StateRecord, StateStore } from "../state/store.ts";
-import { findType } from "../providers/registry.ts";
+import type { Registry } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
-import { evaluateRoot, parseSources } from "../cue/loader.ts";
 import type { Value } from "../cue/program.ts";
 import { substitute } from "../cue/unknowns.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
 import { instancesOf } from "../plan/session.ts";
 import { reservationError } from "../state/reservation.ts";
-import type { AttrPath } from "../cue/secrets.ts";
-import { sensitivePathsOf } from "../secrets/paths.ts";
 import { applyMoves } from "./moved.ts";
-import { knownValuesOf } from "../plan/known.ts";
 import { hasUnknown } from "../plan/node_values.ts";
 import type { Move } from "../state/edit.ts";
 import type { ProgressEvent } from "./progress.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import { walk as walkGraph } from "../graph/walk.ts";
 import { type Kind, knownBefore, waitsOf } from "./before.ts";
+import { type Evaluated, reevaluate } from "./reevaluate.ts";
+
+export type { Evaluated };
 import { applyNode } from "./node.ts";
 import { planMeta, recordRefreshed, recordSettings } from "./bookkeeping.ts";
 
 export interface ApplyOptions {
+  /**
+   * The command's workspace: the registry every type is looked up in, and
+   * what the root's plugin providers start from.
+   */
+  workspace: SourcesWorkspace;
   actor: string;
   reason: string;
   /** The id every transaction of this run carries (TxMeta.run); default a new one. */
@@ -106,8 +110,8 @@ export interface ApplyResult {
 
 const ACTING = new Set(["create", "update", "replace", "delete", "read", "open"]);
 
-export function typeOf(n: Kind): TypeSchema {
-  const t = findType(n.provider, n.mode, n.type);
+export function typeOf(n: Kind, registry: Registry): TypeSchema {
+  const t = registry.findType(n.provider, n.mode, n.type);
   if (!t) throw new Error(`bug: no schema for ${n.provider} ${n.mode} ${n.type}`);
   return t;
 }
@@ -228,11 +232,15 @@ function notRun(n: PlannedNode, why: { interrupted: string } | { failed: string 
 async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<ApplyResult> {
   const only = opts.only ? new Set(opts.only) : undefined;
   const todo = plan.nodes.filter((n) => ACTING.has(n.action) && (!only || only.has(n.address)));
-  const { values, kinds, storedMeta, secretNames } = await knownBefore(plan, store);
+  const { workspace } = opts;
+  const { values, kinds, storedMeta, secretNames } = await knownBefore(plan, {
+    store,
+    types: workspace.registry.findType,
+  });
   const session = new ProviderSession(
     plan.root,
     () => Promise.resolve(instancesOf(plan)),
-    pluginInputs(plan.root),
+    workspace.inputs,
   );
   session.bind(plan.nodes);
   const byAddr = new Map(plan.nodes.map((n) => [n.address, n]));
@@ -251,7 +259,7 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
       const fresh = last && n.dependencies.every((d) => last!.knew.get(d) === values.get(d));
       if (!fresh) {
         const knew = new Map(values);
-        last = { knew, nodes: await reevaluate(plan, knew, kinds) };
+        last = { knew, nodes: await reevaluate(plan, { values: knew, kinds, workspace }) };
       }
       return last!.nodes.get(n.address);
     });
@@ -306,64 +314,6 @@ async function walk(plan: Plan, store: StateStore, opts: ApplyOptions): Promise<
     ok: list.every((o) => o.status === "applied"),
     ...(signal?.aborted ? { interrupted: signalName(), nothingStarted: started.size === 0 } : {}),
   };
-}
-
-/** The inputs of a node evaluated again, those computed from a secret, and what they are made of. */
-export interface Evaluated {
-  config: Record<string, unknown>;
-  sensitive: string[];
-  forms: Record<string, [unknown, unknown]>;
-}
-
-/**
- * Evaluates the plan's sources again with the values known now; every
- * node's inputs, by address. The secrets among the known values are traced as at plan (see
- * lib/cue/secrets.ts), so that an input computed from one is recorded
- * sensitive and a message never quotes one.
- */
-async function reevaluate(
-  plan: Plan,
-  values: Map<string, Attrs>,
-  kinds: Map<string, Kind>,
-): Promise<Map<string, Evaluated>> {
-  const sources = parseSources(plan.root, plan.sources);
-  if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
-  const known = new Map<string, Record<string, unknown>>();
-  const secrets = new Map<string, AttrPath[]>();
-  const knownKinds = new Map<
-    string,
-    { provider: string; mode: TypeSchema["mode"]; type: string }
-  >();
-  for (const [addr, attrs] of values) {
-    const pn = kinds.get(addr);
-    if (!pn || pn.mode === "ephemeral") continue;
-    const computed = knownValuesOf({ ...pn, attributes: attrs });
-    known.set(addr, computed);
-    knownKinds.set(addr, pn);
-    const paths = "sensitive" in pn
-      ? sensitivePathsOf({ ...pn, sensitivePaths: pn.sensitive.map((k) => [k]) })
-      : sensitivePathsOf(pn);
-    secrets.set(addr, paths.filter((p) => String(p[0]) in computed));
-  }
-  // Apply alone evaluates with the secrets: here they enter the provider calls.
-  const res = await evaluateRoot(sources.value, {
-    tags: plan.tags,
-    known,
-    secrets,
-    knownKinds,
-    reveal: true,
-  });
-  if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
-  return new Map(
-    res.value.nodes.map((x) => [
-      x.address,
-      {
-        config: x.config as Record<string, unknown>,
-        sensitive: x.sensitiveInputs,
-        forms: x.secretForms,
-      },
-    ]),
-  );
 }
 
 export async function resolveConfig(

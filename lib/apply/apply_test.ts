@@ -1,3 +1,4 @@
+import { builtinWorkspace } from "../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { plannedRoot } from "./_testing.ts";
 import { applyPlan, checkFresh } from "./apply.ts";
@@ -31,6 +32,7 @@ Deno.test("applyPlan() interrupted before any node started: nothing recorded, th
     const ac = new AbortController();
     ac.abort("SIGINT");
     const result = await applyPlan(plan, store, {
+      workspace: builtinWorkspace(),
       actor: "alice",
       reason: "test",
       signal: ac.signal,
@@ -57,6 +59,7 @@ Deno.test("applyPlan() interrupted while a node runs: that node is cancelled, it
   try {
     const ac = new AbortController();
     const result = await applyPlan(plan, store, {
+      workspace: builtinWorkspace(),
       actor: "alice",
       reason: "test",
       signal: ac.signal,

@@ -9,6 +9,7 @@ import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
 import type { StoredObject } from "../providers/resource_provider.ts";
 import { type AttrPath, sensitivePathsOf } from "../secrets/paths.ts";
 import type { StateStore } from "../state/store.ts";
+import type { TypeLookup } from "../providers/registry.ts";
 
 /** A record of the state, or a node of the plan: what it is and which attributes are secrets. */
 export type Kind =
@@ -25,7 +26,10 @@ export interface Known {
   secretNames: Map<string, string[]>;
 }
 
-export async function knownBefore(plan: Plan, store: StateStore): Promise<Known> {
+export async function knownBefore(
+  plan: Plan,
+  { store, types }: { store: StateStore; types: TypeLookup },
+): Promise<Known> {
   const values = new Map<string, Attrs>();
   // Nodes the plan skipped keep their values in the state.
   const kinds = new Map<string, Kind>();
@@ -33,7 +37,7 @@ export async function knownBefore(plan: Plan, store: StateStore): Promise<Known>
   const secretNames = new Map<string, string[]>();
   for (const r of await store.listRecords()) {
     values.set(r.address, r.attributes);
-    secretNames.set(r.address, sensitivePathsOf(r).map((p) => String(p[0])));
+    secretNames.set(r.address, sensitivePathsOf(r, types).map((p) => String(p[0])));
     kinds.set(r.address, r);
     storedMeta.set(r.address, { schemaVersion: r.schemaVersion, private: r.private });
   }

@@ -9,8 +9,8 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { StateRecord, StateStore, TxMeta } from "../state/store.ts";
-import { findType } from "../providers/registry.ts";
-import type { Plan, PlannedNode } from "../plan/types.ts";
+import type { Registry } from "../providers/registry.ts";
+import type { Plan } from "../plan/types.ts";
 import type { ApplyOptions } from "./apply.ts";
 
 /** The metadata of an apply's transactions. */
@@ -37,7 +37,10 @@ export function planMeta(plan: Plan, opts: ApplyOptions): TxMeta {
 export async function recordSettings(
   plan: Plan,
   store: StateStore,
-  opts: Pick<ApplyOptions, "actor" | "reason" | "run">,
+  opts: Pick<ApplyOptions, "actor" | "reason" | "run"> & {
+    /** Where a record's type is looked up: only a plugin type's record keeps a configuration. */
+    workspace: { registry: Pick<Registry, "findType"> };
+  },
 ): Promise<void> {
   const wanted = new Map<string, { refreshAge?: string | null; instance?: string }>();
   for (const n of plan.nodes) {
@@ -51,7 +54,8 @@ export async function recordSettings(
     const w = rec && wanted.get(rec.address);
     if (!rec || !w) return undefined;
     const refreshAge = w.refreshAge === undefined ? rec.refreshAge : w.refreshAge;
-    const plugin = findType(rec.provider, rec.mode, rec.type)?.plugin !== undefined;
+    const plugin =
+      opts.workspace.registry.findType(rec.provider, rec.mode, rec.type)?.plugin !== undefined;
     const instance = (plugin ? w.instance : undefined) ?? rec.providerInstance;
     if (refreshAge === rec.refreshAge && instance === rec.providerInstance) return undefined;
     return { ...rec, refreshAge, ...(instance ? { providerInstance: instance } : {}) };

@@ -262,7 +262,7 @@ class NodeRun {
   async run(): Promise<NodeOutcome> {
     const { n, plan, values, evaluateAgain, session, opts } = this.#in;
     this.#base = {
-      type: typeOf(n),
+      type: typeOf(n, opts.workspace.registry),
       address: n.address,
       root: plan.root,
       providerConfig: n.providerConfig,

@@ -1,3 +1,4 @@
+import { builtinWorkspace } from "../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { stats } from "../cue/engine.ts";
 import { plannedRoot } from "./_testing.ts";
@@ -15,7 +16,11 @@ ${nodes}`;
   await using r = await plannedRoot(cue, { prefix: "pravo-reevaluate-test-" });
   const { plan, store } = r;
   const before = stats.evaluated + stats.cached;
-  const result = await applyPlan(plan, store, { actor: "alice", reason: "test" });
+  const result = await applyPlan(plan, store, {
+    workspace: builtinWorkspace(),
+    actor: "alice",
+    reason: "test",
+  });
   const evaluations = stats.evaluated + stats.cached - before;
   assert.ok(result.ok, JSON.stringify(result.outcomes));
   const records = new Map((await store.listRecords()).map((r) => [r.address, r.attributes]));

@@ -12,6 +12,8 @@ import { exitCodeOf } from "./exit.ts";
 import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { Style } from "../diag/style.ts";
 import { stableJson } from "../json.ts";
+import type { Workspace } from "../workspace/types.ts";
+import type { Interrupts } from "../workspace/interrupts.ts";
 
 /** An option a command accepts, with its help text. */
 export interface OptionSpec {
@@ -67,6 +69,13 @@ export interface Streams {
 export interface Context {
   /** The root directory, absolute. */
   root: string;
+  /** What the command works on: the root's configuration, lock, providers, pins, signal. */
+  workspace: Workspace;
+  /**
+   * The interrupts of the run, owned by the command layer (main.ts feeds it
+   * the signals): what is held, whether one came; its signal is the workspace's.
+   */
+  interrupts: Interrupts;
   json: boolean;
   color: boolean;
   style: Style;

@@ -44,8 +44,9 @@ function env(name: string): string | undefined {
 export function pluginGrant(root: string): GrantedPackage[] {
   let lock, mirrors: string[];
   try {
-    lock = rootLockFile(root);
-    mirrors = (rootConfig(root).config.provider_mirrors ?? []).map((m) => m.path);
+    // Asked by scripts/pravo before any command runs: never a child of pravo mcp.
+    lock = rootLockFile(root, undefined);
+    mirrors = (rootConfig(root, undefined).config.provider_mirrors ?? []).map((m) => m.path);
   } catch {
     return [];
   }

@@ -14,23 +14,23 @@ import { openStore } from "../state/open.ts";
 import type { StateStore } from "../state/store.ts";
 import { tookOverWarning } from "../state/lock/message.ts";
 import type { ImportRun } from "../import/import.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 
 /** Reads the root, opens the state, runs `fn` with them and the run's inputs, closes the state. */
 export async function importing<T>(
   ctx: Context,
   fn: (sources: Sources, store: StateStore, run: ImportRun) => Promise<T>,
 ): Promise<T> {
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   const store = await openStore(ctx);
   try {
     return await fn(sources.value, store, {
       root: ctx.root,
+      workspace: ctx.workspace,
       tags: ctx.tags,
       actor: ctx.actor,
       reason: ctx.reason,
-      signal: interrupts.signal,
+      signal: ctx.interrupts.signal,
       onLocked: (l) => {
         if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
       },

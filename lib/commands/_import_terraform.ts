@@ -65,6 +65,7 @@ export const run: CommandRun = async (ctx, opts: OptionValues, args) => {
   return await importing(ctx, async (sources, store, run) => {
     const done = await importTerraformState(sources, store, state, {
       ...run,
+      workspace: ctx.workspace,
       ...(writtenAt ? { writtenAt } : {}),
     });
     emitWarnings(ctx, done.diagnostics);

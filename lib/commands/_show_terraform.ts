@@ -10,21 +10,18 @@
 
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { Plan } from "../plan/types.ts";
-import { catalogFor } from "../providers/catalog.ts";
 import { providerName } from "../terraform/plan_json_resources.ts";
-import { findProvider, findType } from "../providers/registry.ts";
 import { openStore, stateLocation } from "../state/open.ts";
 import { terraformPlan } from "../terraform/plan_json.ts";
 import { recordsOfPlan } from "../terraform/plan_json_state.ts";
 import { VERSION } from "../version.ts";
-import { pluginInputs } from "../workspace/lock.ts";
-import { rootConfig } from "../workspace/config.ts";
+import { catalogOf, type Workspace } from "../workspace/workspace.ts";
 
 /** The version constraints of pravo.jsonc, by full provider address. */
-function constraints(root: string): Record<string, string> {
+function constraints(ws: Workspace): Record<string, string> {
   const out: Record<string, string> = {};
   try {
-    for (const p of rootConfig(root).config.providers ?? []) {
+    for (const p of ws.config.config.providers ?? []) {
       if (p.version) out[providerName(p.source)] = p.version;
     }
   } catch (e) {
@@ -34,19 +31,19 @@ function constraints(root: string): Record<string, string> {
 }
 
 /** The plan's providers whose schemas are not in pravo's cache. */
-function schemasMissing(root: string, plan: Plan): string[] {
-  const catalog = catalogFor(root, pluginInputs(root));
+function schemasMissing(ws: Workspace, plan: Plan): string[] {
+  const catalog = catalogOf(ws);
   const used = new Set(plan.nodes.map((n) => n.provider));
   return [...used].filter((s) => catalog.entry(s) && !catalog.hasSchema(s)).sort();
 }
 
 /** The JSON plan of a saved plan of this root. */
 export async function terraformDocument(
-  ctx: { root: string; state?: string },
+  ctx: { root: string; state?: string; workspace: Workspace },
   plan: Plan,
   path: string,
 ): Promise<Record<string, unknown>> {
-  const missing = schemasMissing(ctx.root, plan);
+  const missing = schemasMissing(ctx.workspace, plan);
   if (missing.length) {
     throw new DiagnosticsError([
       error(
@@ -69,9 +66,9 @@ export async function terraformDocument(
   return terraformPlan({
     plan,
     records,
-    types: (source, mode, type) => findType(source, mode, type),
-    provider: (source) => findProvider(source),
-    constraints: constraints(ctx.root),
+    types: (source, mode, type) => ctx.workspace.registry.findType(source, mode, type),
+    provider: (source) => ctx.workspace.registry.findProvider(source),
+    constraints: constraints(ctx.workspace),
     version: VERSION,
   });
 }

@@ -22,7 +22,6 @@ import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
 import { loadKey } from "../keys/key.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../render/plan.ts";
@@ -34,7 +33,7 @@ import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { planFromFlags } from "./plan.ts";
 import { resolve } from "node:path";
 import { judge, type Judgement, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { failureOf, interrupts, type InterruptSignal } from "../workspace/interrupts.ts";
+import { failureOf, type InterruptSignal } from "../workspace/interrupts.ts";
 import { tookOverWarning } from "../state/lock/message.ts";
 import { resolveOnly } from "../apply/only.ts";
 import { savedPlanTags } from "./_saved_plan.ts";
@@ -44,8 +43,8 @@ import { appliedOutputs } from "./output.ts";
 import { renderOutputLines } from "../render/output.ts";
 import { parseSources } from "../cue/loader.ts";
 import type { StateRecord } from "../state/store.ts";
-import { pluginInputs } from "../workspace/lock.ts";
 import { renderApplied } from "../render/apply.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 function parseOnly(v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
@@ -68,7 +67,7 @@ async function confirm(ctx: Context, destroying = false): Promise<boolean> {
         "confirm.\n\n  Enter a value: "
       : "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
   );
-  return await answerIsYes({ signal: interrupts.signal });
+  return await answerIsYes({ signal: ctx.interrupts.signal });
 }
 
 /**
@@ -113,9 +112,10 @@ function showsOutputs(
 async function outputsAfter(
   plan: Plan,
   records: StateRecord[],
+  workspace: Workspace,
 ): Promise<Record<string, unknown> | undefined> {
   if (plan.outputsUnknown.length === 0) return plan.outputs;
-  const sources = parseSources(plan.root, plan.sources);
+  const sources = parseSources(plan.root, plan.sources, workspace);
   if (!sources.ok) return undefined;
   try {
     return await appliedOutputs(sources.value, plan.tags, records);
@@ -202,8 +202,7 @@ function readSaved(ctx: Context, planPath: string, expected: string | undefined)
     ], "plan_damaged");
   }
   // The root's plugin providers' types, for the check.
-  tryCatalogFor(ctx.root, pluginInputs(ctx.root));
-  const disagree = checkPlanConsistency(file.plan);
+  const disagree = checkPlanConsistency(file.plan, ctx.workspace.registry);
   if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
   return file.plan;
 }
@@ -289,7 +288,7 @@ async function approved(
     }
     ctx.streams.stdout(renderPlan(doc, ctx.style));
     if (!(await confirm(ctx, destroying))) {
-      interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
+      ctx.interrupts.throwIfInterrupted("Nothing was applied: the run stopped at the question.");
       ctx.streams.stderr("Apply cancelled: nothing was applied.\n");
       return false;
     }
@@ -307,7 +306,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     args,
   );
   // Policies are read and checked before anything runs.
-  const policies = await loadPolicies(policyPaths(opts.policy));
+  const policies = await loadPolicies(policyPaths(opts.policy), { pinned: ctx.workspace.pinned });
   const saved = planPath ? readSaved(ctx, planPath, expected) : undefined;
   // A saved plan is judged whole before the state is opened.
   let judged = saved ? await judgeOrRefuse(ctx, policies, saved) : undefined;
@@ -338,14 +337,18 @@ export const run: CommandRun = async (ctx, opts, args) => {
         plan = { ...saved, root: ctx.root };
       } else {
         plan = await planFromFlags(ctx, opts, store);
-        interrupts.throwIfInterrupted("Nothing was applied: the run stopped while planning.");
+        ctx.interrupts.throwIfInterrupted("Nothing was applied: the run stopped while planning.");
         judged = await judgeOrRefuse(ctx, policies, plan);
         const doc = planDocument(plan, judged ? { policies: judged.policies } : {});
         if (!hasChanges(plan)) {
           // Nothing to apply; what a refresh read and a changed setting of
           // a node are still kept, as Terraform's apply -refresh-only does.
           await recordRefreshed(plan, store, { actor: ctx.actor, reason: ctx.reason });
-          await recordSettings(plan, store, { actor: ctx.actor, reason: ctx.reason });
+          await recordSettings(plan, store, {
+            actor: ctx.actor,
+            reason: ctx.reason,
+            workspace: ctx.workspace,
+          });
           emit(ctx, { ...doc, applied: [] }, () => renderPlan(doc, ctx.style));
           return Exit.OK;
         }
@@ -363,6 +366,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
       const view = progressView(ctx);
       try {
         result = await applyPlan(plan, store, {
+          workspace: ctx.workspace,
           actor: ctx.actor,
           reason: ctx.reason,
           only: chosen,
@@ -370,8 +374,8 @@ export const run: CommandRun = async (ctx, opts, args) => {
           heldLock: lock,
           planPath,
           progress: view && ((e) => view.event(e)),
-          signal: interrupts.signal,
-          outputsAfter: (records) => outputsAfter(plan, records),
+          signal: ctx.interrupts.signal,
+          outputsAfter: (records) => outputsAfter(plan, records, ctx.workspace),
           onLocked: (l) => {
             if (l.tookOver) emitWarnings(ctx, [tookOverWarning(l.tookOver)]);
           },
@@ -392,7 +396,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   }
   const counts = countOutcomes(plan, result);
   const outputs = showsOutputs(ctx, result, destroying, plan)
-    ? result.outputs ?? (records && await outputsAfter(plan, records))
+    ? result.outputs ?? (records && await outputsAfter(plan, records, ctx.workspace))
     : undefined;
   const doc = appliedDocument(plan, result, counts, judged);
 

@@ -22,12 +22,10 @@ import { loadKey } from "../keys/key.ts";
 import { loadApproverPrivateKey } from "../keys/approver.ts";
 import { checkPlanState, readPlanFile } from "../plan/planfile.ts";
 import { checkPlanConsistency } from "../plan/consistency.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
 import { APPROVAL_DOMAIN, recordApproval, signApproval } from "../plan/approval.ts";
 import { planDocument } from "../plan/document.ts";
 import { renderPlan } from "../render/plan.ts";
 import { openStore, stateLocation } from "../state/open.ts";
-import { pluginInputs } from "../workspace/lock.ts";
 
 function stdinIsTerminal(): boolean {
   try {
@@ -62,8 +60,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   // Only a whole plan that pravo sealed, read once: the digest is of the bytes parsed.
   const { plan, digest } = readPlanFile(path, loadKey({ root: ctx.root, create: false }));
   // The root's plugin providers' types, for the check.
-  tryCatalogFor(ctx.root, pluginInputs(ctx.root));
-  const disagree = checkPlanConsistency(plan);
+  const disagree = checkPlanConsistency(plan, ctx.workspace.registry);
   if (disagree.length) throw new DiagnosticsError(disagree, "plan_damaged");
   // A plan of this root's state, and not stale: else the approval could never be used.
   const store = await openStore(ctx);

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { pinnedReadOnly } from "../workspace/pinned.ts";
+import { readOnlyRun } from "../workspace/pinned.ts";
 import { UsageError } from "../diag/usage.ts";
 import { type CommandRun, emit, emitWarnings, fail } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
@@ -22,7 +22,6 @@ import { dueRecords } from "../drift/due.ts";
 import { readDrift, recordRefresh } from "../drift/read.ts";
 import { openStore } from "../state/open.ts";
 import { rootSession } from "../plan/session.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 
 /** How many due records `--due` lists without `--limit`. */
 export const DEFAULT_DUE_LIMIT = 20;
@@ -52,7 +51,7 @@ export const run: CommandRun = async (ctx, opts) => {
   const due = Boolean(opts.due);
   const limit = dueLimit(opts.limit, due);
   // --due only reads the state.
-  const store = await openStore(ctx, { readOnly: due || pinnedReadOnly() });
+  const store = await openStore(ctx, { readOnly: due || readOnlyRun(ctx.workspace.pinned) });
   try {
     const records = await store.listRecords();
     if (due) {
@@ -63,11 +62,12 @@ export const run: CommandRun = async (ctx, opts) => {
     const at = new Date();
     const report = await readDrift(records, {
       root: ctx.root,
-      signal: interrupts.signal,
-      session: rootSession(ctx.root, ctx.tags, records),
+      workspace: ctx.workspace,
+      signal: ctx.interrupts.signal,
+      session: rootSession(ctx.workspace, ctx.tags, records),
     });
     // Under pravo mcp --read-only nothing is written: the refresh times stay.
-    if (!pinnedReadOnly()) {
+    if (!readOnlyRun(ctx.workspace.pinned)) {
       await recordRefresh(
         store,
         report,
@@ -75,8 +75,8 @@ export const run: CommandRun = async (ctx, opts) => {
         at,
       );
     }
-    const doc = driftDocument(report, records);
-    emit(ctx, doc, () => renderDrift(doc, ctx.style));
+    const doc = driftDocument(report, records, ctx.workspace.registry);
+    emit(ctx, doc, () => renderDrift(doc, ctx.style, ctx.workspace.registry));
     emitWarnings(ctx, report.diagnostics);
     const errors = report.diagnostics.filter((d) => d.severity === "error");
     if (errors.length) return fail(ctx, new DiagnosticsError(errors, "error"));

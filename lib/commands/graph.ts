@@ -22,7 +22,7 @@ import type { Plan } from "../plan/types.ts";
 import { type GraphDoc, type GraphNode, renderDot } from "../render/graph.ts";
 
 export const run: CommandRun = async (ctx, opts) => {
-  const res = await loadRoot(ctx.root, { tags: ctx.tags, trace: false });
+  const res = await loadRoot(ctx.root, ctx.workspace, { tags: ctx.tags, trace: false });
   if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
   const plan = typeof opts.plan === "string"
     ? readPlanFile(resolve(ctx.root, opts.plan), loadKey({ root: ctx.root, create: false })).plan

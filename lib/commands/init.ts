@@ -34,8 +34,6 @@ import { readConfig } from "../config/config.ts";
 import { openStore, PRAVO_DIR, stateLocation } from "../state/open.ts";
 import { loadKey } from "../keys/key.ts";
 import { writeFileAtomic } from "../files/atomic.ts";
-import { rootLockFile } from "../workspace/lock.ts";
-import { rootConfig } from "../workspace/config.ts";
 import { type InitDoc, type InstalledDoc, type ProviderLock, renderInit } from "../render/init.ts";
 
 export { LOCK_FILE };
@@ -52,8 +50,8 @@ export const run: CommandRun = async (ctx, opts) => {
   await requireDirectory(ctx.root);
   // pravo's key, made when missing: plan files are sealed with it.
   const key = loadKey({ root: ctx.root, create: true });
-  const { config } = rootConfig(ctx.root);
-  const previous = rootLockFile(ctx.root);
+  const { config } = ctx.workspace.config;
+  const previous = ctx.workspace.lock;
   // Providers first: when one cannot be installed, the root is left as it was.
   const plugins = await installPlugins(ctx, config, previous, Boolean(opts.upgrade));
   // Then the CUE dependency modules of cue.mod/module.cue (lib/cue/install_modules.ts).

@@ -37,9 +37,6 @@ function hasUnknown(v: Value): boolean {
   return false;
 }
 
-/** The values of a record that the configuration cannot say itself (lib/plan/known.ts). */
-const computedOf = (rec: StateRecord) => knownValuesOf(rec);
-
 /** Evaluates the root with the state's values; as the planner, drops values of nodes gone. */
 async function evaluateWithState(
   sources: { value: Sources },
@@ -51,9 +48,15 @@ async function evaluateWithState(
   const secrets = new Map<string, AttrPath[]>();
   for (const rec of records) {
     if (rec.mode !== "managed" && rec.mode !== "data") continue;
-    const computed = computedOf(rec);
+    // The values of a record that the configuration cannot say itself (lib/plan/known.ts).
+    const computed = knownValuesOf(rec, sources.value.registry);
     known.set(rec.address, computed);
-    secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in computed));
+    secrets.set(
+      rec.address,
+      sensitivePathsOf(rec, sources.value.registry.findType).filter((p) =>
+        String(p[0]) in computed
+      ),
+    );
   }
   const knownKinds = new Map(records.map((r) => [r.address, r]));
   // The secrets' values enter only for an operator who asked to see them
@@ -89,7 +92,7 @@ export async function appliedOutputs(
   const spec = await evaluateWithState({ value: sources }, tags, records);
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(spec.outputs)) if (!hasUnknown(v)) values[k] = v;
-  const redacted = redactOutputs(values, sensitiveStrings(records));
+  const redacted = redactOutputs(values, sensitiveStrings(records, sources.registry.findType));
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   return redacted;
 }
@@ -104,7 +107,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   } finally {
     await store.close();
   }
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   // Tags left out are needed only by the outputs that depend on them.
   let spec: Spec;
@@ -135,7 +138,10 @@ export const run: CommandRun = async (ctx, opts, args) => {
     if (hasUnknown(v)) unknown.push(k);
     else values[k] = v;
   }
-  const redacted = redactOutputs(values, sensitiveStrings(records));
+  const redacted = redactOutputs(
+    values,
+    sensitiveStrings(records, sources.value.registry.findType),
+  );
   // Outputs computed from a secret, however (see lib/cue/secrets.ts).
   for (const k of spec.outputsSensitive) if (k in redacted) redacted[k] = REDACTED;
   const sensitive = Object.keys(values).filter((k) =>

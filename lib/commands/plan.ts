@@ -23,7 +23,7 @@ import { hasChanges, type Plan } from "../plan/types.ts";
 import type { Context } from "../cli/command.ts";
 import { parseDuration } from "../plan/duration.ts";
 import { judge, loadPolicies, policyPaths } from "../../policy/mod.ts";
-import { interrupted, interrupts } from "../workspace/interrupts.ts";
+import { interrupted } from "../workspace/interrupts.ts";
 
 const REFRESH = ["age", "expired", "false", "all"];
 
@@ -37,7 +37,7 @@ export async function planFromFlags(
   if (!REFRESH.includes(refresh)) {
     throw new UsageError(`--refresh "${refresh}" is not one of ${REFRESH.join(", ")}`, "plan");
   }
-  const sources = readRoot(ctx.root);
+  const sources = readRoot(ctx.root, ctx.workspace);
   if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
   // Planning only reads the state: a read-only root can be planned.
   const store = openedStore ?? await openStore(ctx, { readOnly: true });
@@ -61,9 +61,9 @@ export async function planFromFlags(
     return plan;
   } catch (e) {
     // A provider asked to stop (Ctrl-C) fails what it was doing: that is the interrupt.
-    if (interrupts.received && e instanceof DiagnosticsError) {
+    if (ctx.interrupts.received && e instanceof DiagnosticsError) {
       throw interrupted(
-        interrupts.received,
+        ctx.interrupts.received,
         "The run stopped while planning: nothing was applied.",
       );
     }
@@ -112,7 +112,7 @@ async function release(ctx: Context, id: string): Promise<void> {
 
 export const run: CommandRun = async (ctx, opts) => {
   // Policies are read and checked before anything runs.
-  const policies = await loadPolicies(policyPaths(opts.policy));
+  const policies = await loadPolicies(policyPaths(opts.policy), { pinned: ctx.workspace.pinned });
   const out = opts.out as string | undefined;
   // A reservation keeps nodes for a saved plan until it is applied: a plan
   // that is not saved can never be applied, and its reservation would only
@@ -132,11 +132,13 @@ export const run: CommandRun = async (ctx, opts) => {
   const refused = judged?.refused ?? false;
   // A reservation is held for the plan file: an interrupt, or a file that
   // cannot be written, between the two releases it.
-  const unhold = opts.reserve && !refused ? interrupts.hold("a reservation being made") : () => {};
+  const unhold = opts.reserve && !refused
+    ? ctx.interrupts.hold("a reservation being made")
+    : () => {};
   try {
     if (opts.reserve && !refused) await reserve(ctx, plan, opts);
     try {
-      interrupts.throwIfInterrupted(
+      ctx.interrupts.throwIfInterrupted(
         `The plan was not saved${plan.reservation ? ", and its reservation was released" : ""}.`,
       );
       if (out !== undefined && !refused) writePlanFile(ctx.root, out, plan, key!);

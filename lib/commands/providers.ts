@@ -13,15 +13,11 @@ import { Exit } from "../cli/exit.ts";
 import type { LockedPlugin } from "../providers/install/lock.ts";
 import { parseProviderSource } from "../providers/install/address.ts";
 import { MODES, PROVIDERS } from "../providers/registry.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
 import { importPath, type Mode, type ProviderSchema } from "../providers/schema.ts";
-import { rootLockFile } from "../workspace/lock.ts";
-import { pluginInputs } from "../workspace/lock.ts";
 import { type ProviderDoc, type ProvidersDoc, renderProviders } from "../render/providers.ts";
 
 export const run: CommandRun = async (ctx) => {
-  const lock = rootLockFile(ctx.root);
-  const { catalog } = tryCatalogFor(ctx.root, pluginInputs(ctx.root));
+  const { lock, catalog } = ctx.workspace;
   if (catalog) {
     const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
     if (missing.length) {

@@ -15,8 +15,7 @@
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
 import { type Diagnostic, DiagnosticsError, error, nearest } from "../diag/diag.ts";
-import { allTypeNames, findTypes, MODES, typeNamesOfMode } from "../providers/registry.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
+import { MODES, type Registry } from "../providers/registry.ts";
 import type { Block } from "../plugin/schema.ts";
 import { attributesOf } from "../providers/plugin/convert.ts";
 import {
@@ -26,14 +25,13 @@ import {
   type TypeSchema,
   typeString,
 } from "../providers/schema.ts";
-import { pluginInputs } from "../workspace/lock.ts";
 import { type AttributeDoc, renderSchema, type SchemaDoc, type TypeDoc } from "../render/schema.ts";
 
 type Found = { provider: ProviderSchema; type: TypeSchema };
 
 export const run: CommandRun = async (ctx, opts, args) => {
   // The root's plugin providers: their schemas from the cache, or fetched once.
-  const { catalog } = tryCatalogFor(ctx.root, pluginInputs(ctx.root));
+  const { catalog } = ctx.workspace;
   if (catalog) {
     const missing = catalog.sources().filter((s) => !catalog.hasSchema(s));
     if (missing.length) {
@@ -45,7 +43,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const diags: Diagnostic[] = [];
   const seen = new Set<TypeSchema>();
   for (const arg of args) {
-    const r = resolve(arg);
+    const r = resolve(ctx.workspace.registry, arg);
     if ("diag" in r) {
       diags.push(r.diag);
       continue;
@@ -146,12 +144,12 @@ function nested(
  * The types an argument names: `local_file` (every mode), or with a mode
  * prefix `data.local_file`; else a diagnostic that says what exists.
  */
-function resolve(arg: string): { found: Found[] } | { diag: Diagnostic } {
+function resolve(registry: Registry, arg: string): { found: Found[] } | { diag: Diagnostic } {
   const dot = arg.indexOf(".");
   const prefix = dot > 0 ? arg.slice(0, dot) : "";
   const mode = (MODES as readonly string[]).includes(prefix) ? prefix as Mode : undefined;
   const name = mode ? arg.slice(dot + 1) : arg;
-  const all = findTypes(name);
+  const all = registry.findTypes(name);
   const found = mode ? all.filter((f) => f.type.mode === mode) : all;
   if (found.length > 0) return { found };
   const listHint = "Run `pravo providers` to list every type.";
@@ -161,14 +159,14 @@ function resolve(arg: string): { found: Found[] } | { diag: Diagnostic } {
     detail = `No provider offers a type named "${name}" in mode ${mode}; it exists as ` +
       `${others.join(" and ")}. ${listHint}`;
   } else if (mode) {
-    const near = nearest(name, typeNamesOfMode(mode));
+    const near = nearest(name, registry.typeNamesOfMode(mode));
     detail = `No provider offers a type named "${name}" in mode ${mode}` +
       (near ? `; did you mean "${mode}.${near}"?` : ".") + ` ${listHint}`;
   } else {
     // Mode-qualified names are candidates too, so that a typo in the mode
     // (`dat.local_file`) finds `data.local_file`.
-    const qualified = MODES.flatMap((m) => typeNamesOfMode(m).map((t) => `${m}.${t}`));
-    const near = nearest(name, [...allTypeNames(), ...qualified]);
+    const qualified = MODES.flatMap((m) => registry.typeNamesOfMode(m).map((t) => `${m}.${t}`));
+    const near = nearest(name, [...registry.allTypeNames(), ...qualified]);
     detail = `No provider offers a type named "${name}"` +
       (near ? `; did you mean "${near}"?` : ".") + ` ${listHint}`;
   }

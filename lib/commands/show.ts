@@ -19,7 +19,7 @@
 import { resolve } from "node:path";
 import { type CommandRun, emit } from "../cli/command.ts";
 import { Exit } from "../cli/exit.ts";
-import { pinned } from "../workspace/pinned.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { UsageError } from "../diag/usage.ts";
 import { DiagnosticsError } from "../diag/diag.ts";
 import { loadKey } from "../keys/key.ts";
@@ -40,7 +40,10 @@ import { savedPlanTags } from "./_saved_plan.ts";
 import { realOrResolved as realOrSelf } from "../files/real.ts";
 
 /** The approvers' keys to judge by: `--approver` on the command line, else the server's. */
-async function approversOf(ctx: { root: string }, given: unknown): Promise<ApproverPublicKey[]> {
+async function approversOf(
+  ctx: { root: string; workspace: Pick<Workspace, "pinned"> },
+  given: unknown,
+): Promise<ApproverPublicKey[]> {
   const paths = (given as string[] | undefined) ?? [];
   const out: ApproverPublicKey[] = [];
   for (const p of paths) {
@@ -52,7 +55,7 @@ async function approversOf(ctx: { root: string }, given: unknown): Promise<Appro
     }
   }
   if (paths.length === 0) {
-    for (const a of pinned()?.approvers ?? []) {
+    for (const a of ctx.workspace.pinned?.approvers ?? []) {
       out.push(await approverPublicKeyFromPem(a.pem, a.path));
     }
   }

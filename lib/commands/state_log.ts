@@ -24,7 +24,7 @@ export const run: CommandRun = async (ctx, opts) => {
   try {
     // One entry per run: an apply's nodes, each committed on its own, together.
     const all = entriesByRun(await store.readLog(address === undefined ? {} : { address }));
-    const secrets = sensitiveStrings(await store.listRecords());
+    const secrets = sensitiveStrings(await store.listRecords(), ctx.workspace.registry.findType);
     const entries = (limit === 0 ? all : all.slice(0, limit)).map((e) =>
       logEntryDocument(e, secrets)
     );

@@ -13,7 +13,7 @@ import { UsageError } from "../diag/usage.ts";
 import { migrateState } from "../state/migrate.ts";
 import { postgresLocation, stateLocation, withoutPassword } from "../state/open.ts";
 import { type StateLocation } from "../config/location.ts";
-import { rootConfig } from "../workspace/config.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { type MigrateDoc, renderMigrated } from "../render/migrate.ts";
 
 export const run: CommandRun = async (ctx, opts) => {
@@ -25,11 +25,12 @@ export const run: CommandRun = async (ctx, opts) => {
     );
   }
   const from = await stateLocation(ctx);
-  const target = await targetLocation(ctx.root, to, from);
+  const target = await targetLocation(ctx.workspace, to, from);
   const r = await migrateState(from, target, {
     actor: ctx.actor,
     reason: ctx.reason,
     root: ctx.root,
+    interrupts: ctx.interrupts,
   });
   const doc: MigrateDoc = {
     format_version: "1.0",
@@ -49,12 +50,12 @@ export const run: CommandRun = async (ctx, opts) => {
  * of pravo.jsonc, else the source's own key.
  */
 async function targetLocation(
-  root: string,
+  ws: Workspace,
   to: string,
   from: StateLocation,
 ): Promise<StateLocation> {
   if (/^postgres(ql)?:\/\//i.test(to) && from.backend === "postgres") {
-    const cfg = rootConfig(root).config.state ?? {};
+    const cfg = ws.config.config.state ?? {};
     return postgresLocation(to, {
       root: cfg.root ?? from.rootKey,
       schema: cfg.schema,
@@ -62,5 +63,5 @@ async function targetLocation(
       source: `--to "${withoutPassword(to)}"`,
     });
   }
-  return await stateLocation({ root, state: to });
+  return await stateLocation({ root: ws.root, state: to, workspace: ws });
 }

@@ -24,7 +24,9 @@ export const run: CommandRun = async (ctx, opts, args) => {
   const store = await openStore(ctx, { readOnly: true });
   let state;
   try {
-    state = stateDocument(await store.identity(), await store.listRecords());
+    state = stateDocument(await store.identity(), await store.listRecords(), {
+      types: ctx.workspace.registry.findType,
+    });
   } finally {
     await store.close();
   }

@@ -24,10 +24,16 @@ export const run: CommandRun = async (ctx, opts, args) => {
   try {
     const rec = await store.getRecord(address);
     if (!rec) throw unknownAddress(address, await store.listAddresses());
-    const secrets = reveal ? new Set<string>() : sensitiveStrings(await store.listRecords());
+    const secrets = reveal
+      ? new Set<string>()
+      : sensitiveStrings(await store.listRecords(), ctx.workspace.registry.findType);
     const doc = {
       format_version: STATE_FORMAT_VERSION,
-      record: recordDocument(rec, { showSensitive: reveal, secrets }),
+      record: recordDocument(rec, {
+        showSensitive: reveal,
+        secrets,
+        types: ctx.workspace.registry.findType,
+      }),
     };
     emit(ctx, doc, () => renderRecord(doc.record, ctx.style));
     return Exit.OK;

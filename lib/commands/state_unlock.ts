@@ -15,7 +15,6 @@ import { DiagnosticsError, error, warning } from "../diag/diag.ts";
 import { openStore } from "../state/open.ts";
 import { lockDocument, STATE_FORMAT_VERSION } from "../state/view.ts";
 import type { LockInfo } from "../state/store.ts";
-import { interrupts } from "../workspace/interrupts.ts";
 
 function describe(l: LockInfo): string {
   const host = l.hostname === "" ? "an unnamed host" : `host "${l.hostname}"`;
@@ -35,7 +34,7 @@ async function confirm(ctx: Context, lock: LockInfo): Promise<boolean> {
       "Do you really want to release it?\n  Only 'yes' will be accepted to confirm.\n\n" +
       "  Enter a value: ",
   );
-  return await answerIsYes({ signal: interrupts.signal });
+  return await answerIsYes({ signal: ctx.interrupts.signal });
 }
 
 function noSuchLock(id: string, locks: LockInfo[]): DiagnosticsError {
@@ -69,7 +68,7 @@ export const run: CommandRun = async (ctx, opts, args) => {
     const lock = locks.find((l) => l.id === id);
     if (!lock) throw noSuchLock(id, locks);
     if (!force && !(await confirm(ctx, lock))) {
-      interrupts.throwIfInterrupted("The lock is still held: nothing was changed.");
+      ctx.interrupts.throwIfInterrupted("The lock is still held: nothing was changed.");
       ctx.streams.stderr("Unlock cancelled: the lock is still held.\n");
       return Exit.ERROR;
     }

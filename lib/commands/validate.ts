@@ -12,6 +12,7 @@ import { Exit } from "../cli/exit.ts";
 import { diagnosticsJson, renderDiagnostics } from "../render/diagnostics.ts";
 import { stableJson } from "../json.ts";
 import { loadRoot, readRoot, type Spec } from "../cue/loader.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 /** The counts document of `validate --json`. */
 export function counts(spec: Spec) {
@@ -33,8 +34,8 @@ export function counts(spec: Spec) {
  * or an invisible one (lib/diag/visible.ts), in a label, a string or a
  * comment. CUE accepts them; a reviewer would not see them.
  */
-function hiddenCharacters(root: string): Diagnostic[] {
-  const sources = readRoot(root);
+function hiddenCharacters(ws: Workspace): Diagnostic[] {
+  const sources = readRoot(ws.root, ws);
   if (!sources.ok) return [];
   const out: Diagnostic[] = [];
   const files = [...sources.value.files, ...(sources.value.packages ?? []).flatMap((p) => p.files)];
@@ -66,7 +67,7 @@ export const run: CommandRun = async (ctx) => {
   // Traced, so that a value computed from one known only after apply
   // (`min: base.result + 10`) is unknown to the providers' checks, as it is
   // to plan's, and not the stand-in number the evaluation put in its place.
-  const res = await loadRoot(ctx.root, { tags: ctx.tags });
+  const res = await loadRoot(ctx.root, ctx.workspace, { tags: ctx.tags });
   // The providers' checks of the values belong to the specification too.
   const checked = res.ok ? validateNodes(res.value, ctx.root) : [];
   const diagnostics = res.ok ? checked : res.diagnostics;
@@ -80,7 +81,7 @@ export const run: CommandRun = async (ctx) => {
     }
     return Exit.INVALID;
   }
-  checked.push(...hiddenCharacters(ctx.root));
+  checked.push(...hiddenCharacters(ctx.workspace));
   const warnings = checked.length ? { diagnostics: diagnosticsJson(checked) } : {};
   emitWarnings(ctx, checked);
   const doc = { ...counts(res.value), ...warnings };

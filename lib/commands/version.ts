@@ -12,7 +12,6 @@ import { Exit } from "../cli/exit.ts";
 import { PROVIDERS } from "../providers/registry.ts";
 import { VERSION } from "../version.ts";
 import { providersDoc } from "./providers.ts";
-import { rootLockFile } from "../workspace/lock.ts";
 import { renderVersion, type VersionDoc } from "../render/version.ts";
 
 const ARCH: Record<string, string> = { x86_64: "amd64", aarch64: "arm64" };
@@ -23,7 +22,7 @@ export function platform(os = Deno.build.os, arch = Deno.build.arch): string {
 }
 
 export const run: CommandRun = (ctx) => {
-  const lock = rootLockFile(ctx.root);
+  const { lock } = ctx.workspace;
   const doc: VersionDoc = {
     format_version: "1.0",
     version: VERSION,

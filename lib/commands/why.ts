@@ -34,7 +34,7 @@ async function planWithoutTags(
   try {
     return await planFromFlags(ctx, flags, store);
   } catch (e) {
-    const sources = readRoot(ctx.root);
+    const sources = readRoot(ctx.root, ctx.workspace);
     if (!(e instanceof DiagnosticsError) || e.kind !== "invalid" || !sources.ok) throw e;
     const stand = standInTags(sources.value, ctx.tags);
     if (stand.missing.length === 0) throw e;

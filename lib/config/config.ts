@@ -43,54 +43,19 @@ import { decodeUtf8, jsonTooDeep, lineColumn } from "../diag/text.ts";
 
 // In a module of their own, which lib/state/open.ts loads without this one.
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "./names.ts";
+// The types apart, so that who names them does not load jsonc-parser's.
+import type {
+  LoadedConfig,
+  MirrorConfig,
+  PravoConfig,
+  ProviderRequirementConfig,
+  StateConfig,
+} from "./types.ts";
+
+export type { LoadedConfig, MirrorConfig, PravoConfig, ProviderRequirementConfig, StateConfig };
 
 /** The most bytes of `pravo.jsonc` pravo reads. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-
-/** The `state` section of `pravo.jsonc`. */
-export interface StateConfig {
-  /** `sqlite:PATH` or `postgres://USER@HOST:PORT/DATABASE` (no password). */
-  url?: string;
-  /** The root's key in a shared database: `network/prod`. */
-  root?: string;
-  /** The PostgreSQL schema that holds pravo's tables; default `pravo`. */
-  schema?: string;
-  /** The lineage the state must have: a guard against a wrong `root`. */
-  lineage?: string;
-}
-
-/** A plugin provider that the root uses: an entry of `providers`. */
-export interface ProviderRequirementConfig {
-  /** The source address as written: `hashicorp/aws`. */
-  source: string;
-  address: ProviderAddress;
-  /** The constraint as written: `~> 5.100` (`""`: any version). */
-  version: string;
-  constraints: Condition[];
-  /** Where the entry is. */
-  range: SourcePos;
-}
-
-/** A directory of `provider_mirrors`. */
-export interface MirrorConfig {
-  /** Absolute: as written, or resolved against the root. */
-  path: string;
-  range: SourcePos;
-}
-
-/** What `pravo.jsonc` holds. */
-export interface PravoConfig {
-  state?: StateConfig;
-  providers?: ProviderRequirementConfig[];
-  provider_mirrors?: MirrorConfig[];
-}
-
-/** A configuration and the file it came from. */
-export interface LoadedConfig {
-  config: PravoConfig;
-  /** The file, absolute; undefined when the root has none. */
-  path?: string;
-}
 
 const STATE_KEYS: Record<keyof StateConfig, string> = {
   url: "where the state lives: sqlite:PATH or postgres://USER@HOST:PORT/DATABASE",

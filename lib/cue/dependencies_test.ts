@@ -4,6 +4,7 @@
  * of the language, and checks the edges (issue "Composition that holds",
  * item 1: extra edges are acceptable, a missing edge never is).
  */
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { loadRoot, type Spec } from "./loader.ts";
@@ -34,7 +35,7 @@ function writeMain(root: string, body: string, imports?: string[]): Promise<void
 /** Writes the root's main.cue ({@link mainOf}) and loads it: it must be valid. */
 async function loadsMain(root: string, body: string, imports?: string[]): Promise<Spec> {
   await writeMain(root, body, imports);
-  const res = await loadRoot(root);
+  const res = await loadRoot(root, BUILTIN_ONLY);
   assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
   return res.value;
 }
@@ -55,7 +56,10 @@ async function load(
       ),
     }
     : {};
-  const res = await withRoot({ "main.cue": mainOf(body, imports) }, (root) => loadRoot(root, opts));
+  const res = await withRoot(
+    { "main.cue": mainOf(body, imports) },
+    (root) => loadRoot(root, BUILTIN_ONLY, opts),
+  );
   assert.ok(res.ok, `expected a valid root, got ${JSON.stringify(res.diagnostics, null, 2)}`);
   return res.value;
 }
@@ -205,7 +209,7 @@ m: #After & {#after: [base]}
 Deno.test("depends_on: an element that is not a node is refused, at its line", async () => {
   await withRoot({}, async (root) => {
     await writeMain(root, 'p: $random.#Resource.random_pet & {\n\tdepends_on: ["base"]\n}\n');
-    const res = await loadRoot(root);
+    const res = await loadRoot(root, BUILTIN_ONLY);
     assert.ok(!res.ok);
     const d = res.diagnostics[0];
     assert.equal(d.summary, "depends_on[0] of p is not a node");
@@ -247,7 +251,7 @@ Deno.test("a closed definition of the user's own unified with a node is refused 
       root,
       '#Short: {prefix: string}\ns: $random.#Resource.random_pet & #Short & {prefix: "a"}\n',
     );
-    const res = await loadRoot(root);
+    const res = await loadRoot(root, BUILTIN_ONLY);
     assert.ok(!res.ok);
     assert.equal(res.diagnostics[0].summary, "Closed definition unified with a node");
     assert.match(res.diagnostics[0].detail ?? "", /ending it with `\.\.\.`/);
@@ -265,7 +269,7 @@ Deno.test("for_each over a value known only after apply is refused, with Terrafo
       'r: {for k in strings.Split(base.id, "-") {"\\(k)": $random.#Resource.random_pet & {prefix: k}}}\n',
       ["strings"],
     );
-    const res = await loadRoot(root);
+    const res = await loadRoot(root, BUILTIN_ONLY);
     assert.ok(!res.ok);
     const d = res.diagnostics[0];
     assert.equal(d.summary, "Nodes decided by a value known only after apply");
@@ -334,14 +338,14 @@ Deno.test("a condition on a value known only after apply that decides which node
       ] as const
     ) {
       await writeMain(root, body);
-      const res = await loadRoot(root);
+      const res = await loadRoot(root, BUILTIN_ONLY);
       assert.ok(!res.ok, body);
       const d = res.diagnostics[0];
       assert.equal(d.summary, "Nodes decided by a value known only after apply", body);
       assert.equal(d.range?.line, line, body);
       // Once base is known (applied), the same configuration plans.
       const known = new Map([["base", { id: "4", result: 4 }]]);
-      const later = await loadRoot(root, { known });
+      const later = await loadRoot(root, BUILTIN_ONLY, { known });
       assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
     }
     // Whether an input is there is known at plan time, its value or not.
@@ -396,7 +400,7 @@ Deno.test("a function of a value known only after apply that fails on what stand
       ] as const
     ) {
       await writeMain(root, body, ["encoding/json"]);
-      const res = await loadRoot(root);
+      const res = await loadRoot(root, BUILTIN_ONLY);
       assert.ok(!res.ok, body);
       const d = res.diagnostics[0];
       assert.equal(d.summary, "A function of a value known only after apply", body);
@@ -407,7 +411,7 @@ Deno.test("a function of a value known only after apply that fails on what stand
       assert.ok(!JSON.stringify(d).includes("⟦"), JSON.stringify(d));
       // Once base is applied, its id is known and the function evaluates.
       const known = new Map([["base", { id: '{"x": "four"}', result: 4 }]]);
-      const later = await loadRoot(root, { known });
+      const later = await loadRoot(root, BUILTIN_ONLY, { known });
       assert.ok(later.ok, JSON.stringify(!later.ok && later.diagnostics));
       assert.equal(later.value.nodes.find((x) => x.address === "n")?.config.prefix, "four");
     }
@@ -467,7 +471,7 @@ secret: $random.#Resource.random_password & {length: 12}
       ] as const
     ) {
       await write(body);
-      const res = await loadRoot(root);
+      const res = await loadRoot(root, BUILTIN_ONLY);
       assert.ok(!res.ok, body);
       assert.equal(res.diagnostics[0].summary, summary, body);
       assert.equal(res.diagnostics[0].range?.line, line, body);
@@ -477,7 +481,7 @@ secret: $random.#Resource.random_password & {length: 12}
       'm: #M & {#var: {n: 7, names: ["x"], qs: {b: base, o: other}}}\no: #Outer & {#in: 2}\n' +
         "k: #K & {#var: key: base.id}\n",
     );
-    const res = await loadRoot(root);
+    const res = await loadRoot(root, BUILTIN_ONLY);
     assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
     assert.deepEqual(
       res.value.nodes.map((n) => n.address).filter((a) => /^[mo]\./.test(a)).sort(),
@@ -486,7 +490,7 @@ secret: $random.#Resource.random_password & {length: 12}
     assert.deepEqual(res.value.nodes.find((n) => n.address === "k.a")?.dependencies, ["base"]);
     // Once base is applied, its result decides at plan time.
     await write("m: #M & {#var: n: base.result}\n");
-    const known = await loadRoot(root, {
+    const known = await loadRoot(root, BUILTIN_ONLY, {
       known: new Map([["base", { id: "7", min: 1, max: 9, result: 7 }]]),
       knownKinds: new Map([["base", {
         provider: "hashicorp/random",

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { pinnedReadOnly } from "../workspace/pinned.ts";
+import { type Pinned, readOnlyRun } from "../workspace/pinned.ts";
 import { createHmac, randomUUID } from "node:crypto";
 import {
   closeSync,
@@ -193,9 +193,12 @@ const ENTRY = { prefix: "ev-", suffix: ".sealed" };
  * and Deno's permission to write the root does not look at where a link
  * leads, so the cache would be written (and pruned) wherever it points.
  */
-export function rootCache(root: string): { dir: string; key: Uint8Array } | undefined {
+export function rootCache(
+  root: string,
+  pinned: Pinned | undefined,
+): { dir: string; key: Uint8Array } | undefined {
   // A child of pravo mcp --read-only writes nothing in the root.
-  if (pinnedReadOnly()) return undefined;
+  if (readOnlyRun(pinned)) return undefined;
   const pravo = join(root, ".pravo");
   if (!isPlainDir(pravo)) return undefined;
   const dir = join(pravo, "cache");

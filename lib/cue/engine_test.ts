@@ -93,10 +93,10 @@ Deno.test("rootCache() removes the clear entries of older versions, and gives no
       `${root}/.pravo/cache/eval-${"a".repeat(64)}.json`,
       '{"ok":true,"json":"{}"}',
     );
-    const cache = rootCache(root);
+    const cache = rootCache(root, undefined);
     assert.deepEqual([...Deno.readDirSync(`${root}/.pravo/cache`)], []);
     assert.ok(cache === undefined || cache.key.length === 32);
-    assert.equal(rootCache(Deno.makeTempDirSync()), undefined, "no .pravo: no cache");
+    assert.equal(rootCache(Deno.makeTempDirSync(), undefined), undefined, "no .pravo: no cache");
   } finally {
     Deno.removeSync(root, { recursive: true });
   }

@@ -9,6 +9,7 @@
  */
 
 import { type Diagnostic, error, nearest, type SourcePos } from "../diag/diag.ts";
+import type { Registry } from "../providers/registry.ts";
 import { resolve, type Site } from "./syntax/mod.ts";
 import { type Attribute, typeString } from "../providers/schema.ts";
 import { WRAP } from "./program.ts";
@@ -31,6 +32,8 @@ export interface SourceIndex {
     | undefined;
   /** The types of each mode, for did-you-mean on a misspelt type: by `#Resource` and so on. */
   typesOf?: (def: string) => string[];
+  /** The providers the sources were checked against (the workspace's): every type lookup's. */
+  registry: Registry;
 }
 
 export function pathKey(path: readonly string[]): string {

@@ -31,12 +31,19 @@ import { settle } from "./evaluate/settle.ts";
 import { specOf } from "./evaluate/spec_of.ts";
 import { traceUnknowns } from "./evaluate/trace.ts";
 import { packageOf } from "./evaluate/values.ts";
+import type { SourcesWorkspace } from "./sources/sources.ts";
 
 export { readRoot } from "./sources/read.ts";
 export { parseSources } from "./sources/parse.ts";
 export { MAX_SOURCE_BYTES } from "./sources/files.ts";
 export { BUILTIN_PACKAGES } from "./sources/imports.ts";
-export { type Sources, sourcesDigest, specDigest, type TagDecl } from "./sources/sources.ts";
+export {
+  type Sources,
+  sourcesDigest,
+  type SourcesWorkspace,
+  specDigest,
+  type TagDecl,
+} from "./sources/sources.ts";
 export type { EvaluateOptions, LifecycleSettings, Node, ProviderInstance, Spec } from "./spec.ts";
 export type { Result } from "./result.ts";
 
@@ -90,9 +97,13 @@ export async function evaluateRoot(
   return { ok: true, value: spec, diagnostics: [] };
 }
 
-/** Reads and evaluates a root in one go. */
-export async function loadRoot(root: string, opts: EvaluateOptions = {}): Promise<Result<Spec>> {
-  const sources = readRoot(root);
+/** Reads and evaluates a root in one go, against its providers (the workspace's). */
+export async function loadRoot(
+  root: string,
+  providers: SourcesWorkspace,
+  opts: EvaluateOptions = {},
+): Promise<Result<Spec>> {
+  const sources = readRoot(root, providers);
   if (!sources.ok) return sources;
   return await evaluateRoot(sources.value, opts);
 }

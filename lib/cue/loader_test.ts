@@ -1,3 +1,4 @@
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import type { Diagnostic } from "../diag/diag.ts";
 import { loadRoot, type Node, readRoot, type Spec } from "./loader.ts";
@@ -9,7 +10,7 @@ const HEAD =
   'package demo\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n$random: rnd.#Provider\n';
 
 async function load(files: Record<string, string>, tags?: Record<string, string>): Promise<Spec> {
-  const res = await withRoot(files, (root) => loadRoot(root, { tags }));
+  const res = await withRoot(files, (root) => loadRoot(root, BUILTIN_ONLY, { tags }));
   assert.ok(res.ok, `expected a valid root, got ${JSON.stringify(res.diagnostics, null, 2)}`);
   return res.value;
 }
@@ -18,7 +19,7 @@ async function loadErrors(
   files: Record<string, string>,
   tags?: Record<string, string>,
 ): Promise<Diagnostic[]> {
-  const res = await withRoot(files, (root) => loadRoot(root, { tags }));
+  const res = await withRoot(files, (root) => loadRoot(root, BUILTIN_ONLY, { tags }));
   assert.ok(!res.ok, "expected the root to be invalid");
   assert.ok(res.diagnostics.length > 0);
   return res.diagnostics;
@@ -27,7 +28,7 @@ async function loadErrors(
 /** What readRoot says of a root of these files, which it must refuse. */
 function readErrors(files: Record<string, string>): Promise<Diagnostic[]> {
   return withRoot(files, (root) => {
-    const res = readRoot(root);
+    const res = readRoot(root, BUILTIN_ONLY);
     assert.ok(!res.ok, "expected the root to be refused");
     return res.diagnostics;
   });
@@ -251,7 +252,7 @@ Deno.test("readRoot() accepts an import used only in a top-level let", () => {
     "main.cue": 'package demo\n\nimport "strings"\n\nlet U = strings.ToUpper("x")\na: U\n',
   };
   return withRoot(files, (root) => {
-    const res = readRoot(root);
+    const res = readRoot(root, BUILTIN_ONLY);
     assert.ok(res.ok, JSON.stringify(res.diagnostics));
   });
 });
@@ -310,7 +311,7 @@ Deno.test("readRoot() finds tags with their types and paths, and refuses malform
   await withRoot({
     "main.cue": "package demo\n\nenv: string @tag(env)\nn: {m: int @tag(n,type=int)}\n",
   }, (root) => {
-    const res = readRoot(root);
+    const res = readRoot(root, BUILTIN_ONLY);
     assert.ok(res.ok, JSON.stringify(res.diagnostics));
     assert.deepEqual(res.value.tags, [
       {
@@ -369,7 +370,10 @@ const THROUGH_KEYS = 'package demo\n\nimport tm "pravo.dev/providers/hashicorp/t
 
 Deno.test("loadRoot() evaluates a reference through a computed key to an attribute the provider computes: unknown, depended on", async () => {
   for (const trace of [true, false]) {
-    const res = await withRoot({ "main.cue": THROUGH_KEYS }, (root) => loadRoot(root, { trace }));
+    const res = await withRoot(
+      { "main.cue": THROUGH_KEYS },
+      (root) => loadRoot(root, BUILTIN_ONLY, { trace }),
+    );
     assert.ok(res.ok, JSON.stringify(res.diagnostics));
     const spec = res.value;
     assert.deepEqual(node(spec, "byKey.x").config.triggers, { at: UNKNOWN });

@@ -13,7 +13,7 @@
  */
 
 import { join } from "node:path";
-import { pinned } from "../workspace/pinned.ts";
+import type { Pinned } from "../workspace/pinned.ts";
 import { fromBase64 } from "../bytes.ts";
 import { writeFileAtomic } from "../files/atomic.ts";
 import { envVar, pravoCacheHome } from "../providers/install/cache_dir.ts";
@@ -70,9 +70,13 @@ export class ModuleReadError extends Error {
  * (`pets/pets.cue`), read from the pinned document in a child of `pravo
  * mcp`, else from the cache; each time checked against the lock's digest.
  */
-export function lockedModuleFiles(module: string, lock: LockedModule): Map<string, Uint8Array> {
+export function lockedModuleFiles(
+  module: string,
+  lock: LockedModule,
+  pinned: Pinned | undefined,
+): Map<string, Uint8Array> {
   let bytes: Uint8Array | undefined;
-  const p = pinned();
+  const p = pinned;
   if (p) {
     const m = p.modules?.find((x) => x.module === module && x.digest === lock.digest);
     if (!m) {

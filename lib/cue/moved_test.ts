@@ -1,3 +1,4 @@
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import { evaluateRoot, parseSources } from "./loader.ts";
 import { movedTarget } from "./moved.ts";
@@ -12,7 +13,11 @@ docs: readme_file: $local.#Resource.local_file & {filename: "README.txt", conten
 `;
 
 async function diagnostics(moved: string) {
-  const sources = parseSources("/nowhere", [{ name: "main.cue", src: HEAD + moved + "\n" }]);
+  const sources = parseSources(
+    "/nowhere",
+    [{ name: "main.cue", src: HEAD + moved + "\n" }],
+    BUILTIN_ONLY,
+  );
   assert.ok(sources.ok);
   const res = await evaluateRoot(sources.value, { trace: false });
   return res.ok

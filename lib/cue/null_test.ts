@@ -2,6 +2,7 @@
  * `null` means unset, as in Terraform (issue "Composition that holds",
  * item 6): an optional attribute set to null takes its default, or no value.
  */
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import type { Value } from "./program.ts";
 import { loadRoot } from "./loader.ts";
@@ -9,7 +10,7 @@ import { withRoot } from "./root_testing.ts";
 
 /** The configuration of each node of a root whose main.cue is `src`, which must load. */
 async function configs(src: string): Promise<(address: string) => Record<string, Value>> {
-  const res = await withRoot({ "main.cue": src }, (root) => loadRoot(root));
+  const res = await withRoot({ "main.cue": src }, (root) => loadRoot(root, BUILTIN_ONLY));
   assert.ok(res.ok, JSON.stringify(!res.ok && res.diagnostics));
   return (a) => res.value.nodes.find((n) => n.address === a)!.config;
 }

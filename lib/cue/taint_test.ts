@@ -4,6 +4,7 @@
  * `evaluateRoot`.
  */
 
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { evaluateRoot, readRoot, type Spec } from "./loader.ts";
 import { UNKNOWN } from "./program.ts";
@@ -33,7 +34,7 @@ async function evaluateWith(body: string, result?: string, reveal = false) {
   const root = await Deno.makeTempDir({ prefix: "pravo-taint-" });
   try {
     await Deno.writeTextFile(`${root}/main.cue`, HEAD + body);
-    const sources = readRoot(root);
+    const sources = readRoot(root, BUILTIN_ONLY);
     if (!sources.ok) throw new Error(JSON.stringify(sources.diagnostics));
     const known = new Map<string, Record<string, unknown>>();
     const secrets = new Map<string, AttrPath[]>();

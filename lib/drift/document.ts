@@ -10,7 +10,7 @@
  * @module
  */
 
-import { findTypes } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY, type Registry } from "../providers/registry.ts";
 import type { StateRecord } from "../state/store.ts";
 import { STATE_FORMAT_VERSION } from "../state/view.ts";
 import { redactAttributes, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
@@ -56,15 +56,22 @@ export interface DriftDocument {
 }
 
 /** The document of a drift run, sensitive values redacted. */
-export function driftDocument(report: DriftReport, records: readonly StateRecord[]): DriftDocument {
+export function driftDocument(
+  report: DriftReport,
+  records: readonly StateRecord[],
+  registry: Registry,
+): DriftDocument {
   const read = report.results;
   const nowRecords = read.filter((r) => r.now !== null).map((r) => ({
     ...r.record,
     attributes: r.now!,
   }));
-  const secrets = new Set([...sensitiveStrings(records), ...sensitiveStrings(nowRecords)]);
+  const secrets = new Set([
+    ...sensitiveStrings(records, registry.findType),
+    ...sensitiveStrings(nowRecords, registry.findType),
+  ]);
   const drift = read.filter((r) => r.status !== "unchanged").map((r): DriftEntry => {
-    const paths = sensitivePathsOf(r.record);
+    const paths = sensitivePathsOf(r.record, registry.findType);
     return {
       address: r.record.address,
       type: r.record.type,
@@ -100,8 +107,8 @@ export function plural(n: number, one: string, many: string): string {
 }
 
 /** The attributes of a managed type that the configuration sets (not computed). */
-function inputsOf(type: string): Set<string> | undefined {
-  const t = findTypes(type).find((f) => f.type.mode === "managed")?.type;
+function inputsOf(type: string, registry: Pick<Registry, "findTypes">): Set<string> | undefined {
+  const t = registry.findTypes(type).find((f) => f.type.mode === "managed")?.type;
   if (!t) return undefined;
   return new Set(
     Object.entries(t.attributes).filter(([, a]) => a.required || a.optional).map(([k]) => k),
@@ -113,8 +120,11 @@ function inputsOf(type: string): Set<string> | undefined {
  * attributes followed them (a file's digests follow its content); all the
  * names when no input changed.
  */
-export function changedText(entry: Pick<DriftEntry, "type" | "changed">): string {
-  const inputs = inputsOf(entry.type);
+export function changedText(
+  entry: Pick<DriftEntry, "type" | "changed">,
+  registry: Pick<Registry, "findTypes"> = BUILTIN_REGISTRY,
+): string {
+  const inputs = inputsOf(entry.type, registry);
   const named = inputs ? entry.changed.filter((k) => inputs.has(k)) : [];
   if (named.length === 0) return `${entry.changed.join(", ")} changed`;
   const rest = entry.changed.length - named.length;

@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import assert from "node:assert/strict";
 import { Style } from "../diag/style.ts";
 import type { StateRecord } from "../state/store.ts";
@@ -49,7 +50,7 @@ Deno.test("driftDocument() redacts sensitive values in the state and in what was
     failed: [],
     diagnostics: [],
   };
-  const doc = driftDocument(report, [key, copy]);
+  const doc = driftDocument(report, [key, copy], BUILTIN_REGISTRY);
   const text = JSON.stringify(doc) + renderDrift(doc, new Style(false));
   assert.ok(!text.includes(SECRET) && !text.includes(NEW_SECRET), text);
   assert.deepEqual(doc.drift, [{

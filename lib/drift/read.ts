@@ -8,11 +8,10 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, error } from "../diag/diag.ts";
-import { findType } from "../providers/registry.ts";
 import type { Attrs } from "../providers/runtime.ts";
 import { ProviderSession } from "../providers/session.ts";
 import type { StateRecord, StateStore, TxMeta } from "../state/store.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 /** How a record compares with the real world. */
 export type DriftStatus = "drifted" | "gone" | "unchanged";
@@ -105,19 +104,25 @@ function emptyAsNull(v: unknown): unknown {
  */
 export async function readDrift(
   records: readonly StateRecord[],
-  opts: { root: string; signal?: AbortSignal; session?: ProviderSession },
+  opts: {
+    root: string;
+    /** The command's workspace: its registry, and what its plugin providers start from. */
+    workspace: Pick<Workspace, "registry" | "inputs">;
+    signal?: AbortSignal;
+    session?: ProviderSession;
+  },
 ): Promise<DriftReport> {
   const session = opts.session ?? new ProviderSession(
     opts.root,
     () => Promise.resolve([]),
-    pluginInputs(opts.root),
+    opts.workspace.inputs,
   );
   const report: DriftReport = { results: [], notReadable: [], failed: [], diagnostics: [] };
   const work: { rec: StateRecord; run: () => Promise<void> }[] = [];
   const results = new Map<string, DriftResult>();
   for (const rec of records) {
     if (rec.mode !== "managed") continue;
-    const type = findType(rec.provider, "managed", rec.type);
+    const type = opts.workspace.registry.findType(rec.provider, "managed", rec.type);
     const provider = type ? await session.providerFor(rec) : undefined;
     if (!provider || !type || !provider.canRead(type)) {
       report.notReadable.push(rec);

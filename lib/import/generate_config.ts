@@ -33,13 +33,11 @@ import { addressLabels, formatAddress } from "../addr/address.ts";
 import { parseSources, readRoot, type Sources, type Spec } from "../cue/loader.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
 import { instancesOf } from "../plan/session.ts";
 import { evaluateWithState, mustEvaluateWithState } from "../plan/known.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { withoutUnknown } from "../plan/node_values.ts";
 import type { StateStore } from "../state/store.ts";
-import { pluginInputs } from "../workspace/lock.ts";
 import { writeNewFile } from "../files/new_file.ts";
 import { shellWord } from "../diag/hint.ts";
 import { alreadyManaged, type Imported, importNode, type ImportOptions } from "./import.ts";
@@ -117,7 +115,11 @@ async function checkFits(
       "or correct what the diagnostics below name.",
     { address: want.address },
   );
-  const probe = parseSources(sources.root, [...sources.given, { name: file.name, src: file.text }]);
+  const probe = parseSources(
+    sources.root,
+    [...sources.given, { name: file.name, src: file.text }],
+    sources.workspace,
+  );
   if (!probe.ok) throw new DiagnosticsError([lead, ...probe.diagnostics], "invalid");
   const res = await evaluateWithState(probe.value, state.records, state.tags);
   if (!res.ok) throw new DiagnosticsError([lead, ...res.diagnostics], "invalid");
@@ -182,7 +184,7 @@ async function providerOf(
     new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
-      pluginInputs(opts.root),
+      opts.workspace.inputs,
     );
   const provider = await session.providerFor({
     address,
@@ -206,7 +208,7 @@ async function importWritten(
 ): Promise<Imported> {
   const { address, id } = node;
   try {
-    const fresh = readRoot(opts.root);
+    const fresh = readRoot(opts.root, opts.workspace);
     if (!fresh.ok) throw new DiagnosticsError(fresh.diagnostics, "invalid");
     return await importNode(fresh.value, store, address, id, opts);
   } catch (e) {
@@ -247,7 +249,7 @@ export async function generateConfig(
   const records = await store.listRecords();
   const spec = await mustEvaluateWithState(sources, records, opts.tags);
   checkUndeclared(address, labels, spec.nodes);
-  const { catalog } = tryCatalogFor(opts.root, pluginInputs(opts.root));
+  const { catalog } = opts.workspace.registry;
   if (catalog) {
     const diags = await catalog.ensureSchemas(spec.providers.map((p) => p.source));
     if (hasErrors(diags)) throw new DiagnosticsError(diags, "error");

@@ -15,7 +15,7 @@ import { DiagnosticsError, didYouMean, error } from "../diag/diag.ts";
 import { UsageError } from "../diag/usage.ts";
 import { formatAddress } from "../addr/address.ts";
 import type { Node, Spec } from "../cue/loader.ts";
-import { findType, typeNamesOfMode } from "../providers/registry.ts";
+import type { Registry } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 
 /** The file to write: a new `.cue` file in the root's folder. */
@@ -99,8 +99,8 @@ export function checkUndeclared(address: string, labels: string[], nodes: readon
 }
 
 /** The provider configurations of the root that offer a managed type of this name. */
-function offering(spec: Spec, type: string) {
-  return spec.providers.filter((p) => findType(p.source, "managed", type) !== undefined);
+function offering(spec: Spec, type: string, registry: Registry) {
+  return spec.providers.filter((p) => registry.findType(p.source, "managed", type) !== undefined);
 }
 
 /** The node's type and the provider configuration it is declared on. */
@@ -108,12 +108,12 @@ export function resolveTarget(
   spec: Spec,
   address: string,
   labels: string[],
-  opts: { type?: string; provider?: string },
+  opts: { type?: string; provider?: string; workspace: { registry: Registry } },
 ): { type: TypeSchema; instance: Spec["providers"][number] } {
   let name = opts.type;
   if (name === undefined) {
     for (const i of [labels.length - 2, labels.length - 3]) {
-      if (i >= 0 && offering(spec, labels[i]).length) {
+      if (i >= 0 && offering(spec, labels[i], opts.workspace.registry).length) {
         name = labels[i];
         break;
       }
@@ -131,9 +131,9 @@ export function resolveTarget(
       ),
     ], "usage");
   }
-  const found = offering(spec, name);
+  const found = offering(spec, name, opts.workspace.registry);
   if (found.length === 0) {
-    const hint = didYouMean(name, typeNamesOfMode("managed"));
+    const hint = didYouMean(name, opts.workspace.registry.typeNamesOfMode("managed"));
     const providers = spec.providers.map((p) => `${p.address} (${p.source})`).join(", ");
     throw new DiagnosticsError([
       error(
@@ -188,5 +188,5 @@ export function resolveTarget(
       ),
     ], "error");
   }
-  return { type: findType(instance.source, "managed", name)!, instance };
+  return { type: opts.workspace.registry.findType(instance.source, "managed", name)!, instance };
 }

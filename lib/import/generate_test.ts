@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Block } from "../plugin/schema.ts";
 import { attr, block, nested } from "../plugin/_testing.ts";
 import type { TypeSchema } from "../providers/schema.ts";
-import { findType } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import { evaluate } from "../cue/engine.ts";
 import { formatSource } from "../cue/format/mod.ts";
 import {

@@ -31,7 +31,7 @@ import { reservationError } from "../state/reservation.ts";
 import { scrubDiagnostics } from "../plan/document.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
 import { inputsOf, providerConfigOf, withoutUnknown } from "../plan/node_values.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import type { StoredObject } from "../providers/resource_provider.ts";
 
 type Attrs = Record<string, unknown>;
@@ -39,6 +39,8 @@ type Attrs = Record<string, unknown>;
 /** What every import takes (of one object, and of a Terraform state): the root and who runs it. */
 export interface ImportRun {
   root: string;
+  /** The command's workspace: its registry, and what its plugin providers start from. */
+  workspace: SourcesWorkspace;
   tags: Record<string, string>;
   actor: string;
   reason: string;
@@ -198,7 +200,7 @@ export async function importNode(
     const session = opts.session ?? new ProviderSession(
       opts.root,
       () => Promise.resolve(instancesOf(spec)),
-      pluginInputs(opts.root),
+      opts.workspace.inputs,
     );
     session.bind(spec.nodes);
     const provider = await session.providerFor(node);

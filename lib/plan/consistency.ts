@@ -24,7 +24,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, error } from "../diag/diag.ts";
 import { sourcesDigest, specDigest } from "../cue/loader.ts";
 import { sentinelRefs } from "../cue/unknowns.ts";
-import { findType } from "../providers/registry.ts";
+import type { Registry } from "../providers/registry.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import { withoutUnknown } from "./node_values.ts";
 import type { Plan, PlannedNode } from "./types.ts";
@@ -46,7 +46,10 @@ const sameSet = (a: Iterable<string>, b: Iterable<string>) =>
  * The disagreements between a plan's parts, one diagnostic each; none for a
  * plan that pravo made. The caller refuses the plan when there is any.
  */
-export function checkPlanConsistency(plan: Plan): Diagnostic[] {
+export function checkPlanConsistency(
+  plan: Plan,
+  registry: Pick<Registry, "findType">,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const bad = (what: string, address?: string) =>
     out.push(
@@ -66,7 +69,7 @@ export function checkPlanConsistency(plan: Plan): Diagnostic[] {
   for (const n of plan.nodes) {
     if (seen.has(n.address)) bad("The node is in the plan twice", n.address);
     seen.add(n.address);
-    checkNode(plan, n, (what) => bad(what, n.address));
+    checkNode(plan, n, { registry, bad: (what) => bad(what, n.address) });
   }
   for (const s of plan.skipped ?? []) {
     if (seen.has(s.address)) bad("The node is both in the plan and skipped", s.address);
@@ -74,8 +77,12 @@ export function checkPlanConsistency(plan: Plan): Diagnostic[] {
   return out;
 }
 
-function checkNode(plan: Plan, n: PlannedNode, bad: (what: string) => void): void {
-  const type: TypeSchema | undefined = findType(n.provider, n.mode, n.type);
+function checkNode(
+  plan: Plan,
+  n: PlannedNode,
+  { registry, bad }: { registry: Pick<Registry, "findType">; bad: (what: string) => void },
+): void {
+  const type: TypeSchema | undefined = registry.findType(n.provider, n.mode, n.type);
   if (!type) {
     bad(`${n.provider} has no ${n.mode} type ${n.type}`);
     return;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { makeRoot, pravo } from "../../tests/_pravo.ts";
 import { keyFromBytes } from "../keys/key.ts";
 import { checkPlanConsistency } from "./consistency.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import { readPlanFile } from "./planfile.ts";
 import type { Plan, PlannedNode } from "./types.ts";
 
@@ -46,14 +47,15 @@ function node(plan: Plan, address: string): PlannedNode {
 function after(plan: Plan, change: (p: Plan) => void): string {
   const copy = structuredClone(plan);
   change(copy);
-  return checkPlanConsistency(copy).map((d) => `${d.address ?? ""}: ${d.detail}`).join("\n");
+  return checkPlanConsistency(copy, BUILTIN_REGISTRY).map((d) => `${d.address ?? ""}: ${d.detail}`)
+    .join("\n");
 }
 
 Deno.test("checkPlanConsistency() finds no disagreement in the plans pravo makes", async () => {
   const root = await makeRoot({ "main.cue": SPEC(5) });
   await pravo(root, ["init"], { env: ENV });
   const first = await planOf(root);
-  assert.deepEqual(checkPlanConsistency(first), []);
+  assert.deepEqual(checkPlanConsistency(first, BUILTIN_REGISTRY), []);
   assert.equal((await pravo(root, ["apply", "p.plan"], { env: ENV })).code, 0);
   await Deno.writeTextFile(join(root, "main.cue"), SPEC(7));
   const second = await planOf(root, ["--full"]);
@@ -65,9 +67,9 @@ Deno.test("checkPlanConsistency() finds no disagreement in the plans pravo makes
     ["size", "replace"],
     ["spec", "read"],
   ]);
-  assert.deepEqual(checkPlanConsistency(second), []);
+  assert.deepEqual(checkPlanConsistency(second, BUILTIN_REGISTRY), []);
   const destroy = await planOf(root, ["--destroy"]);
-  assert.deepEqual(checkPlanConsistency(destroy), []);
+  assert.deepEqual(checkPlanConsistency(destroy, BUILTIN_REGISTRY), []);
   await Deno.remove(root, { recursive: true });
 });
 

@@ -3,6 +3,8 @@
  * random edits of a generated root, each planned both ways, some applied.
  */
 
+import { builtinWorkspace } from "../workspace/workspace_testing.ts";
+import { BUILTIN_ONLY } from "../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { readRoot } from "../cue/loader.ts";
 import { openStore } from "../state/open.ts";
@@ -78,7 +80,7 @@ Deno.test("incremental and full plans agree on 50 random edits of a generated ro
     let skippedSeen = 0;
     for (let round = 0; round < 50; round++) {
       await Deno.writeTextFile(`${root}/main.cue`, render(shape));
-      const sources = readRoot(root);
+      const sources = readRoot(root, BUILTIN_ONLY);
       assert.ok(sources.ok, JSON.stringify(sources.diagnostics));
       const inc = await makePlan(sources.value, store, opts);
       const full = await makePlan(sources.value, store, { ...opts, full: true });
@@ -89,7 +91,11 @@ Deno.test("incremental and full plans agree on 50 random edits of a generated ro
         assert.ok(full.plan.nodes.some((n) => n.address === s.address && n.action === "no-op"));
       }
       if (round % 3 !== 2) {
-        const r = await applyPlan(inc.plan, store, { actor: "test", reason: "incremental" });
+        const r = await applyPlan(inc.plan, store, {
+          workspace: builtinWorkspace(),
+          actor: "test",
+          reason: "incremental",
+        });
         assert.ok(r.ok, JSON.stringify(r.outcomes.filter((o) => o.status !== "applied")));
       }
       // One random edit.

@@ -11,7 +11,7 @@
 
 import { DiagnosticsError } from "../diag/diag.ts";
 import { evaluateRoot, type Result, type Sources, type Spec } from "../cue/loader.ts";
-import { findType } from "../providers/registry.ts";
+import type { Registry } from "../providers/registry.ts";
 import type { Attribute, TypeSchema } from "../providers/schema.ts";
 import type { StateRecord } from "../state/store.ts";
 import type { AttrPath } from "../cue/secrets.ts";
@@ -28,8 +28,9 @@ export function isInput(a: Attribute): boolean {
 /** The schema of a record's or a node's type, when pravo knows it. */
 export function typeSchemaOf(
   rec: { provider: string; mode: string; type: string },
+  registry: Pick<Registry, "findType">,
 ): TypeSchema | undefined {
-  return findType(rec.provider, rec.mode as TypeSchema["mode"], rec.type);
+  return registry.findType(rec.provider, rec.mode as TypeSchema["mode"], rec.type);
 }
 
 /**
@@ -40,8 +41,9 @@ export function typeSchemaOf(
  */
 export function knownValuesOf(
   rec: { type: string; mode: string; provider: string; attributes: Attrs },
+  registry: Pick<Registry, "findType">,
 ): Attrs {
-  const type = typeSchemaOf(rec);
+  const type = typeSchemaOf(rec, registry);
   if (!type) return {};
   const out: Attrs = {};
   for (const [k, a] of Object.entries(type.attributes)) {
@@ -67,9 +69,12 @@ export async function evaluateWithState(
   const secrets = new Map<string, AttrPath[]>();
   for (const rec of records) {
     if (rec.mode !== "managed") continue;
-    const values = knownValuesOf(rec);
+    const values = knownValuesOf(rec, sources.registry);
     known.set(rec.address, values);
-    secrets.set(rec.address, sensitivePathsOf(rec).filter((p) => String(p[0]) in values));
+    secrets.set(
+      rec.address,
+      sensitivePathsOf(rec, sources.registry.findType).filter((p) => String(p[0]) in values),
+    );
   }
   const knownKinds = new Map(records.map((r) => [r.address, r]));
   const res = await evaluateRoot(sources, { tags, known, secrets, knownKinds });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import { evaluateRoot } from "../cue/loader.ts";
 import { declaredOnly, evaluateWithState, knownValuesOf } from "./known.ts";
 import { record, sourcesOf } from "./steps/_testing.ts";
@@ -9,7 +10,7 @@ const SHRUNK = sourcesOf(
 outputs: maxes: [for x in n {x.max}]`,
 );
 const RECORDS = [record('n."0"'), record('n."1"')];
-const KNOWN = new Map(RECORDS.map((r) => [r.address, knownValuesOf(r)]));
+const KNOWN = new Map(RECORDS.map((r) => [r.address, knownValuesOf(r, BUILTIN_REGISTRY)]));
 
 Deno.test("declaredOnly() keeps the known values of the nodes the root still declares", async () => {
   const whole = await evaluateRoot(SHRUNK, { tags: {}, known: KNOWN, trace: false });

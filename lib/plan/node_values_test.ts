@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { Spec } from "../cue/loader.ts";
 import { UNKNOWN, type Value } from "../cue/program.ts";
-import { findType } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import * as values from "./node_values.ts";
 
 const INTEGER = findType("hashicorp/random", "managed", "random_integer")!;

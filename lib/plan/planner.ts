@@ -59,6 +59,7 @@ export async function makePlan(
     now,
     root: opts.root,
     located,
+    registry: sources.registry,
   });
   const rounds = await planRounds(sources, { opts, state, refreshed, providers, located });
   const { spec } = rounds;

@@ -13,7 +13,7 @@ import { evaluateRoot, readRoot, type Sources, type Spec } from "../cue/loader.t
 import type { StateRecord } from "../state/store.ts";
 import type { Mode } from "../providers/schema.ts";
 import { type InstanceConfig, ProviderSession } from "../providers/session.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { SourcesWorkspace } from "../cue/loader.ts";
 import { declaredOnly, knownValuesOf } from "./known.ts";
 
 /** The kind of the node at an address: what an evaluation types a known value with. */
@@ -36,7 +36,9 @@ async function _withState(
   knownKinds: Map<string, KnownKind>,
 ) {
   const known = new Map(
-    [...records].filter((r) => r.mode === "managed").map((r) => [r.address, knownValuesOf(r)]),
+    [...records].filter((r) => r.mode === "managed").map((
+      r,
+    ) => [r.address, knownValuesOf(r, sources.registry)]),
   );
   const res = await evaluateRoot(sources, { tags, known, knownKinds, trace: false });
   if (res.ok || known.size === 0) return res;
@@ -54,12 +56,12 @@ async function _withState(
  * declares is read with the node's configuration).
  */
 export function rootSession(
-  root: string,
+  ws: SourcesWorkspace & { root: string },
   tags: Record<string, string>,
   records: readonly StateRecord[],
 ): ProviderSession {
-  const session: ProviderSession = new ProviderSession(root, async () => {
-    const sources = readRoot(root);
+  const session: ProviderSession = new ProviderSession(ws.root, async () => {
+    const sources = readRoot(ws.root, ws);
     if (!sources.ok) throw new DiagnosticsError(sources.diagnostics, "invalid");
     const knownKinds = new Map(records.map((r) => [r.address, r]));
     let res = await _withState(sources.value, tags, records, knownKinds);
@@ -67,7 +69,7 @@ export function rootSession(
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     session.bind(res.value.nodes);
     return instancesOf(res.value);
-  }, pluginInputs(root));
+  }, ws.inputs);
   return session;
 }
 
@@ -104,7 +106,7 @@ export function planSession(
     if (!res.ok) throw new DiagnosticsError(res.diagnostics, "invalid");
     session.bind(res.value.nodes);
     return instancesOf(res.value);
-  }, pluginInputs(opts.root));
+  }, sources.workspace.inputs);
   return {
     session,
     use(spec) {

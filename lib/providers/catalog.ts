@@ -9,8 +9,9 @@
  * by the hash of its package, and the process is kept for the run's first
  * use of that provider (plugin/processes.ts).
  *
- * {@linkcode catalogFor} builds the catalog of a root and makes it the one
- * that the registry's lookups see (registry.ts).
+ * {@linkcode catalogFor} builds the catalog of a root; the workspace
+ * (lib/workspace/workspace.ts) makes the registry's lookups of it
+ * (registry.ts `registryOf`).
  *
  * @module
  */
@@ -27,18 +28,10 @@ import { attributesOf, typeSchemaOf } from "./plugin/convert.ts";
 // node:fs) that `pravo providers` and `pravo schema` do not need (tests/startup_test.ts).
 import { pravoCacheFolder } from "./install/cache_dir.ts";
 import { type CachedSchema, readSchemaCache, writeSchemaCache } from "./plugin/schema_cache.ts";
-import { type PluginCatalog, useCatalog } from "./registry.ts";
-import type { Mode, ProviderSchema, TypeSchema } from "./schema.ts";
+import type { PluginCatalog, PluginEntry } from "./registry.ts";
 
-/** One plugin provider the lock pins. */
-export interface PluginEntry {
-  /** `registry.terraform.io/hashicorp/aws`. */
-  address: string;
-  /** `hashicorp/aws`: its import path is `pravo.dev/providers/hashicorp/aws`. */
-  source: string;
-  version: string;
-  hashes: string[];
-}
+export type { PluginEntry };
+import type { Mode, ProviderSchema, TypeSchema } from "./schema.ts";
 
 /** What the catalog knows of a provider's schema: cached, or fetched in this run. */
 interface KnownSchema {
@@ -101,7 +94,7 @@ export class RootCatalog implements PluginCatalog {
   readonly #types = new Map<string, TypeSchema | null>();
   readonly #fetching = new Map<string, Promise<Diagnostic[]>>();
   /** What the root's providers start from: the lock, the pins, the mirrors, the signal. */
-  inputs: PluginInputs;
+  readonly inputs: PluginInputs;
 
   constructor(root: string, entries: PluginEntry[], inputs: PluginInputs) {
     this.root = root;
@@ -272,12 +265,18 @@ export class RootCatalog implements PluginCatalog {
 /** Time spent getting providers' schemas in this process, for benchmarks. */
 export const catalogTimings = { fetchMs: 0, fetched: 0 };
 
-let current: RootCatalog | undefined;
+/**
+ * The catalog made for each inputs (a workspace's: lib/workspace/), so that
+ * the workspace and the provider sessions of one command share one catalog
+ * and what it read of the schemas. Keyed by the inputs themselves: nothing
+ * here outlives them or passes from one command to another.
+ */
+const made = new WeakMap<PluginInputs, RootCatalog>();
 
 /**
- * The catalog of a root's plugin providers, built from its inputs' lock file
- * and made the registry's active catalog. Refused (an `error`) when the
- * lock file is malformed.
+ * The catalog of a root's plugin providers, built from its inputs' lock file;
+ * the same inputs with the same pins get the same catalog. Refused (an
+ * `error`) when the lock file is malformed.
  */
 export function catalogFor(root: string, inputs: PluginInputs): RootCatalog {
   const abs = resolve(root);
@@ -292,19 +291,18 @@ export function catalogFor(root: string, inputs: PluginInputs): RootCatalog {
       hashes: pin.hashes,
     });
   }
-  // The same root with the same pins keeps its catalog (and what it read).
+  // The same inputs for the same root with the same pins keep their catalog (and what it read).
+  const known = made.get(inputs);
   if (
-    current?.root === abs &&
-    JSON.stringify([...current.entries.values()]) ===
+    known?.root === abs &&
+    JSON.stringify([...known.entries.values()]) ===
       JSON.stringify(entries.sort((a, b) => a.source < b.source ? -1 : 1))
   ) {
-    current.inputs = inputs;
-    useCatalog(current);
-    return current;
+    return known;
   }
-  current = new RootCatalog(abs, entries, inputs);
-  useCatalog(current);
-  return current;
+  const catalog = new RootCatalog(abs, entries, inputs);
+  made.set(inputs, catalog);
+  return catalog;
 }
 
 /** {@linkcode catalogFor}, with a malformed lock file as diagnostics. */
@@ -318,10 +316,4 @@ export function tryCatalogFor(
     if (e instanceof DiagnosticsError) return { diagnostics: e.diagnostics };
     throw e;
   }
-}
-
-/** Forgets the current catalog (tests that work on several roots in one process). */
-export function resetCatalog(): void {
-  current = undefined;
-  useCatalog(undefined);
 }

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { loadedModules } from "../_testing.ts";
-import { allTypeNames, findProvider, findTypes, MODES, PROVIDERS } from "./registry.ts";
+import { BUILTIN_REGISTRY, MODES, PROVIDERS } from "./registry.ts";
+const { allTypeNames, findProvider, findTypes } = BUILTIN_REGISTRY;
 import type { Attribute, Mode, TypeSchema } from "./schema.ts";
 
 function type(mode: Mode, name: string): TypeSchema {

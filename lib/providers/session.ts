@@ -16,7 +16,7 @@
 
 import { type Diagnostic, error } from "../diag/diag.ts";
 import { builtinProvider } from "./builtin.ts";
-import { catalogFor, tryCatalogFor } from "./catalog.ts";
+import { catalogFor } from "./catalog.ts";
 import type {
   ApplyResourceRequest,
   Attrs,
@@ -210,8 +210,6 @@ export class ProviderSession {
     this.root = root;
     this.#instances = instances;
     this.#inputs = inputs;
-    // The root's plugin providers become known to the registry's lookups.
-    tryCatalogFor(root, inputs);
   }
 
   /** Tells the session which provider configuration each node's type comes from. */

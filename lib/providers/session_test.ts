@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { resetCatalog } from "./catalog.ts";
 import type { PluginInputs } from "./plugin/inputs.ts";
 import type { TypeSchema } from "./schema.ts";
 import { type InstanceConfig, type NodeProviderRef, ProviderSession } from "./session.ts";
@@ -58,46 +57,34 @@ function sessionOf(bound: Record<string, string>, configs = TWO) {
 }
 
 Deno.test("providerFor() works with the configuration the evaluation that loads the configurations binds a record's node to", async () => {
-  try {
-    const { session, loads } = sessionOf({ w: "$west" });
-    const p = await session.providerFor({ address: "w", provider: "pravo/fake" });
-    assert.equal(p.canRead({ name: "fake_thing" } as TypeSchema), true);
-    assert.equal(loads(), 0, "asking for a provider evaluates nothing");
-    assert.equal(await chosen(session, { address: "w", provider: "pravo/fake" }), "$west");
-    assert.equal(loads(), 1);
-    // Bound now: asked again, the answer is the same without waiting.
-    assert.equal(await chosen(session, { address: "w", provider: "pravo/fake" }), "$west");
-    // A node the evaluation does not bind, with nothing recorded: the source's first.
-    assert.equal(await chosen(session, { address: "other", provider: "pravo/fake" }), "$east");
-  } finally {
-    resetCatalog();
-  }
+  const { session, loads } = sessionOf({ w: "$west" });
+  const p = await session.providerFor({ address: "w", provider: "pravo/fake" });
+  assert.equal(p.canRead({ name: "fake_thing" } as TypeSchema), true);
+  assert.equal(loads(), 0, "asking for a provider evaluates nothing");
+  assert.equal(await chosen(session, { address: "w", provider: "pravo/fake" }), "$west");
+  assert.equal(loads(), 1);
+  // Bound now: asked again, the answer is the same without waiting.
+  assert.equal(await chosen(session, { address: "w", provider: "pravo/fake" }), "$west");
+  // A node the evaluation does not bind, with nothing recorded: the source's first.
+  assert.equal(await chosen(session, { address: "other", provider: "pravo/fake" }), "$east");
 });
 
 Deno.test("providerFor() prefers the configuration a node is bound to over the one its record names", async () => {
-  try {
-    const { session } = sessionOf({ w: "$west" });
-    const rec = { address: "w", provider: "pravo/fake", providerInstance: "$east" };
-    assert.equal(await chosen(session, rec), "$west");
-  } finally {
-    resetCatalog();
-  }
+  const { session } = sessionOf({ w: "$west" });
+  const rec = { address: "w", provider: "pravo/fake", providerInstance: "$east" };
+  assert.equal(await chosen(session, rec), "$west");
 });
 
 Deno.test("providerFor() works with the configuration the record of a node no longer declared names", async () => {
-  try {
-    const { session } = sessionOf({});
-    const rec = { address: "gone", provider: "pravo/fake", providerInstance: "$west" };
-    assert.equal(await chosen(session, rec), "$west");
-  } finally {
-    resetCatalog();
-  }
+  const { session } = sessionOf({});
+  const rec = { address: "gone", provider: "pravo/fake", providerInstance: "$west" };
+  assert.equal(await chosen(session, rec), "$west");
 });
 
 Deno.test("providerFor() refuses a recorded configuration no longer declared, with one configuration left or several", async () => {
   const rec = { address: "gone", provider: "pravo/fake", providerInstance: "$old" };
   for (const configs of [TWO, TWO.slice(1)]) {
-    try {
+    {
       const { session } = sessionOf({}, configs);
       const p = await session.providerFor(rec);
       const res = await p.readResource({
@@ -114,8 +101,6 @@ Deno.test("providerFor() refuses a recorded configuration no longer declared, wi
       assert.ok(res.diagnostics[0].detail.includes(`(${names})`), res.diagnostics[0].detail);
       assert.match(res.diagnostics[0].detail, /Declare \$old again.*pravo state rm gone/s);
       assert.equal(res.diagnostics[0].address, "gone");
-    } finally {
-      resetCatalog();
     }
   }
 });

@@ -7,9 +7,14 @@
 
 import type { Style } from "../diag/style.ts";
 import { changedText, type DriftDocument, type DueDocument, plural } from "../drift/document.ts";
+import { BUILTIN_REGISTRY, type Registry } from "../providers/registry.ts";
 
 /** The human view of `pravo drift`: the records that differ, one line each. */
-export function renderDrift(doc: DriftDocument, style: Style): string {
+export function renderDrift(
+  doc: DriftDocument,
+  style: Style,
+  registry: Pick<Registry, "findTypes"> = BUILTIN_REGISTRY,
+): string {
   const s = doc.summary;
   const lines: string[] = [];
   const differ = s.drifted + s.gone;
@@ -31,7 +36,7 @@ export function renderDrift(doc: DriftDocument, style: Style): string {
       lines.push(
         e.status === "gone"
           ? `  ${style.red("-")} ${style.bold(e.address)}: gone`
-          : `  ${style.yellow("~")} ${style.bold(e.address)}: ${changedText(e)}`,
+          : `  ${style.yellow("~")} ${style.bold(e.address)}: ${changedText(e, registry)}`,
       );
     }
     lines.push("");

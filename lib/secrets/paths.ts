@@ -11,7 +11,7 @@
  * @module
  */
 
-import { findType } from "../providers/registry.ts";
+import type { TypeLookup } from "../providers/registry.ts";
 import type { Mode } from "../providers/schema.ts";
 
 /**
@@ -52,14 +52,16 @@ export function pathText(path: AttrPath): string {
 /**
  * The sensitive paths of a record: those it names, and the attributes its
  * type's schema marks sensitive (so that a record written without them is
- * still redacted).
+ * still redacted). `types` looks the type up: the workspace's registry's
+ * `findType`, given by the caller.
  */
 export function sensitivePathsOf(
   rec: Pick<SecretRecord, "provider" | "type" | "mode" | "sensitivePaths">,
+  types: TypeLookup,
 ): AttrPath[] {
   const seen = new Map<string, AttrPath>();
   for (const p of rec.sensitivePaths ?? []) seen.set(JSON.stringify(p), p);
-  const type = findType(rec.provider, rec.mode, rec.type);
+  const type = types(rec.provider, rec.mode, rec.type);
   for (const [k, a] of Object.entries(type?.attributes ?? {})) {
     if (a.sensitive) seen.set(JSON.stringify([k]), [k]);
   }
@@ -83,10 +85,13 @@ function strings(v: unknown, out: Set<string>): void {
 }
 
 /** Every string value held at a sensitive path of any of the records. */
-export function sensitiveStrings(records: readonly SecretRecord[]): Set<string> {
+export function sensitiveStrings(
+  records: readonly SecretRecord[],
+  types: TypeLookup,
+): Set<string> {
   const out = new Set<string>();
   for (const rec of records) {
-    for (const p of sensitivePathsOf(rec)) strings(at(rec.attributes, p), out);
+    for (const p of sensitivePathsOf(rec, types)) strings(at(rec.attributes, p), out);
   }
   return out;
 }

@@ -19,6 +19,7 @@
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { PravoKey } from "../keys/key.ts";
 import { cryptoModules } from "../keys/lazy.ts";
+import type { TypeLookup } from "../providers/registry.ts";
 import { type AttrPath, type SecretRecord, sensitivePathsOf } from "./paths.ts";
 
 /** A record as sealing sees it: its secrets, and its address, which each sealed value is bound to. */
@@ -45,16 +46,29 @@ export function defaultKeySource(root?: string): KeySource {
   return () => cryptoModules().key.loadKey(root === undefined ? {} : { root });
 }
 
-/** Seals and opens the sensitive values of one state. */
+/**
+ * Seals and opens the sensitive values of one state. Which values are
+ * sensitive is given, not asked for: `types` (the workspace registry's
+ * `findType`, handed to the store by the command that opens it) says which
+ * attributes a type's schema marks.
+ */
 export class Sealer {
   readonly #source: KeySource;
   readonly #where: string;
+  /** Looks up a record's type, for the attributes its schema marks sensitive. */
+  readonly types: TypeLookup;
   #key: PravoKey | undefined;
 
   /** `where` names the store in messages: its file or URL. */
-  constructor(source: KeySource, where: string) {
+  constructor(source: KeySource, opts: { where: string; types: TypeLookup }) {
     this.#source = source;
-    this.#where = where;
+    this.#where = opts.where;
+    this.types = opts.types;
+  }
+
+  /** The sensitive paths of a record: those it names and those its type's schema marks. */
+  sensitivePaths(rec: Pick<SecretRecord, "provider" | "type" | "mode" | "sensitivePaths">) {
+    return sensitivePathsOf(rec, this.types);
   }
 
   #load(): PravoKey {
@@ -157,9 +171,10 @@ function at(
  * schema; the empty path (every attribute) as each attribute's.
  */
 export function sealedPaths(
+  sealer: Pick<Sealer, "sensitivePaths">,
   rec: SecretRecord,
 ): AttrPath[] {
-  const paths = sensitivePathsOf(rec);
+  const paths = sealer.sensitivePaths(rec);
   if (!paths.some((p) => p.length === 0)) return paths;
   const keys = Object.keys(rec.attributes ?? {}).map((k) => [k]);
   return [...keys, ...paths.filter((p) => p.length > 1)];
@@ -174,7 +189,7 @@ export function sealAttributes(
   lineage: string,
   rec: SealedRecord,
 ): Record<string, unknown> {
-  const paths = sealedPaths(rec);
+  const paths = sealedPaths(sealer, rec);
   if (paths.length === 0) return rec.attributes;
   const copy = structuredClone(rec.attributes);
   for (const path of paths) {
@@ -193,7 +208,7 @@ export function unsealAttributes(
   lineage: string,
   rec: SealedRecord,
 ): Record<string, unknown> {
-  const paths = sealedPaths(rec);
+  const paths = sealedPaths(sealer, rec);
   let copy: Record<string, unknown> | undefined;
   for (const path of paths) {
     const p0 = at(rec.attributes, path);
@@ -207,9 +222,10 @@ export function unsealAttributes(
 
 /** True when a record holds a sensitive value that is not sealed. */
 export function holdsPlainSecret(
+  sealer: Pick<Sealer, "sensitivePaths">,
   rec: SecretRecord,
 ): boolean {
-  return sealedPaths(rec).some((path) => {
+  return sealedPaths(sealer, rec).some((path) => {
     const p = at(rec.attributes, path);
     if (!p || !(p.last in p.parent)) return false;
     const v = p.parent[p.last];
@@ -272,9 +288,12 @@ export function providerDataFields(
  * True when opening `rec` ({@linkcode unsealRecord}) needs the key: it holds
  * a sealed value at one of its sensitive paths, or sealed private data.
  */
-export function holdsSealed(rec: SealedRecord & { private?: string }): boolean {
+export function holdsSealed(
+  sealer: Pick<Sealer, "sensitivePaths">,
+  rec: SealedRecord & { private?: string },
+): boolean {
   if (rec.private?.startsWith(SEALED_PRIVATE)) return true;
-  return sealedPaths(rec).some((path) => {
+  return sealedPaths(sealer, rec).some((path) => {
     const p = at(rec.attributes, path);
     return p !== undefined && isSealed(p.parent[p.last]);
   });

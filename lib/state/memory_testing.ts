@@ -7,6 +7,7 @@
  */
 
 import { Sealer } from "../secrets/seal.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import type { Row } from "./rows.ts";
 import { type CurrentLock, type LogChangeRow, StoreBase } from "./store_base.ts";
 import { TxBase } from "./tx_base.ts";
@@ -24,7 +25,7 @@ import type {
 export const MEMORY_KEY = "ab".repeat(32);
 const SEALER = new Sealer(() => {
   throw new Error("no key in these tests");
-}, "memory");
+}, { where: "memory", types: BUILTIN_REGISTRY.findType });
 
 /**
  * A transaction of the memory store: it logs, and reads the sensitive paths

@@ -16,7 +16,7 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { interrupts } from "../workspace/interrupts.ts";
+import type { Interrupts } from "../workspace/interrupts.ts";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import { openLocation } from "./open.ts";
 import { type StateLocation } from "../config/location.ts";
@@ -43,7 +43,13 @@ export interface MigrateResult {
 export async function migrateState(
   from: StateLocation,
   to: StateLocation,
-  who: { actor: string; reason: string; root?: string },
+  who: {
+    actor: string;
+    reason: string;
+    root?: string;
+    /** The command's interrupts: the source's lock is held for them, and an interrupt stops the copy. */
+    interrupts?: Pick<Interrupts, "hold" | "throwIfInterrupted">;
+  },
 ): Promise<MigrateResult> {
   if (samePlace(from, to)) {
     throw new DiagnosticsError([
@@ -53,7 +59,11 @@ export async function migrateState(
       ),
     ], "usage");
   }
-  const source = await openLocation(from, { root: who.root });
+  const interrupts = who.interrupts;
+  const source = await openLocation(from, {
+    root: who.root,
+    hold: interrupts && ((what: string) => interrupts.hold(what)),
+  });
   let lock: LockInfo | undefined;
   try {
     lock = await source.acquireLock({
@@ -65,7 +75,7 @@ export async function migrateState(
     const dump = await exportState(source, from);
     // Interrupted before the copy is written, nothing is copied; once it is
     // being written, the copy is finished and verified (a short step).
-    interrupts.throwIfInterrupted("Nothing was copied; the source is unchanged.");
+    interrupts?.throwIfInterrupted("Nothing was copied; the source is unchanged.");
     await importState(to, dump);
     await verify(source, to, who.root);
     return {

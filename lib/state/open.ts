@@ -23,11 +23,15 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { DiagnosticsError, error } from "../diag/diag.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { CONFIG_FILE, ROOT_KEY, SCHEMA_NAME } from "../config/names.ts";
-import { pinned, pinnedFor, pinnedReadOnly } from "../workspace/pinned.ts";
+import { type Pinned, readOnlyRun } from "../workspace/pinned.ts";
 import { SqliteStore } from "./sqlite/store.ts";
 import { defaultKeySource } from "../secrets/seal.ts";
 import type { StateStore } from "./store.ts";
 import type { PgHost, PostgresLocation, StateLocation } from "../config/location.ts";
+import type { TypeLookup } from "../providers/registry.ts";
+import type { Workspace } from "../workspace/types.ts";
+import type { Interrupts } from "../workspace/interrupts.ts";
+import type { HoldFor } from "./lock/held.ts";
 
 /** The folder in a root that holds pravo's files. */
 export const PRAVO_DIR = ".pravo";
@@ -41,6 +45,14 @@ export interface StateChoice {
   root: string;
   /** The state location from `--state` or `$PRAVO_STATE`, if any. */
   state?: string;
+  /**
+   * The command's workspace: its registry tells the store which attributes
+   * a type's schema marks sensitive. Without one (tests, tools), the
+   * built-in providers' types alone.
+   */
+  workspace?: Pick<Workspace, "registry" | "pinned" | "config">;
+  /** The command's interrupts: the store marks the state lock it takes held for them. */
+  interrupts?: Pick<Interrupts, "hold">;
 }
 
 /** The URL parameters pravo reads; others are refused. */
@@ -54,9 +66,9 @@ const PG_PARAMS = ["root", "schema", "sslmode", "connect_timeout"];
 export async function stateLocation(
   ctx: StateChoice,
 ): Promise<StateLocation> {
-  const pinned = pinnedFor(ctx.root);
+  const pinned = ctx.workspace?.pinned;
   if (pinned) return pinned.state;
-  return locationFrom(ctx, await configOf(ctx.root));
+  return locationFrom(ctx, ctx.workspace ? ctx.workspace.config : await configOf(ctx.root));
 }
 
 /**
@@ -71,8 +83,8 @@ async function configOf(root: string): Promise<LoadedConfig> {
     if (e instanceof Deno.errors.NotFound) return { config: {} };
     // anything else: readConfig says it as it always has
   }
-  const { rootConfig } = await import("../workspace/config.ts");
-  return rootConfig(root);
+  const { readConfig } = await import("../config/config.ts");
+  return readConfig(root);
 }
 
 /**
@@ -260,16 +272,37 @@ export async function openStore(
   ctx: StateChoice,
   opts: { create?: boolean; now?: () => Date; readOnly?: boolean } = {},
 ): Promise<StateStore> {
-  return await openLocation(await stateLocation(ctx), { ...opts, root: ctx.root });
+  const ws = ctx.workspace;
+  // The registry is built at the first lookup: a store that meets no record reads no lock.
+  const types: TypeLookup | undefined = ws && ((s, m, n) => ws.registry.findType(s, m, n));
+  return await openLocation(await stateLocation(ctx), {
+    ...opts,
+    root: ctx.root,
+    types,
+    pinned: ctx.workspace?.pinned,
+    hold: ctx.interrupts && ((what: string) => ctx.interrupts!.hold(what)),
+  });
 }
 
 /** Opens the store at `where`; `root` names the root in messages. */
 export async function openLocation(
   where: StateLocation,
-  given: { create?: boolean; now?: () => Date; root?: string; readOnly?: boolean } = {},
+  given: {
+    create?: boolean;
+    now?: () => Date;
+    root?: string;
+    readOnly?: boolean;
+    /** Looks up a record's type for its sensitive attributes; default the built-in providers'. */
+    types?: TypeLookup;
+    /** What `pravo mcp` pinned, in a child of the server. */
+    pinned?: Pinned;
+    /** Marks the state lock held for the command's interrupts; default none. */
+    hold?: HoldFor;
+  } = {},
 ): Promise<StateStore> {
   // A child of `pravo mcp --read-only` writes nothing, whatever it runs.
-  const opts = pinnedReadOnly() ? { ...given, readOnly: true, create: false } : given;
+  const readOnly = readOnlyRun(given.pinned);
+  const opts = readOnly ? { ...given, readOnly: true, create: false } : given;
   if (where.backend === "postgres") {
     // Loaded only here, so that SQLite users never load the driver.
     const { PostgresStore } = await import("./postgres/store.ts");
@@ -277,11 +310,13 @@ export async function openLocation(
       create: opts.create,
       now: opts.now,
       key: defaultKeySource(opts.root),
+      types: opts.types,
+      hold: opts.hold,
       // Enforced by the server (every transaction read-only) for pravo mcp --read-only.
-      readOnly: pinnedReadOnly(),
+      readOnly,
     });
   }
-  if (pinned() && realStatePath(where.path) !== where.path) {
+  if (opts.pinned && realStatePath(where.path) !== where.path) {
     // A child of pravo mcp opens the file the server resolved at start: a
     // symbolic link made since (by an agent, in the root) is refused, not followed.
     throw new DiagnosticsError([
@@ -293,7 +328,7 @@ export async function openLocation(
       ),
     ], "error");
   }
-  if (where.isDefault && opts.root !== undefined && !pinned()) {
+  if (where.isDefault && opts.root !== undefined && !opts.pinned) {
     // The default state is the root's own .pravo/state.db. A symbolic link
     // there (.pravo itself, or the file) is an agent's to make, and would
     // move every command to another root's state: refused, not followed.
@@ -328,6 +363,8 @@ export async function openLocation(
     now: opts.now,
     key: defaultKeySource(opts.root),
     readOnly: opts.readOnly,
+    types: opts.types,
+    hold: opts.hold,
   });
 }
 

@@ -37,7 +37,7 @@ import type {
 } from "./store.ts";
 import { type Attempt, lockWithRetry, newLock } from "./lock/loop.ts";
 import { type HolderLiveness, lockedError, unlockChange } from "./lock/message.ts";
-import { DEFAULT_LOCK_TTL_MS, HeldLock, type LockBeacon } from "./lock/held.ts";
+import { DEFAULT_LOCK_TTL_MS, HeldLock, type HoldFor, type LockBeacon } from "./lock/held.ts";
 import type { Sealing, TxBase } from "./tx_base.ts";
 import type { StoredChange } from "./rows.ts";
 
@@ -68,6 +68,8 @@ export interface OpenedStore {
   lineage: string;
   /** The log's redaction key as stored (sealed). */
   redactionKey: string;
+  /** Marks the state lock held for the command's interrupts; default none. */
+  hold?: HoldFor;
 }
 
 /** Marks the async call chain inside a transaction's `fn`, to catch nesting. */
@@ -83,6 +85,7 @@ export abstract class StoreBase<H, B extends LockBeacon> {
   protected readonly now: () => Date;
   protected readonly sealer: Sealer;
   protected readonly lineage: string;
+  readonly #hold: HoldFor | undefined;
   /** The lock this store holds, if any. */
   #held: HeldLock | undefined;
   readonly #storedRedactionKey: string;
@@ -96,6 +99,7 @@ export abstract class StoreBase<H, B extends LockBeacon> {
     this.now = opened.now;
     this.sealer = opened.sealer;
     this.lineage = opened.lineage;
+    this.#hold = opened.hold;
     this.#storedRedactionKey = opened.redactionKey;
   }
 
@@ -223,7 +227,7 @@ export abstract class StoreBase<H, B extends LockBeacon> {
       await beacon.release();
       throw e;
     }
-    this.#held = new HeldLock(acquired, beacon);
+    this.#held = new HeldLock(acquired, beacon, this.#hold);
     this.#held.renewEvery(ttl, () => this.exclusive(() => this.#renew(acquired.id, ttl)));
     if (acquired.tookOver) this.forgetBeacon(acquired.tookOver.id);
     return acquired;
@@ -348,7 +352,7 @@ export abstract class StoreBase<H, B extends LockBeacon> {
 
   /** Records read from rows, their sealed values opened; loads the cryptography only if one is sealed. */
   protected async unsealedAll(recs: StateRecord[]): Promise<StateRecord[]> {
-    if (recs.some(holdsSealed)) await loadCrypto();
+    if (recs.some((r) => holdsSealed(this.sealer, r))) await loadCrypto();
     return recs.map((rec) => unsealRecord(this.sealer, this.lineage, rec));
   }
 

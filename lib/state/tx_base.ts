@@ -6,14 +6,15 @@
  * say it was sensitive).
  *
  * The sensitive paths of a record are those it names and those its type's
- * schema marks (`sensitivePathsOf`, lib/secrets/paths.ts, which asks the
- * provider registry): the one place where a store asks for them.
+ * schema marks (`Sealer.sensitivePaths`, lib/secrets/seal.ts, with the type
+ * lookup the store was opened with): the store asks no registry.
  *
  * @module
  */
 
 import { providerDataColumn, sealAttributes, type Sealer, unsealRecord } from "../secrets/seal.ts";
 import { type AttrPath, sensitivePathsOf } from "../secrets/paths.ts";
+import type { TypeLookup } from "../providers/registry.ts";
 import { canonicalJson, unionPaths } from "../secrets/redact.ts";
 import type { Row } from "./rows.ts";
 import type { ChangeInput, Mode, RecordInput, StateRecord, StateTx } from "./store.ts";
@@ -94,12 +95,14 @@ export abstract class TxBase implements StateTx {
 
   /** Remembers the sensitive paths of `row`, the record as it was, unless known already. */
   protected seedFrom(address: string, row: Row | undefined): void {
-    if (!this.paths.has(address)) this.paths.set(address, row ? pathsOfRow(row) : []);
+    if (!this.paths.has(address)) {
+      this.paths.set(address, row ? pathsOfRow(row, this.sealer.types) : []);
+    }
   }
 
   /** Adds the sensitive paths of the record this transaction writes. */
   protected addPaths(r: RecordInput): void {
-    this.paths.set(r.address, unionPaths(this.paths.get(r.address), sensitivePathsOf(r)));
+    this.paths.set(r.address, unionPaths(this.paths.get(r.address), this.sealer.sensitivePaths(r)));
   }
 
   /** The columns of `r`'s row that are not its input's fields as they are. */
@@ -118,11 +121,11 @@ export abstract class TxBase implements StateTx {
 }
 
 /** The sensitive paths of a record's row: those it names and its type's schema marks. */
-export function pathsOfRow(row: Row): AttrPath[] {
+export function pathsOfRow(row: Row, types: TypeLookup): AttrPath[] {
   return sensitivePathsOf({
     provider: String(row.provider),
     type: String(row.type),
     mode: String(row.mode) as Mode,
     sensitivePaths: JSON.parse(String(row.sensitive_paths)),
-  });
+  }, types);
 }

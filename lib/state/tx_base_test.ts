@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { pathsOfRow } from "./tx_base.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import { MemoryTx } from "./memory_testing.ts";
 import { record } from "./store_testing.ts";
 
@@ -39,7 +40,10 @@ Deno.test("TxBase.addPaths() adds the paths a written record names, pathsOfRow()
   await tx.putRecord(record("n", { sensitivePaths: [["keepers", "k"]] }));
   assert.deepEqual(tx.sensitivePathsOf("n"), [["keepers", "k"]]);
   assert.deepEqual(
-    pathsOfRow({ sensitive_paths: "[]", provider: "p", type: "t", mode: "data" }),
+    pathsOfRow(
+      { sensitive_paths: "[]", provider: "p", type: "t", mode: "data" },
+      BUILTIN_REGISTRY.findType,
+    ),
     [],
   );
   tx.finish();

@@ -27,6 +27,7 @@ import {
   sensitiveStrings,
   traceSecrets,
 } from "../secrets/paths.ts";
+import type { TypeLookup } from "../providers/registry.ts";
 
 /** The `format_version` of every document on this page. */
 export const STATE_FORMAT_VERSION = "1.0";
@@ -60,9 +61,9 @@ function durationMs(text: string): number | undefined {
 /** The JSON form of a record, sensitive values redacted unless `showSensitive`. */
 export function recordDocument(
   rec: StateRecord,
-  opts: { showSensitive?: boolean; secrets?: ReadonlySet<string> } = {},
+  opts: { showSensitive?: boolean; secrets?: ReadonlySet<string>; types: TypeLookup },
 ) {
-  const paths = sensitivePathsOf(rec);
+  const paths = sensitivePathsOf(rec, opts.types);
   return {
     address: rec.address,
     mode: rec.mode,
@@ -90,10 +91,14 @@ export type RecordDocument = ReturnType<typeof recordDocument>;
  * `{lineage, serial, nodes: {"<address>": record}}`, sensitive values
  * redacted.
  */
-export function stateDocument(identity: StateIdentity, records: readonly StateRecord[]) {
-  const secrets = sensitiveStrings(records);
+export function stateDocument(
+  identity: StateIdentity,
+  records: readonly StateRecord[],
+  { types }: { types: TypeLookup },
+) {
+  const secrets = sensitiveStrings(records, types);
   const nodes: Record<string, RecordDocument> = {};
-  for (const rec of records) nodes[rec.address] = recordDocument(rec, { secrets });
+  for (const rec of records) nodes[rec.address] = recordDocument(rec, { secrets, types });
   return { lineage: identity.lineage, serial: identity.serial, nodes };
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { StateRecord } from "./store.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
 import { record } from "./store_testing.ts";
 import { changedAttributes, dependentsOf, parseLimit, recordDocument, refreshDue } from "./view.ts";
 import {
@@ -39,16 +40,36 @@ Deno.test("redactAttributes() replaces sensitive paths and strings that hold a s
 });
 
 Deno.test("sensitivePathsOf() adds the attributes the schema marks sensitive", () => {
-  const paths = sensitivePathsOf(rec("pw", { type: "random_password" }));
+  const paths = sensitivePathsOf(rec("pw", { type: "random_password" }), BUILTIN_REGISTRY.findType);
   assert.deepEqual(paths.map((p) => p.join(".")).sort(), ["bcrypt_hash", "result"]);
   const strings = sensitiveStrings([
     rec("pw", { type: "random_password", attributes: { result: "p4ss", length: 4 } }),
-  ]);
+  ], BUILTIN_REGISTRY.findType);
   assert.deepEqual([...strings], ["p4ss"]);
   const doc = recordDocument(
     rec("pw", { type: "random_password", attributes: { result: "p4ss" } }),
+    { types: BUILTIN_REGISTRY.findType },
   );
   assert.equal(doc.attributes.result, "(sensitive)");
+});
+
+Deno.test("sensitivePathsOf() asks the type lookup it is given, and no other", () => {
+  const asked: string[] = [];
+  const types = (source: string, mode: string, name: string) => {
+    asked.push(`${source} ${mode} ${name}`);
+    return name === "acme_key"
+      ? {
+        name,
+        mode: "managed" as const,
+        description: "",
+        attributes: { token: { sensitive: true } },
+      }
+      : undefined;
+  };
+  const key = rec("k", { provider: "acme/acme", type: "acme_key" });
+  assert.deepEqual(sensitivePathsOf(key, types as never), [["token"]]);
+  assert.deepEqual(asked, ["acme/acme managed acme_key"]);
+  assert.deepEqual(sensitivePathsOf(key, BUILTIN_REGISTRY.findType), []);
 });
 
 Deno.test("refreshDue() adds the refresh age to the refresh time", () => {

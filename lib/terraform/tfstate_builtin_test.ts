@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { findType } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import type { TypeSchema } from "../providers/schema.ts";
 import { builtinObject, builtinSchemaVersion } from "./tfstate_builtin.ts";
 import { randomPassword } from "./tfstate_testing.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Node } from "../cue/loader.ts";
-import { findType } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import { parseTfState, type TfState } from "./tfstate.ts";
 import { checkTakeover } from "./tfstate_check.ts";
 import { specNode } from "../cue/spec_testing.ts";

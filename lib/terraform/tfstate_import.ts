@@ -22,12 +22,12 @@
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import type { Sources } from "../cue/loader.ts";
 import { ProviderSession } from "../providers/session.ts";
-import { tryCatalogFor } from "../providers/catalog.ts";
+import type { Registry } from "../providers/registry.ts";
 import { instancesOf } from "../plan/session.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
 import type { StateStore } from "../state/store.ts";
 import { type ImportRun, withImportLock } from "../import/import.ts";
-import { pluginInputs } from "../workspace/lock.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 import { REDACTED, sensitiveStrings } from "../secrets/paths.ts";
 import { redactOutputs } from "../plan/document.ts";
 import type { Spec } from "../cue/loader.ts";
@@ -37,6 +37,8 @@ import { checkTakeover, type Skipped } from "./tfstate_check.ts";
 import { type TakeoverRecord, takeoverRecord } from "./tfstate_records.ts";
 
 export interface TfImportOptions extends ImportRun {
+  /** The command's workspace: its registry, and its plugin providers' catalog and inputs. */
+  workspace: ImportRun["workspace"] & Pick<Workspace, "catalog">;
   /** When Terraform last wrote the file (its modification time): the records' refresh time. */
   writtenAt?: string;
 }
@@ -83,8 +85,7 @@ export async function importTerraformState(
 ): Promise<TfImportResult> {
   const records = await store.listRecords();
   const spec = await mustEvaluateWithState(sources, records, opts.tags);
-  const inputs = pluginInputs(opts.root);
-  const { catalog } = tryCatalogFor(opts.root, inputs);
+  const { catalog, inputs } = opts.workspace;
   const check = checkTakeover(state, {
     spec,
     existing: new Set(records.map((r) => r.address)),
@@ -114,7 +115,7 @@ export async function importTerraformState(
     }
     if (hasErrors(refused)) throw new DiagnosticsError(refused, "error");
     const outputs = done.length && (await store.readOutputs()) === null
-      ? outputsOf(state, spec, [...records, ...done.map((d) => d.record)])
+      ? outputsOf(state, spec, [...records, ...done.map((d) => d.record)], sources.registry)
       : {};
     await writeRecords(store, { state, done, outputs }, opts);
     return {
@@ -147,13 +148,14 @@ function outputsOf(
     RecordInput,
     "provider" | "type" | "mode" | "sensitivePaths" | "attributes"
   >[],
+  registry: Registry,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(state.outputs)) {
     if (!(name in spec.outputs)) continue;
     out[name] = o.sensitive || spec.outputsSensitive.includes(name) ? REDACTED : o.value;
   }
-  return redactOutputs(out, sensitiveStrings(records));
+  return redactOutputs(out, sensitiveStrings(records, registry.findType));
 }
 
 /** Writes the records, their log entry and the outputs in one transaction. */

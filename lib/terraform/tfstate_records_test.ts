@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Node } from "../cue/loader.ts";
-import { findType } from "../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import { nodeDigest } from "../plan/digest.ts";
 import { inputsOf, sensitiveOf } from "../plan/node_values.ts";
 import { builtinDigest, sensitiveNames } from "./tfstate_records.ts";

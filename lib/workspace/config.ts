@@ -6,11 +6,13 @@
  */
 
 import { type LoadedConfig, readConfig } from "../config/config.ts";
-import { pinnedFor } from "./pinned.ts";
+import type { Pinned } from "./pinned.ts";
 
 /** The root's `pravo.jsonc` (the pinned one in a child of `pravo mcp`). */
-export function rootConfig(root: string): LoadedConfig {
-  const pinned = pinnedFor(root);
+export function rootConfig(
+  root: string,
+  pinned: Pinned | undefined,
+): LoadedConfig {
   if (pinned) return { config: pinned.config, path: pinned.configPath };
   return readConfig(root);
 }

@@ -18,6 +18,11 @@
  * holds around anything else it must undo (a reservation made before its plan
  * file is written).
  *
+ * There is no process-wide instance: the command layer owns one
+ * ({@linkcode Interrupts} made by `main.ts`'s `run`, carried by the
+ * commands' Context), `main.ts`'s signal listeners feed it, the workspace
+ * holds its signal, and the store that takes the lock is given its `hold`.
+ *
  * @module
  */
 
@@ -95,9 +100,6 @@ export class Interrupts {
 export function failureOf(sig: InterruptSignal): FailureKind {
   return sig === "SIGTERM" ? "terminated" : "interrupted";
 }
-
-/** The interrupts of this process. */
-export const interrupts: Interrupts = new Interrupts();
 
 /**
  * The error a command ends with when it stops for an interrupt: `done` says

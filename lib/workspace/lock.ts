@@ -17,15 +17,16 @@ import {
   readLockFile,
 } from "../providers/install/lock.ts";
 import type { PluginInputs } from "../providers/plugin/inputs.ts";
-import { interrupts } from "./interrupts.ts";
-import { pinnedFor } from "./pinned.ts";
+import type { Pinned } from "./pinned.ts";
 
 /**
  * The root's `pravo.lock.json` (the pinned one in a child of `pravo mcp`);
  * undefined when there is none.
  */
-export function rootLockFile(root: string): LockFileContent | undefined {
-  const pinned = pinnedFor(root);
+export function rootLockFile(
+  root: string,
+  pinned: Pinned | undefined,
+): LockFileContent | undefined {
   if (!pinned) return readLockFile(root);
   const path = `${root.replace(/\/+$/, "")}/${LOCK_FILE}`;
   return pinned.lockFile === undefined ? undefined : parseLockFile(pinned.lockFile, path);
@@ -36,16 +37,19 @@ export function rootLockFile(root: string): LockFileContent | undefined {
  * when first needed, the pinned providers in a child of `pravo mcp`, and
  * the signal that aborts at the first interrupt.
  */
-export function pluginInputs(root: string, signal: AbortSignal = interrupts.signal): PluginInputs {
-  const pinned = pinnedFor(root);
+export function pluginInputs(
+  root: string,
+  signal: AbortSignal,
+  pinned: Pinned | undefined,
+): PluginInputs {
   return {
-    lock: () => rootLockFile(root),
+    lock: () => rootLockFile(root, pinned),
     // A child of pravo mcp runs only what the server verified: none, when it verified none.
     pinned: pinned ? pinned.plugins ?? [] : undefined,
     mirrors: async () => {
       // Read only when a provider starts: what starts none needs no config parser.
       const { rootConfig } = await import("./config.ts");
-      return (rootConfig(root).config.provider_mirrors ?? []).map((m) => m.path);
+      return (rootConfig(root, pinned).config.provider_mirrors ?? []).map((m) => m.path);
     },
     signal,
   };

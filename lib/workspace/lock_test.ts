@@ -1,11 +1,17 @@
 import assert from "node:assert/strict";
-import { pin } from "./pinned.ts";
+import type { Pinned } from "./pinned.ts";
 import { pluginInputs } from "./lock.ts";
+import { openWorkspace } from "./workspace.ts";
 
 Deno.test("pluginInputs(): in a child of pravo mcp that verified no plugin provider, none may run", async () => {
   const root = await Deno.realPath(await Deno.makeTempDir());
-  assert.equal(pluginInputs(root).pinned, undefined, "not pinned: the lock decides");
-  pin({
+  const signal = new AbortController().signal;
+  assert.equal(
+    pluginInputs(root, signal, undefined).pinned,
+    undefined,
+    "not pinned: the lock decides",
+  );
+  const pinned: Pinned = {
     pinned: 1,
     root,
     state: { backend: "sqlite", path: `${root}/s.db`, isDefault: true },
@@ -14,16 +20,17 @@ Deno.test("pluginInputs(): in a child of pravo mcp that verified no plugin provi
     tags: {},
     actor: "a",
     reason: "",
-  });
-  try {
-    assert.deepEqual(
-      pluginInputs(root).pinned,
-      [],
-      "pinned with no plugins: an empty list, not none",
-    );
-    const other = await Deno.realPath(await Deno.makeTempDir());
-    assert.equal(pluginInputs(other).pinned, undefined, "another root is not pinned");
-  } finally {
-    pin(undefined);
-  }
+  };
+  assert.deepEqual(
+    pluginInputs(root, signal, pinned).pinned,
+    [],
+    "pinned with no plugins: an empty list, not none",
+  );
+  assert.deepEqual((await openWorkspace(root, { pinned, signal })).inputs.pinned, []);
+  const other = await Deno.realPath(await Deno.makeTempDir());
+  assert.equal(
+    (await openWorkspace(other, { pinned, signal })).inputs.pinned,
+    undefined,
+    "another root is not pinned",
+  );
 });

@@ -9,14 +9,16 @@
  * `--policy`, and its global flags (`-t`, `--actor`, `--reason`). It writes
  * that document to each child's standard input, and starts the child with
  * {@link PINNED_FLAG} as its first argument; `main.ts` reads the document
- * before anything else and {@link pin}s it for the life of the process.
+ * before anything else and opens the command's workspace with it
+ * (workspace.ts: `Workspace.pinned`), which hands it down.
  * Standard input is a channel the agent cannot touch, and unlike the command
  * line it has no size limit and is not shown by `ps`, so a password in a
  * `--state` URL stays out of sight.
  *
- * Code that reads one of these files asks {@link pinned} first: the state
- * location (`lib/state/open.ts`), `pravo.jsonc` (`lib/config/config.ts`), the
- * policies (`policy/load.ts`) and the lock file ({@link lockFileText}). A
+ * Code that reads one of these files is given the pinned document and uses
+ * it first: the state location (`lib/state/open.ts`), `pravo.jsonc`
+ * (config.ts), the policies (`policy/load.ts`), the lock file (lock.ts) and
+ * the modules (`lib/cue/module_cache.ts`). A
  * setting added to `pravo.jsonc` (such as `providers`) is pinned with the
  * rest, since the whole parsed file travels; plugin binaries named in
  * `pravo.lock.json` are read from {@link lockFileText}.
@@ -25,7 +27,7 @@
  */
 
 import { resolve } from "node:path";
-import type { PravoConfig } from "../config/config.ts";
+import type { PravoConfig } from "../config/types.ts";
 import type { StateLocation } from "../config/location.ts";
 import { fromBase64 } from "../bytes.ts";
 import type { PinnedPlugin } from "../providers/plugin/inputs.ts";
@@ -87,26 +89,14 @@ export interface Pinned {
   approvers?: { path: string; pem: string }[];
 }
 
-/** True in a child of `pravo mcp --read-only`: nothing is to be written. */
-export function pinnedReadOnly(): boolean {
-  return current?.readOnly === true;
+/** True in a child of `pravo mcp --read-only` (`doc` its pinned document): nothing is to be written. */
+export function readOnlyRun(doc: Pinned | undefined): boolean {
+  return doc?.readOnly === true;
 }
 
-let current: Pinned | undefined;
-
-/** The document this process was started with, if it is a child of `pravo mcp`. */
-export function pinned(): Pinned | undefined {
-  return current;
-}
-
-/** Pins `doc` for the rest of the process (undefined: no longer pinned, for tests). */
-export function pin(doc: Pinned | undefined): void {
-  current = doc;
-}
-
-/** The pinned document for `root`, when this process is pinned and serves that root. */
-export function pinnedFor(root: string): Pinned | undefined {
-  return current !== undefined && resolve(root) === current.root ? current : undefined;
+/** `doc` when it is the pinned document of `root` (the root the server serves), else undefined. */
+export function pinnedFor(doc: Pinned | undefined, root: string): Pinned | undefined {
+  return doc !== undefined && resolve(root) === doc.root ? doc : undefined;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { FileRefusal, readRegular } from "../files/regular.ts";
 import { LOCK_FILE } from "../providers/install/lock.ts";
-import { MAX_LOCK_FILE_BYTES, pinnedFor } from "./pinned.ts";
+import { MAX_LOCK_FILE_BYTES, type Pinned, pinnedFor } from "./pinned.ts";
 
 /**
  * `ROOT/pravo.lock.json` read now (never a FIFO or a device, at most
@@ -53,8 +53,8 @@ export async function digestOf(file: string, content?: string | Uint8Array): Pro
  * of `pravo mcp` for that root (undefined when the root had none at start),
  * else read from the file now.
  */
-export function lockFileText(root: string): string | undefined {
-  const p = pinnedFor(root);
+export function lockFileText(root: string, pinned: Pinned | undefined): string | undefined {
+  const p = pinnedFor(pinned, root);
   if (p) return p.lockFile;
   return readLockFileText(root);
 }

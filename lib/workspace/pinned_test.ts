@@ -6,7 +6,8 @@ import { rootConfig } from "./config.ts";
 import { stateLocation } from "../state/open.ts";
 import { MAIN, makeRoot, run, SEED } from "../../tests/_pravo.ts";
 import { lockFileText } from "./pinned_files.ts";
-import { mergeTags, parsePinned, pin, type Pinned, PINNED_FLAG } from "./pinned.ts";
+import { mergeTags, parsePinned, type Pinned, PINNED_FLAG } from "./pinned.ts";
+import { openWorkspace } from "./workspace.ts";
 import { toBase64 } from "../bytes.ts";
 
 function doc(root: string, extra: Partial<Pinned> = {}): Pinned {
@@ -30,25 +31,31 @@ Deno.test("pinned: stateLocation(), rootConfig(), lockFileText() and loadPolicy(
     "keep.cue": "// nothing\n",
   });
   const policy = "summary: destroy: 0\n";
-  pin(doc(root, {
+  const pinned = doc(root, {
     config: { state: { url: "sqlite:.pravo/pinned.db" } },
     configPath: join(root, "pravo.jsonc"),
     lockFile: "then",
     policies: [{ path: join(root, "keep.cue"), bytes: toBase64(new TextEncoder().encode(policy)) }],
-  }));
-  try {
+  });
+  const signal = new AbortController().signal;
+  const workspace = await openWorkspace(root, { pinned, signal });
+  {
     assert.equal(
-      (await stateLocation({ root, state: "sqlite:/elsewhere.db" }) as { path: string }).path,
+      (await stateLocation({ root, state: "sqlite:/elsewhere.db", workspace }) as { path: string })
+        .path,
       join(root, ".pravo", "pinned.db"),
     );
-    assert.deepEqual(rootConfig(root).config, { state: { url: "sqlite:.pravo/pinned.db" } });
-    assert.equal(lockFileText(root), "then");
+    assert.deepEqual(rootConfig(root, pinned).config, {
+      state: { url: "sqlite:.pravo/pinned.db" },
+    });
+    assert.deepEqual(workspace.config.config, { state: { url: "sqlite:.pravo/pinned.db" } });
+    assert.equal(lockFileText(root, pinned), "then");
     await Deno.remove(join(root, "keep.cue"));
-    const p = await loadPolicy(join(root, "keep.cue"));
+    const p = await loadPolicy(join(root, "keep.cue"), { pinned });
     assert.deepEqual(p.rules.map((r) => r.rule), ["summary.destroy"]);
     // A policy the server did not pin is refused, even if the file is there.
     await Deno.writeTextFile(join(root, "other.cue"), policy);
-    await assert.rejects(loadPolicy(join(root, "other.cue")), (e) => {
+    await assert.rejects(loadPolicy(join(root, "other.cue"), { pinned }), (e) => {
       assert.ok(e instanceof DiagnosticsError);
       assert.equal(e.kind, "policy");
       assert.match(e.diagnostics[0].summary, /the server did not pin it/);
@@ -56,11 +63,10 @@ Deno.test("pinned: stateLocation(), rootConfig(), lockFileText() and loadPolicy(
     });
     // Another root is not pinned.
     const other = await makeRoot({});
-    assert.equal(lockFileText(other), undefined);
-  } finally {
-    pin(undefined);
+    assert.equal(lockFileText(other, pinned), undefined);
   }
-  assert.equal(lockFileText(root), "now");
+  // Without the pinned document, the files.
+  assert.equal(lockFileText(root, undefined), "now");
   assert.match(
     (await stateLocation({ root, state: undefined }) as { path: string }).path,
     /from-file/,

@@ -20,14 +20,16 @@ import { makePlan } from "../../lib/plan/planner.ts";
 import { applyPlan } from "../../lib/apply/apply.ts";
 import { openStore } from "../../lib/state/open.ts";
 import type { StateStore } from "../../lib/state/store.ts";
+import { openWorkspace } from "../../lib/workspace/workspace.ts";
 
 const root = Deno.args[0];
 if (!root) throw new Error("usage: apply_inproc.ts ROOT");
 const who = { actor: "bench", reason: "benchmark" };
 
-const sources = readRoot(root);
+const workspace = await openWorkspace(root, { signal: new AbortController().signal });
+const sources = readRoot(root, workspace);
 if (!sources.ok) throw new Error(JSON.stringify(sources.diagnostics));
-const store: StateStore = await openStore({ root, state: undefined });
+const store: StateStore = await openStore({ root, state: undefined, workspace });
 const t0 = performance.now();
 const { plan } = await makePlan(sources.value, store, { root, tags: {}, ...who });
 const planMs = performance.now() - t0;
@@ -51,7 +53,7 @@ store.transaction = async (meta, fn) => {
   }
 };
 const t1 = performance.now();
-const result = await applyPlan(plan, store, { ...who, parallelism: 10 });
+const result = await applyPlan(plan, store, { ...who, workspace, parallelism: 10 });
 const applyMs = performance.now() - t1;
 await store.close();
 console.log(JSON.stringify({

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { findTypes } from "../../providers/registry.ts";
+import type { Registry } from "../../providers/registry.ts";
 import type { Mode, TypeSchema } from "../../providers/schema.ts";
 import { pathKey } from "../errors.ts";
 import { type Generator, type Ref, resolve, type Site } from "../syntax/mod.ts";
@@ -26,11 +26,13 @@ export const TYPE_MODES: Record<string, Mode> = {
  * The provider's type a field's value refers to (`$aws.#Resource.aws_sqs_queue`,
  * of the mode it is referred to with), when one is known: a node is declared there.
  */
-export function declaredType(site: Site): TypeSchema | undefined {
+export function declaredType(site: Site, registry: Registry): TypeSchema | undefined {
   for (const r of site.refs) {
     const i = r.selectors.findIndex((x) => x in TYPE_MODES);
     if (i < 0 || i + 1 >= r.selectors.length) continue;
-    const t = findTypes(r.selectors[i + 1]).find((x) => x.type.mode === TYPE_MODES[r.selectors[i]]);
+    const t = registry.findTypes(r.selectors[i + 1]).find((x) =>
+      x.type.mode === TYPE_MODES[r.selectors[i]]
+    );
     if (t) return t.type;
   }
   return undefined;
@@ -84,6 +86,7 @@ export class Deps {
   /** Child labels by parent path. */
   #children = new Map<string, Set<string>>();
   #nodeKeys: Map<string, string>;
+  readonly #registry: Registry;
   #nodesUnder = new Map<string, string[]>();
   /** Whether `r` is a clause of a comprehension written in a field's value. */
   #generatorRef(r: Ref): boolean {
@@ -115,6 +118,7 @@ export class Deps {
   #patterns = new Map<Site, (string | null)[]>();
 
   constructor(sources: Sources, nodes: readonly Pick<Node, "path" | "address">[]) {
+    this.#registry = sources.registry;
     this.#nodeKeys = new Map(nodes.map((n) => [pathKey(n.path), n.address]));
     for (const f of allFiles(sources)) {
       for (const g of f.parsed.generators) {
@@ -319,7 +323,7 @@ export class Deps {
   /** The type, built-in or plugin, a node at `path` is declared with, through its aliases. */
   typeOf(path: string[]): TypeSchema | undefined {
     for (const { site } of this.sitesFor(path)) {
-      const t = declaredType(site);
+      const t = declaredType(site, this.#registry);
       if (t) return t;
     }
     return undefined;

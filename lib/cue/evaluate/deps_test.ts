@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import { strict as assert } from "node:assert";
 import { declaredType, Deps } from "./deps.ts";
 import { RANDOM, sourcesOf } from "./evaluate_testing.ts";
@@ -57,6 +58,9 @@ Deno.test("Deps.embeddings() gives what fields embed that declares fields, not p
 
 Deno.test("declaredType() gives the provider type a field's value refers to", () => {
   const sites = SOURCES.files[0].parsed.sites;
-  assert.equal(declaredType(sites.find((s) => s.label === "base")!)?.name, "random_integer");
-  assert.equal(declaredType(sites.find((s) => s.label === "m")!), undefined);
+  assert.equal(
+    declaredType(sites.find((s) => s.label === "base")!, BUILTIN_REGISTRY)?.name,
+    "random_integer",
+  );
+  assert.equal(declaredType(sites.find((s) => s.label === "m")!, BUILTIN_REGISTRY), undefined);
 });

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { BUILTIN_ONLY } from "../../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import type { EvaluateOptions } from "../spec.ts";
 import { parseSources } from "../sources/parse.ts";
@@ -26,7 +27,7 @@ export const TIME = 'package demo\n\nimport tm "pravo.dev/providers/hashicorp/ti
 
 /** The sources of one file `main.cue`, checked; a root that does not exist. */
 export function sourcesOf(src: string): Sources {
-  const res = parseSources("/nowhere", [{ name: "main.cue", src }]);
+  const res = parseSources("/nowhere", [{ name: "main.cue", src }], BUILTIN_ONLY);
   assert.ok(res.ok, JSON.stringify(res.diagnostics));
   return res.value;
 }

@@ -8,7 +8,6 @@
  */
 
 import { type Diagnostic, error } from "../../diag/diag.ts";
-import { findTypes } from "../../providers/registry.ts";
 import { typeString } from "../../providers/schema.ts";
 import {
   cueErrorDiagnostic,
@@ -141,7 +140,9 @@ export function incompleteOrError(message: string, sources: Sources): Diagnostic
   const attr = path[path.length - 1];
   const schema = owner
     ? (owner.attributes ??
-      findTypes(owner.type).find((x) => owner.mode === undefined || x.type.mode === owner.mode)
+      index.registry.findTypes(owner.type).find((x) =>
+        owner.mode === undefined || x.type.mode === owner.mode
+      )
         ?.type.attributes)?.[attr]
     : undefined;
   if (owner && schema?.required) {

@@ -6,7 +6,7 @@
  */
 
 import { type Diagnostic, error } from "../../diag/diag.ts";
-import { findProvider, findType } from "../../providers/registry.ts";
+import type { Registry } from "../../providers/registry.ts";
 import type { Mode } from "../../providers/schema.ts";
 import { formatPath, locate, type SourceIndex } from "../errors.ts";
 import type { Value } from "../program.ts";
@@ -71,9 +71,9 @@ export function findNodes(
 }
 
 /** What a node found is: its marker, provider and type. */
-export function kindOf(v: Record<string, Value>) {
+export function kindOf(v: Record<string, Value>, registry: Registry) {
   const m = v[NODE_MARKER] as { mode: Mode; type: string; provider: string };
-  const provider = findProvider(m.provider)!;
-  const type = findType(m.provider, m.mode, m.type)!;
+  const provider = registry.findProvider(m.provider)!;
+  const type = registry.findType(m.provider, m.mode, m.type)!;
   return { m, provider, type };
 }

@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import { strict as assert } from "node:assert";
 import { NODE_MARKER, PROVIDER_MARKER } from "../provider_cue.ts";
 import { RANDOM, sourcesOf } from "./evaluate_testing.ts";
@@ -26,7 +27,7 @@ Deno.test("findNodes() refuses a node inside a list, at its declaration", () => 
 });
 
 Deno.test("kindOf() gives a node's marker, provider and type", () => {
-  const k = kindOf(NODE);
+  const k = kindOf(NODE, BUILTIN_REGISTRY);
   assert.equal(k.provider.source, "hashicorp/random");
   assert.equal(k.type.name, "random_pet");
   assert.equal(k.m.mode, "managed");

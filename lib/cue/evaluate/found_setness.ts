@@ -21,7 +21,7 @@ import { type Found, kindOf } from "./find.ts";
 export async function learnFoundSetness(ev: Evaluator, found: Found): Promise<void> {
   if (!ev.packages.tracked) return;
   const more = found.nodes
-    .filter((n) => tracksSetness(kindOf(n.value).type))
+    .filter((n) => tracksSetness(kindOf(n.value, ev.sources.registry).type))
     .map((n) => formatPath(n.path))
     .filter((a) => !ev.known.setness.has(a));
   if (more.length) await ev.learnSetness(more);

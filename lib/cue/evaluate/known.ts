@@ -8,7 +8,6 @@
  */
 
 import { addressPath } from "../../addr/address.ts";
-import { findType } from "../../providers/registry.ts";
 import { ctyOf, type TypeSchema } from "../../providers/schema.ts";
 import type { SourceIndex } from "../errors.ts";
 import { ctyDefault, isCtyDefault } from "../plugin_cue.ts";
@@ -49,7 +48,7 @@ export class KnownValues {
     this.secrets = opts.secrets ?? new Map<string, AttrPath[]>();
     this.#index = index;
     for (const [a, k] of opts.knownKinds ?? []) {
-      const t = findType(k.provider, k.mode, k.type);
+      const t = index.registry.findType(k.provider, k.mode, k.type);
       if (t) this.#types.set(a, t);
       if (t && tracksSetness(t)) this.pluginKinds.set(a, t);
     }

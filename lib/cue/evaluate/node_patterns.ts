@@ -45,7 +45,7 @@ export function nodePatterns(sources: Sources, deps: Deps): NodePattern[] {
   for (const f of allFiles(sources)) {
     for (const s of f.parsed.sites) {
       if (s.kind === "let" || s.kind === "alias" || s.kind === "for") continue;
-      const t = declaredType(s);
+      const t = declaredType(s, sources.registry);
       const p = t ? deps.patternOf(s) : undefined;
       if (p) add(p, tracksSetness(t!));
     }

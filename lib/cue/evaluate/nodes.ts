@@ -52,7 +52,7 @@ export function buildNodes(
 /** One node, but its origin. */
 function _node(sources: Sources, n: FoundStruct, input: NodesInput, diags: Diagnostic[]): Node {
   const { index } = sources;
-  const { m, provider, type } = kindOf(n.value);
+  const { m, provider, type } = kindOf(n.value, sources.registry);
   const address = formatPath(n.path);
   const range = locate(index, n.path)?.pos;
   const inputs = _inputs(n, { address, range, type, sources, input }, diags);

@@ -6,7 +6,6 @@
  */
 
 import type { LockedModule } from "../../providers/install/lock.ts";
-import { rootLockFile } from "../../workspace/lock.ts";
 import {
   dependencyOf,
   dependencyVersions,
@@ -34,7 +33,7 @@ export function nodeOrigins(sources: Sources): (path: string[]) => NodeOrigin | 
   const lockedModules = () => {
     if (locked) return locked;
     try {
-      locked = Object.entries(rootLockFile(sources.root)?.modules ?? {});
+      locked = Object.entries(sources.workspace.lock?.modules ?? {});
     } catch {
       locked = []; // a malformed lock was refused when the sources were read
     }

@@ -1,3 +1,4 @@
+import { BUILTIN_ONLY } from "../../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import { parseSources } from "../sources/parse.ts";
 import { RANDOM, sourcesOf } from "./evaluate_testing.ts";
@@ -23,7 +24,7 @@ Deno.test("nodeOrigins() gives the package of the module whose file declares the
       src: 'package pets\n\nimport rnd "pravo.dev/providers/hashicorp/random"\n\n' +
         "#Pet: rnd.#Resource.random_pet\n",
     },
-  ]);
+  ], BUILTIN_ONLY);
   assert.ok(res.ok, JSON.stringify(res.diagnostics));
   const origin = nodeOrigins(res.value);
   assert.deepEqual(origin(["mine"]), { package: "example.com/infra", module: "example.com/infra" });

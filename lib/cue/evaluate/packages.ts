@@ -7,9 +7,6 @@
  */
 
 import { DiagnosticsError, error } from "../../diag/diag.ts";
-import { tryCatalogFor } from "../../providers/catalog.ts";
-import { findProvider, findType } from "../../providers/registry.ts";
-import { pluginInputs } from "../../workspace/lock.ts";
 import { pluginPackage, usedTypes } from "../plugin_cue.ts";
 import type { ProgramInput } from "../program.ts";
 import { providerPackage, tracksSetness } from "../provider_cue.ts";
@@ -46,9 +43,10 @@ export async function providerPackages(sources: Sources): Promise<Result<Package
   const plugins = new Set<string>();
   let usesList = false;
   let tracked = false;
-  const catalog = tryCatalogFor(sources.root, pluginInputs(sources.root)).catalog;
+  const { registry } = sources;
+  const catalog = registry.catalog;
   const pluginSources = sources.providers.filter((s) =>
-    findProvider(s)?.plugin || !findProvider(s)
+    registry.findProvider(s)?.plugin || !registry.findProvider(s)
   );
   if (catalog && pluginSources.length) {
     const diags = await catalog.ensureSchemas(pluginSources);
@@ -56,7 +54,7 @@ export async function providerPackages(sources: Sources): Promise<Result<Package
     if (diags.some((d) => d.severity === "error")) throw new DiagnosticsError(diags, "error");
   }
   for (const s of sources.providers) {
-    const p = findProvider(s);
+    const p = registry.findProvider(s);
     if (!p) {
       return {
         ok: false,
@@ -80,7 +78,7 @@ export async function providerPackages(sources: Sources): Promise<Result<Package
     tracked = true;
     const names = catalog?.typeNames(s) ?? { managed: [], data: [], ephemeral: [], call: [] };
     const types = usedTypes(sources.words, names).flatMap(({ mode, name }) => {
-      const t = findType(s, mode, name);
+      const t = registry.findType(s, mode, name);
       return t?.plugin ? [{ mode, name, block: t.plugin.block }] : [];
     });
     for (const variant of ["main", "setness"] as const) {

@@ -1,3 +1,4 @@
+import { BUILTIN_ONLY } from "../../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import { parseSources } from "../sources/parse.ts";
 import { RANDOM, sourcesOf, TIME } from "./evaluate_testing.ts";
@@ -30,7 +31,7 @@ Deno.test("modulePackages() gives the module's packages as the program takes the
     { name: "main.cue", src: 'package demo\n\nimport "example.com/infra/lib/a"\n\nx: a.y\n' },
     { name: "cue.mod/module.cue", src: 'module: "example.com/infra"\n' },
     { name: "lib/a/a.cue", src: "package a\n\ny: 1\n" },
-  ]);
+  ], BUILTIN_ONLY);
   assert.ok(res.ok);
   const m = modulePackages(res.value);
   assert.equal(m.modulePath, "example.com/infra");

@@ -11,7 +11,6 @@
 
 import { addressPath } from "../../addr/address.ts";
 import { type Diagnostic, error } from "../../diag/diag.ts";
-import { findTypes } from "../../providers/registry.ts";
 import { ctyOf, type TypeSchema } from "../../providers/schema.ts";
 import { formatPath, pathKey, type SourceIndex, splitPath } from "../errors.ts";
 import { resolve } from "../syntax/mod.ts";
@@ -75,7 +74,7 @@ function _trackedTypeAt(
   }
   // Of the mode it is declared with: a data source's type often shares its
   // name with a resource's (aws_vpc, aws_ami), whose attributes differ.
-  return findTypes(declared.type).find((x) =>
+  return where.index.registry.findTypes(declared.type).find((x) =>
     tracksSetness(x.type) && (declared.mode === undefined || x.type.mode === declared.mode)
   )?.type;
 }

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { findType } from "../../providers/registry.ts";
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
+const { findType } = BUILTIN_REGISTRY;
 import { Deps } from "./deps.ts";
 import { evaluatorOf, RANDOM, sourcesOf, TIME } from "./evaluate_testing.ts";
 import { defaultPins, optionalReads, pinDefault, unsetDefault } from "./pins.ts";

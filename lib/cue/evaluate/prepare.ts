@@ -29,7 +29,7 @@ export async function prepare(sources: Sources, opts: EvaluateOptions): Promise<
   const packages = await providerPackages(sources);
   if (!packages.ok) return packages;
   const { index } = sources;
-  const cache = rootCache(sources.root);
+  const cache = rootCache(sources.root, sources.workspace.pinned);
   const trace = opts.trace !== false;
   const memo = opts.setnessMemo ?? processMemo;
   const known = new KnownValues(index, opts);

@@ -106,7 +106,7 @@ function _evaluate(
 ): Promise<EvalResult> {
   const bodies = new Map(q.packages.main);
   for (const [s, b] of q.packages.setness) bodies.set(s, b);
-  const cache = rootCache(sources.root);
+  const cache = rootCache(sources.root, sources.workspace.pinned);
   const projection = `"@setness": {\n${
     q.asked.map(({ p }, i) => `\t"${i}": ${_fieldsAt(p)}`).join("\n")
   }\n}`;

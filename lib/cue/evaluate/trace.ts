@@ -52,7 +52,7 @@ function _holders(ev: Evaluator, found: Found, out: Traced): string[] {
   const { sentinels } = out;
   const holders: string[] = [];
   for (const n of found.nodes) {
-    const { type } = kindOf(n.value);
+    const { type } = kindOf(n.value, ev.sources.registry);
     const addr = formatPath(n.path);
     for (const [name, a] of Object.entries(type.attributes)) {
       if (type.plugin || isTracked(type, a)) {

@@ -7,11 +7,8 @@
  */
 
 import { type Diagnostic, didYouMean, error } from "../../diag/diag.ts";
-import { tryCatalogFor } from "../../providers/catalog.ts";
-import { allProviders, findProvider } from "../../providers/registry.ts";
+import type { Registry } from "../../providers/registry.ts";
 import { importPath } from "../../providers/schema.ts";
-import { rootConfig } from "../../workspace/config.ts";
-import { pluginInputs } from "../../workspace/lock.ts";
 import {
   dependencyOf,
   dependencyVersions,
@@ -22,7 +19,7 @@ import {
 import { type ParsedFile, type Ref, resolve } from "../syntax/mod.ts";
 import type { Result } from "../result.ts";
 import type { ParsedSources } from "./parse_files.ts";
-import { allFiles, pos } from "./sources.ts";
+import { allFiles, pos, type SourcesWorkspace } from "./sources.ts";
 
 /** The builtin packages of CUE v0.4.3 that a specification may import. */
 export const BUILTIN_PACKAGES = [
@@ -62,6 +59,8 @@ type Where = { range: ReturnType<typeof pos> };
 /** What an import is checked against: the root, its module and the modules its deps list. */
 interface ImportContext {
   root: string;
+  registry: Registry;
+  workspace: SourcesWorkspace;
   modulePath?: string;
   packagePaths: Set<string>;
   listedDeps: Map<string, string>;
@@ -73,13 +72,19 @@ interface ImportContext {
  * ok when the root's providers cannot be had at all (its lock or its
  * configuration refused): those diagnostics alone.
  */
-export function checkImports(root: string, parsed: ParsedSources): Result<string[]> {
-  const catalog = tryCatalogFor(root, pluginInputs(root));
-  if (!catalog.catalog) return { ok: false, diagnostics: catalog.diagnostics };
+export function checkImports(
+  root: string,
+  { parsed, providers: given }: { parsed: ParsedSources; providers: SourcesWorkspace },
+): Result<string[]> {
+  if (given.catalogDiagnostics.length) {
+    return { ok: false, diagnostics: [...given.catalogDiagnostics] };
+  }
   const providers = new Set<string>();
   const diags: Diagnostic[] = [];
   const ctx: ImportContext = {
     root,
+    registry: given.registry,
+    workspace: given,
     modulePath: parsed.modulePath,
     packagePaths: new Set(parsed.packages.map((p) => p.path)),
     listedDeps: dependencyVersions(parsed.moduleSrc ?? ""),
@@ -111,7 +116,7 @@ function _checkImport(
   }
   if (imp.path.startsWith(PROVIDER_PREFIX)) {
     const source = imp.path.slice(PROVIDER_PREFIX.length);
-    if (!findProvider(source)) return _unknownProvider(ctx.root, imp, source, where);
+    if (!ctx.registry.findProvider(source)) return _unknownProvider(ctx, imp, source, where);
     providers.add(source);
   } else if (!BUILTIN_PACKAGES.includes(imp.path)) {
     const hint = didYouMean(imp.path, BUILTIN_PACKAGES);
@@ -152,13 +157,18 @@ function _unknownPackage(
 }
 
 /** The diagnostic for an import of a provider that is neither built in nor pinned. */
-function _unknownProvider(root: string, imp: Import, source: string, where: Where): Diagnostic {
-  const known = allProviders().map((p) => importPath(p.source));
+function _unknownProvider(
+  { registry, workspace }: ImportContext,
+  imp: Import,
+  source: string,
+  where: Where,
+): Diagnostic {
+  const known = registry.allProviders().map((p) => importPath(p.source));
   const hint = didYouMean(imp.path, known);
   return error(
     "Unknown provider",
     `No provider is imported as "${imp.path}"${hint ? ` (${hint})` : ""}. ${
-      requiredNotLocked(root, source)
+      requiredNotLocked(workspace, source)
         ? `pravo.jsonc requires ${source}, but pravo.lock.json does not pin it: run \`pravo init\` to install and pin it.`
         : `The providers are: ${
           known.join(", ")
@@ -186,9 +196,9 @@ function _unused(f: File, imp: Import, where: Where, unresolved: boolean): Diagn
 }
 
 /** True when pravo.jsonc requires this plugin source (`hashicorp/aws`) for the root. */
-function requiredNotLocked(root: string, source: string): boolean {
+function requiredNotLocked(workspace: SourcesWorkspace, source: string): boolean {
   try {
-    return (rootConfig(root).config.providers ?? []).some((p) =>
+    return (workspace.config.config.providers ?? []).some((p) =>
       `${p.address.namespace}/${p.address.type}` === source
     );
   } catch {

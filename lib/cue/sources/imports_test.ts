@@ -1,3 +1,4 @@
+import { BUILTIN_ONLY } from "../../workspace/workspace_testing.ts";
 import { strict as assert } from "node:assert";
 import { checkImports } from "./imports.ts";
 import { parseFiles } from "./parse_files.ts";
@@ -5,7 +6,7 @@ import { parseFiles } from "./parse_files.ts";
 function check(src: string) {
   const parsed = parseFiles([{ name: "main.cue", src }]);
   assert.deepEqual(parsed.diagnostics, []);
-  return checkImports("/nowhere", parsed);
+  return checkImports("/nowhere", { parsed, providers: BUILTIN_ONLY });
 }
 
 Deno.test("checkImports() gives the providers imported, sorted, and accepts builtin packages", () => {

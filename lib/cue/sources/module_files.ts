@@ -14,7 +14,7 @@ import { MODULE_FILE, packageDirectory, readModuleFile, VENDOR_DIR } from "../mo
 import { newTopScope, type ParsedFile, parseFile } from "../syntax/mod.ts";
 import { cueFilesIn } from "./files.ts";
 import { registryModules } from "./registry_modules.ts";
-import { pos, type SourceText } from "./sources.ts";
+import { pos, type SourcesWorkspace, type SourceText } from "./sources.ts";
 
 /**
  * When the root is a CUE module (modules.ts): its `cue.mod/module.cue`, and
@@ -28,6 +28,8 @@ export interface ModuleReader {
   /** A file's text by its name relative to the root; undefined when it cannot be read (said in `diags`). */
   readText: (name: string) => string | undefined;
   diags: Diagnostic[];
+  /** The workspace: the lock's modules, what `pravo mcp` pinned. */
+  workspace: Pick<SourcesWorkspace, "lock" | "pinned">;
 }
 
 export function readModule(root: string, reader: ModuleReader): SourceText[] {
@@ -47,7 +49,7 @@ export function readModule(root: string, reader: ModuleReader): SourceText[] {
     diags.push(declared);
     return out;
   }
-  const registry = registryModules(root, { moduleSrc, diags });
+  const registry = registryModules(root, { moduleSrc, diags, workspace: reader.workspace });
   const seen = new Set<string>();
   const queue = [...rootFiles];
   while (queue.length) {

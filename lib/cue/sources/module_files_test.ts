@@ -3,6 +3,9 @@ import { join } from "node:path";
 import type { Diagnostic } from "../../diag/diag.ts";
 import { readModule } from "./module_files.ts";
 
+/** A workspace whose lock pins no module, not pinned. */
+const NO_LOCK = { lock: undefined, pinned: undefined };
+
 Deno.test("readModule() reads module.cue and the packages the files import, those they import too", async () => {
   const root = await Deno.makeTempDir({ prefix: "pravo-module-files-" });
   try {
@@ -17,7 +20,7 @@ Deno.test("readModule() reads module.cue and the packages the files import, thos
     const diags: Diagnostic[] = [];
     const readText = (name: string) => Deno.readTextFileSync(join(root, name));
     const main = { name: "main.cue", src: 'package demo\n\nimport "example.com/infra/lib/a"\n' };
-    const files = readModule(root, { rootFiles: [main], readText, diags });
+    const files = readModule(root, { rootFiles: [main], readText, diags, workspace: NO_LOCK });
     assert.deepEqual(diags, []);
     assert.deepEqual(files.map((f) => f.name), [
       "cue.mod/module.cue",
@@ -33,7 +36,15 @@ Deno.test("readModule() reads nothing in a root that is no module", async () => 
   const root = await Deno.makeTempDir({ prefix: "pravo-module-files-" });
   try {
     const diags: Diagnostic[] = [];
-    assert.deepEqual(readModule(root, { rootFiles: [], readText: () => undefined, diags }), []);
+    assert.deepEqual(
+      readModule(root, {
+        rootFiles: [],
+        readText: () => undefined,
+        diags,
+        workspace: NO_LOCK,
+      }),
+      [],
+    );
     assert.deepEqual(diags, []);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -11,10 +11,13 @@ import type { Result } from "../result.ts";
 import { cueFilesIn, notUtf8, readSource } from "./files.ts";
 import { readModule } from "./module_files.ts";
 import { parseSources } from "./parse.ts";
-import type { Sources, SourceText } from "./sources.ts";
+import type { Sources, SourcesWorkspace, SourceText } from "./sources.ts";
 
-/** Reads the root's `.cue` files and checks what can be checked without CUE. */
-export function readRoot(root: string): Result<Sources> {
+/**
+ * Reads the root's `.cue` files and checks what can be checked without CUE,
+ * against `providers` (the workspace's).
+ */
+export function readRoot(root: string, providers: SourcesWorkspace): Result<Sources> {
   let names: string[];
   try {
     names = cueFilesIn(root);
@@ -62,7 +65,7 @@ export function readRoot(root: string): Result<Sources> {
     if (src !== undefined) given.push({ name, src });
   }
   if (diags.length) return { ok: false, diagnostics: diags };
-  given.push(...readModule(root, { rootFiles: given, readText, diags }));
+  given.push(...readModule(root, { rootFiles: given, readText, diags, workspace: providers }));
   if (diags.length) return { ok: false, diagnostics: diags };
-  return parseSources(root, given);
+  return parseSources(root, given, providers);
 }

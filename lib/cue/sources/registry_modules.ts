@@ -10,11 +10,10 @@ import { join } from "node:path";
 import { type Diagnostic, DiagnosticsError, error, type SourcePos } from "../../diag/diag.ts";
 import { decodeUtf8 } from "../../diag/text.ts";
 import type { LockedModule } from "../../providers/install/lock.ts";
-import { rootLockFile } from "../../workspace/lock.ts";
 import { lockedModuleFiles, ModuleReadError } from "../module_cache.ts";
 import { dependencyVersions, VENDOR_DIR } from "../modules.ts";
 import { notUtf8 } from "./files.ts";
-import type { SourceText } from "./sources.ts";
+import type { SourcesWorkspace, SourceText } from "./sources.ts";
 
 /** The files of the locked modules' packages, by import path. */
 export interface RegistryModules {
@@ -33,9 +32,14 @@ export interface RegistryModules {
  */
 export function registryModules(
   root: string,
-  from: { moduleSrc: string; diags: Diagnostic[] },
+  from: {
+    moduleSrc: string;
+    diags: Diagnostic[];
+    /** The workspace: its lock (the modules it pins), and what `pravo mcp` pinned. */
+    workspace: Pick<SourcesWorkspace, "lock" | "pinned">;
+  },
 ): RegistryModules {
-  const { moduleSrc, diags } = from;
+  const { moduleSrc, diags, workspace } = from;
   let lock: Record<string, LockedModule> | undefined;
   const wanted = dependencyVersions(moduleSrc);
   const read = new Map<string, Map<string, Uint8Array> | undefined>();
@@ -43,7 +47,7 @@ export function registryModules(
     filesOf(importPath, at) {
       if (lock === undefined) {
         try {
-          lock = rootLockFile(root)?.modules ?? {};
+          lock = workspace.lock?.modules ?? {};
         } catch (e) {
           if (!(e instanceof DiagnosticsError)) throw e;
           diags.push(...e.diagnostics);
@@ -84,7 +88,7 @@ export function registryModules(
           ));
         } else {
           try {
-            read.set(key, lockedModuleFiles(key, pin));
+            read.set(key, lockedModuleFiles(key, pin, workspace.pinned));
           } catch (e) {
             if (!(e instanceof ModuleReadError)) throw e;
             diags.push(error(`Cannot read the module ${key}`, `${e.message}.`, at));

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import type { Diagnostic } from "../../diag/diag.ts";
-import { lockFileText } from "../../providers/install/lock.ts";
+import { lockFileText, readLockFile } from "../../providers/install/lock.ts";
 import { registryModules } from "./registry_modules.ts";
 
 const AT = { range: { file: "main.cue", line: 3, column: 8 } };
@@ -19,7 +19,11 @@ async function withRoot(fn: (root: string) => void) {
 Deno.test("registryModules() holds no package when the lock pins no module", async () => {
   await withRoot((root) => {
     const diags: Diagnostic[] = [];
-    const modules = registryModules(root, { moduleSrc: 'module: "example.com/infra"\n', diags });
+    const modules = registryModules(root, {
+      moduleSrc: 'module: "example.com/infra"\n',
+      diags,
+      workspace: { lock: readLockFile(root), pinned: undefined },
+    });
     assert.equal(modules.filesOf("example.com/pets/pets", AT), undefined);
     assert.deepEqual(diags, []);
   });
@@ -44,7 +48,11 @@ Deno.test("registryModules() refuses a module the lock pins at another version t
     const diags: Diagnostic[] = [];
     const moduleSrc = 'module: "example.com/infra"\n' +
       'deps: "example.com/pets@v0": v: "v0.1.0"\n';
-    const modules = registryModules(root, { moduleSrc, diags });
+    const modules = registryModules(root, {
+      moduleSrc,
+      diags,
+      workspace: { lock: readLockFile(root), pinned: undefined },
+    });
     assert.deepEqual(modules.filesOf("example.com/pets/pets", AT), []);
     assert.deepEqual(diags.map((d) => [d.summary, d.range]), [
       ["pravo.lock.json pins another version of example.com/pets", AT.range],

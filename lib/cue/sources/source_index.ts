@@ -6,7 +6,7 @@
  */
 
 import type { Mode } from "../../providers/schema.ts";
-import { allProviders, findType, typeNamesOfMode } from "../../providers/registry.ts";
+import type { Registry } from "../../providers/registry.ts";
 import { pathKey, type SourceIndex } from "../errors.ts";
 import { DEPENDS_ON, LIFECYCLE } from "../provider_cue.ts";
 import { allFiles, pos, type Sources } from "./sources.ts";
@@ -20,8 +20,11 @@ export const DEFINITION_MODES: Readonly<Record<string, Mode>> = {
 };
 
 /** Where the files declare each path, refer to each name and declare each let; and the types. */
-export function sourceIndex(parsed: Pick<Sources, "files" | "packages">): SourceIndex {
-  const index: SourceIndex = { sites: new Map(), refs: new Map(), lets: new Map() };
+export function sourceIndex(
+  parsed: Pick<Sources, "files" | "packages">,
+  registry: Registry,
+): SourceIndex {
+  const index: SourceIndex = { sites: new Map(), refs: new Map(), lets: new Map(), registry };
   for (const f of allFiles(parsed)) {
     for (const s of f.parsed.sites) {
       if (!s.path) continue;
@@ -43,8 +46,8 @@ export function sourceIndex(parsed: Pick<Sources, "files" | "packages">): Source
         const i = r.selectors.findIndex((x) => x in DEFINITION_MODES);
         if (i < 0 || i + 1 >= r.selectors.length) continue;
         const typeName = r.selectors[i + 1];
-        for (const p of allProviders()) {
-          const t = findType(p.source, DEFINITION_MODES[r.selectors[i]], typeName);
+        for (const p of registry.allProviders()) {
+          const t = registry.findType(p.source, DEFINITION_MODES[r.selectors[i]], typeName);
           if (t) {
             return {
               type: t.name,
@@ -58,6 +61,6 @@ export function sourceIndex(parsed: Pick<Sources, "files" | "packages">): Source
     }
     return undefined;
   };
-  index.typesOf = (def) => typeNamesOfMode(DEFINITION_MODES[def]);
+  index.typesOf = (def) => registry.typeNamesOfMode(DEFINITION_MODES[def]);
   return index;
 }

@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import { strict as assert } from "node:assert";
 import { pathKey } from "../errors.ts";
 import { newTopScope, parseFile } from "../syntax/mod.ts";
@@ -16,7 +17,7 @@ function index() {
   return sourceIndex({
     files: [{ name: "main.cue", src: SRC, parsed: parseFile("main.cue", SRC, newTopScope()) }],
     packages: [],
-  });
+  }, BUILTIN_REGISTRY);
 }
 
 Deno.test("sourceIndex() holds where each path is declared, each name referred to, each let", () => {

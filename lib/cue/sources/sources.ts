@@ -6,6 +6,8 @@
  */
 
 import { createHash } from "node:crypto";
+import type { Registry } from "../../providers/registry.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
 import type { SourcePos } from "../../diag/diag.ts";
 import type { ParsedFile } from "../syntax/mod.ts";
 import type { SourceIndex } from "../errors.ts";
@@ -38,7 +40,22 @@ export interface Sources {
   given: { name: string; src: string }[];
   /** Every identifier and label of the files: which plugin types they may use. */
   words: Set<string>;
+  /** The providers the imports were checked against: the workspace's registry. */
+  registry: Registry;
+  /** The workspace the sources were read in. */
+  workspace: SourcesWorkspace;
 }
+
+/**
+ * What the reading and the evaluation of a root's sources take of the
+ * command's workspace: the registry the imports are checked against (and
+ * why the root's plugin providers cannot be had, if so), `pravo.jsonc`, the
+ * lock (its modules), what `pravo mcp` pinned, the plugin providers' inputs.
+ */
+export type SourcesWorkspace = Pick<
+  Workspace,
+  "registry" | "catalogDiagnostics" | "config" | "lock" | "pinned" | "inputs"
+>;
 
 /** A file's name and text, as read or as a plan carries it. */
 export interface SourceText {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { BUILTIN_ONLY } from "../../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { evaluateRoot, parseSources, type Sources, type Spec } from "../../cue/loader.ts";
 import type { StateRecord } from "../../state/store.ts";
@@ -24,7 +25,11 @@ $local: loc.#Provider
 
 /** The sources of a root whose main.cue is HEAD and `body`. */
 export function sourcesOf(body: string, root = "/nowhere"): Sources {
-  const sources = parseSources(root, [{ name: "main.cue", src: `${HEAD}\n${body}\n` }]);
+  const sources = parseSources(
+    root,
+    [{ name: "main.cue", src: `${HEAD}\n${body}\n` }],
+    BUILTIN_ONLY,
+  );
   assert.ok(sources.ok, JSON.stringify(sources.diagnostics));
   return sources.value;
 }

@@ -17,6 +17,7 @@ import { sensitivePathsOf } from "../../secrets/paths.ts";
 import { knownValuesOf } from "../known.ts";
 import { hasUnknown } from "../node_values.ts";
 import type { Attrs, PlannedNode } from "../types.ts";
+import type { Registry } from "../../providers/registry.ts";
 
 /** Known values by address, and the sensitive paths among them. */
 export interface KnownValues {
@@ -40,15 +41,19 @@ export interface PlanChanges {
 export function knownFromState(
   records: ReadonlyMap<string, StateRecord>,
   prior: ReadonlyMap<string, Attrs | null>,
+  registry: Registry,
 ): KnownValues {
   const known = new Map<string, Attrs>();
   const secrets = new Map<string, AttrPath[]>();
   for (const rec of records.values()) {
     const p = prior.get(rec.address);
     if (rec.mode === "managed" && p) {
-      const computed = knownValuesOf({ ...rec, attributes: p });
+      const computed = knownValuesOf({ ...rec, attributes: p }, registry);
       known.set(rec.address, computed);
-      secrets.set(rec.address, sensitivePathsOf(rec).filter((x) => String(x[0]) in computed));
+      secrets.set(
+        rec.address,
+        sensitivePathsOf(rec, registry.findType).filter((x) => String(x[0]) in computed),
+      );
     }
   }
   return { known, secrets };

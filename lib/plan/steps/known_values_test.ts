@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import assert from "node:assert/strict";
 import { UNKNOWN } from "../../cue/program.ts";
 import { knownFromState, planChanges, roundKnown } from "./known_values.ts";
@@ -14,7 +15,7 @@ Deno.test("knownFromState() gives the managed records' values as refreshed, with
     ["gone", null],
     ["data", { x: 1 }],
   ]);
-  const got = knownFromState(records, prior);
+  const got = knownFromState(records, prior, BUILTIN_REGISTRY);
   assert.deepEqual([...got.known.keys()], ["a"]);
   assert.equal(got.known.get("a")?.result, 6);
   assert.equal(

@@ -18,6 +18,7 @@ import type { PlanOptions } from "../options.ts";
 import { planNode } from "../plan_node.ts";
 import type { Attrs, PlannedNode } from "../types.ts";
 import type { Refreshed } from "./refresh.ts";
+import type { Registry } from "../../providers/registry.ts";
 
 /** What the nodes are planned against. */
 export interface NodesInput {
@@ -29,6 +30,8 @@ export interface NodesInput {
   dataRead: Map<string, Attrs>;
   dataSecrets: ReadonlyMap<string, AttrPath[]>;
   located: (n: Locatable) => (d: Diagnostic) => Diagnostic;
+  /** The registry every type is looked up in (the sources'). */
+  registry: Registry;
 }
 
 /** Plans every node of `spec`; the planned nodes in its order, and what their providers said. */
@@ -70,7 +73,7 @@ export async function planNodes(
  */
 function _secretsOf(
   a: string,
-  input: Pick<NodesInput, "dataRead" | "dataSecrets" | "records" | "refreshed">,
+  input: Pick<NodesInput, "dataRead" | "dataSecrets" | "records" | "refreshed" | "registry">,
 ): { attributes: Attrs; sensitive: readonly string[] } | undefined {
   const read = input.dataRead.get(a);
   if (read) {
@@ -82,5 +85,8 @@ function _secretsOf(
   const r = input.records.get(a);
   const attrs = input.refreshed.prior.get(a) ?? r?.attributes;
   if (!r || !attrs) return undefined;
-  return { attributes: attrs, sensitive: sensitivePathsOf(r).map((x) => String(x[0])) };
+  return {
+    attributes: attrs,
+    sensitive: sensitivePathsOf(r, input.registry.findType).map((x) => String(x[0])),
+  };
 }

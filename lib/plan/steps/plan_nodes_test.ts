@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import assert from "node:assert/strict";
 import type { StateRecord } from "../../state/store.ts";
 import { planSession } from "../session.ts";
@@ -16,6 +17,7 @@ async function plan(records: Map<string, StateRecord>, opts = {}) {
   });
   const prior = new Map([...records].map(([a, r]) => [a, r.attributes]));
   return await planNodes(spec, {
+    registry: BUILTIN_REGISTRY,
     opts: { root: "/nowhere", tags: {}, actor: "t", reason: "r", ...opts },
     session,
     records,

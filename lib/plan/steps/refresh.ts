@@ -9,7 +9,7 @@
 
 import type { Diagnostic } from "../../diag/diag.ts";
 import type { StateRecord } from "../../state/store.ts";
-import { findType } from "../../providers/registry.ts";
+import type { Registry } from "../../providers/registry.ts";
 import type { ProviderSession } from "../../providers/session.ts";
 import type { StoredObject } from "../../providers/resource_provider.ts";
 import { bounded } from "../../graph/walk.ts";
@@ -78,6 +78,8 @@ export async function refreshRecords(
     now: () => Date;
     root: string;
     located: (n: Locatable) => (d: Diagnostic) => Diagnostic;
+    /** The registry every type is looked up in (the sources'). */
+    registry: Registry;
   },
 ): Promise<Refreshed> {
   const { refresh, now } = how;
@@ -92,7 +94,7 @@ export async function refreshRecords(
     out.prior.set(rec.address, rec.attributes);
     out.stored.set(rec.address, { schemaVersion: rec.schemaVersion, private: rec.private });
     if (rec.mode !== "managed" || refresh === "false") continue;
-    const type = findType(rec.provider, rec.mode, rec.type);
+    const type = how.registry.findType(rec.provider, rec.mode, rec.type);
     if (!type) continue;
     const provider = await how.session.providerFor(rec);
     if (!provider.canRead(type)) continue;

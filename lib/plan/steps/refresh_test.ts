@@ -1,3 +1,4 @@
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import assert from "node:assert/strict";
 import { warning } from "../../diag/diag.ts";
 import type { ReadResourceRequest } from "../../providers/resource_provider.ts";
@@ -55,6 +56,7 @@ Deno.test("refreshRecords() reads the managed records that are due and starts th
     ["data", record("data", { mode: "data", refreshAge: "0s" })],
   ]);
   const got = await refreshRecords(records, {
+    registry: BUILTIN_REGISTRY,
     session: sessionWith(provider),
     refresh: "age",
     now: NOW,
@@ -70,6 +72,7 @@ Deno.test("refreshRecords() reads the managed records that are due and starts th
   assert.deepEqual(got.diagnostics.map((d) => [d.address, d.summary]), [["due", "Drifted"]]);
 
   const none = await refreshRecords(records, {
+    registry: BUILTIN_REGISTRY,
     session: sessionWith(provider),
     refresh: "false",
     now: NOW,

@@ -43,7 +43,7 @@ export async function planRounds(
 ): Promise<{ spec: Spec; planned: PlannedNode[]; diagnostics: Diagnostic[] }> {
   const { opts, state, refreshed, providers, located } = input;
   const { records, knownKinds } = state;
-  const fromState = knownFromState(records, refreshed.prior);
+  const fromState = knownFromState(records, refreshed.prior, sources.registry);
   const dataRead = new Map<string, Attrs>();
   const dataSecrets = new Map<string, AttrPath[]>();
   const lostKnown = new Map<string, Set<string>>();
@@ -87,6 +87,7 @@ export async function planRounds(
       dataRead,
       dataSecrets,
       located,
+      registry: sources.registry,
     });
     diagnostics.push(...nodes.diagnostics);
     planned = nodes.planned;

@@ -1,3 +1,4 @@
+import { BUILTIN_ONLY } from "../../workspace/workspace_testing.ts";
 import assert from "node:assert/strict";
 import { parseSources } from "../../cue/loader.ts";
 import type { StateRecord } from "../../state/store.ts";
@@ -33,7 +34,7 @@ Deno.test("planRounds() reads a data source, then plans with what it read", asyn
 in: $local.#Data.local_file & {filename: "in.txt"}
 out: $local.#Resource.local_file & {filename: "out.txt", content: in.content}
 `,
-    }]);
+    }], BUILTIN_ONLY);
     assert.ok(parsed.ok);
     const { state, got } = await rounds(parsed.value, new Map());
     assert.deepEqual(got.planned.map((p) => [p.address, p.action]), [

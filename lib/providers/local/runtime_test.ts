@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { findTypes } from "../registry.ts";
+import { BUILTIN_REGISTRY } from "../registry.ts";
+const { findTypes } = BUILTIN_REGISTRY;
 import type { Attrs, RequestBase, TypeHandler } from "../runtime.ts";
 import { LOCAL_RUNTIME, parseMode } from "./runtime.ts";
 

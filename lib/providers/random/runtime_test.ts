@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { findTypes } from "../registry.ts";
+import { BUILTIN_REGISTRY } from "../registry.ts";
+const { findTypes } = BUILTIN_REGISTRY;
 import type { Attrs, RequestBase, TypeHandler } from "../runtime.ts";
 import type { Mode } from "../schema.ts";
 import { bcrypt, bcryptDecode, generateString, petName, RANDOM_RUNTIME } from "./runtime.ts";

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { findTypes } from "../registry.ts";
+import { BUILTIN_REGISTRY } from "../registry.ts";
+const { findTypes } = BUILTIN_REGISTRY;
 import type { Attrs, RequestBase, TypeHandler } from "../runtime.ts";
 import { TIME_RUNTIME } from "./runtime.ts";
 import { formatRfc3339, parseDuration, parseRfc3339 } from "../_util.ts";

@@ -9,7 +9,6 @@
  * @module
  */
 
-import { interrupts } from "../../workspace/interrupts.ts";
 import type { AcquiredLock } from "../store.ts";
 
 /**
@@ -24,6 +23,15 @@ export interface LockBeacon {
 /** A beacon that tells nothing: the lock then lapses only by its expiry. */
 export const NO_BEACON: LockBeacon = { release() {} };
 
+/**
+ * Marks `what` held for the command's interrupts until the returned function
+ * is called (lib/workspace/interrupts.ts's `Interrupts.hold`).
+ */
+export type HoldFor = (what: string) => () => void;
+
+/** No interrupts to tell (tools and tests that open a store without a command). */
+export const NO_HOLD: HoldFor = () => () => {};
+
 /** How long a lock lasts without renewal unless its request says. */
 export const DEFAULT_LOCK_TTL_MS = 2 * 60_000;
 
@@ -34,10 +42,11 @@ export class HeldLock {
   #unhold: (() => void) | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(info: AcquiredLock, beacon: LockBeacon) {
+  /** `hold` marks the lock held for the command's interrupts (Interrupts.hold). */
+  constructor(info: AcquiredLock, beacon: LockBeacon, hold: HoldFor = NO_HOLD) {
     this.info = info;
     this.#beacon = beacon;
-    this.#unhold = interrupts.hold(`the state lock ${info.id}`);
+    this.#unhold = hold(`the state lock ${info.id}`);
   }
 
   /**

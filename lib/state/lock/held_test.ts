@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { interrupts } from "../../workspace/interrupts.ts";
+import { Interrupts } from "../../workspace/interrupts.ts";
 import { HeldLock, NO_BEACON } from "./held.ts";
 import type { AcquiredLock } from "../store.ts";
 
@@ -7,7 +7,8 @@ const LOCK = { id: "held-test-lock" } as AcquiredLock;
 
 Deno.test("HeldLock holds off the interrupts until letGo(), which releases the beacon once", async () => {
   let released = 0;
-  const held = new HeldLock(LOCK, { release: () => void released++ });
+  const interrupts = new Interrupts();
+  const held = new HeldLock(LOCK, { release: () => void released++ }, (w) => interrupts.hold(w));
   assert.ok(interrupts.held().includes("the state lock held-test-lock"));
   await held.letGo();
   await held.letGo();

@@ -177,7 +177,7 @@ export async function sealRoot(sql: Sql, root: { id: string; sealer: Sealer }): 
     const lineage = String(root.lineage);
     for (const row of await q`SELECT * FROM records WHERE root_id = ${rootId}`) {
       const rec = toRecord(row);
-      if (!holdsPlainSecret(rec)) continue;
+      if (!holdsPlainSecret(sealer, rec)) continue;
       await q`
         UPDATE records SET attributes = ${canonicalJson(sealAttributes(sealer, lineage, rec))}
         WHERE root_id = ${rootId} AND address = ${rec.address}`;

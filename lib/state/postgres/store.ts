@@ -35,6 +35,7 @@ import { DiagnosticsError } from "../../diag/diag.ts";
 import { type PostgresLocation } from "../../config/location.ts";
 import { loadCrypto } from "../../keys/lazy.ts";
 import { defaultKeySource, type KeySource, Sealer } from "../../secrets/seal.ts";
+import { BUILTIN_REGISTRY, type TypeLookup } from "../../providers/registry.ts";
 import type { StateDump } from "../dump.ts";
 import type { AcquiredLock, Reservation, StateStore, TxMeta } from "../store.ts";
 import { type CurrentLock, type LogChangeRow, StoreBase } from "../store_base.ts";
@@ -42,6 +43,7 @@ import { connect, type Sql, type TxSql } from "./connect.ts";
 import { exportRoot, importRoot } from "./dump.ts";
 import { catchDriverCrash, guard, isConnectionError, mapError } from "./errors.ts";
 import * as locks from "./locks.ts";
+import type { HoldFor } from "../lock/held.ts";
 import { appendLog, readLog } from "./log.ts";
 import { type OpenedRoot, openRoot } from "./open.ts";
 import { allAddresses, allRecords, readOutputs, recordAt, type RootSql } from "./records.ts";
@@ -59,6 +61,10 @@ export interface PostgresOptions {
   key?: KeySource;
   /** Every transaction of the session read-only, as the server enforces it. */
   readOnly?: boolean;
+  /** Looks up a record's type for its sensitive attributes; default the built-in providers'. */
+  types?: TypeLookup;
+  /** Marks the state lock held for the command's interrupts; default none. */
+  hold?: HoldFor;
 }
 
 /** The PostgreSQL implementation of {@linkcode StateStore}. */
@@ -73,7 +79,7 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
   private constructor(
     where: PostgresLocation,
     sql: Sql,
-    opened: { root: OpenedRoot; now: () => Date; sealer: Sealer },
+    opened: { root: OpenedRoot; now: () => Date; sealer: Sealer; hold?: HoldFor },
   ) {
     super({
       location: { backend: "postgres", path: where.path },
@@ -81,6 +87,7 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
       sealer: opened.sealer,
       lineage: opened.root.lineage,
       redactionKey: opened.root.redactionKey,
+      hold: opened.hold,
     });
     this.#where = where;
     this.#sql = sql;
@@ -98,13 +105,16 @@ export class PostgresStore extends StoreBase<TxSql, locks.PgBeacon> implements S
     await loadCrypto(); // loaded once here: every store call may seal, open or redact
     catchDriverCrash(where);
     const sql = connect(where, { readOnly: opts.readOnly });
-    const sealer = new Sealer(opts.key ?? defaultKeySource(), where.path);
+    const sealer = new Sealer(opts.key ?? defaultKeySource(), {
+      where: where.path,
+      types: opts.types ?? BUILTIN_REGISTRY.findType,
+    });
     try {
       const root = await guard(
         () => openRoot(sql, { where, create: opts.create, sealer, now }),
         { where },
       );
-      return new PostgresStore(where, sql, { root, now, sealer });
+      return new PostgresStore(where, sql, { root, now, sealer, hold: opts.hold });
     } catch (e) {
       await sql.end({ timeout: 1 }).catch(() => {});
       throw e;

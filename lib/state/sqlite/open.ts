@@ -11,6 +11,8 @@ import type { DatabaseSync } from "node:sqlite";
 import { DiagnosticsError, error } from "../../diag/diag.ts";
 import { newRedactionKey } from "../../secrets/redact.ts";
 import type { KeySource, Sealer } from "../../secrets/seal.ts";
+import type { TypeLookup } from "../../providers/registry.ts";
+import type { HoldFor } from "../lock/held.ts";
 import { SCHEMA_VERSION } from "../store.ts";
 import { REDACTION_KEY } from "../store_base.ts";
 import { connect, connectReadOnly, createPrivateFile, fileExists, immediate } from "./connect.ts";
@@ -32,6 +34,10 @@ export interface SqliteOptions {
    * system can still be read.
    */
   readOnly?: boolean;
+  /** Looks up a record's type for its sensitive attributes; default the built-in providers'. */
+  types?: TypeLookup;
+  /** Marks the state lock held for the command's interrupts; default none. */
+  hold?: HoldFor;
 }
 
 /** What a store is opened with: its connections and what its state says of itself. */

@@ -204,7 +204,7 @@ export function sealPlainValues(db: DatabaseSync, opts: { path: string; sealer: 
     const update = db.prepare("UPDATE records SET attributes = ? WHERE address = ?");
     for (const row of db.prepare("SELECT * FROM records").all()) {
       const rec = toRecord(row);
-      if (!holdsPlainSecret(rec)) continue;
+      if (!holdsPlainSecret(sealer, rec)) continue;
       update.run(canonicalJson(sealAttributes(sealer, lineage, rec)), rec.address);
     }
     if (meta.redaction_key !== undefined && !meta.redaction_key.startsWith("sealed:")) {

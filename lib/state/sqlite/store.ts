@@ -28,9 +28,10 @@
 import type { DatabaseSync } from "node:sqlite";
 import { loadCrypto } from "../../keys/lazy.ts";
 import { defaultKeySource, Sealer } from "../../secrets/seal.ts";
+import { BUILTIN_REGISTRY } from "../../providers/registry.ts";
 import type { AcquiredLock, Reservation, StateStore, TxMeta } from "../store.ts";
 import { type CurrentLock, type LogChangeRow, StoreBase } from "../store_base.ts";
-import { type LockBeacon, NO_BEACON } from "../lock/held.ts";
+import { type HoldFor, type LockBeacon, NO_BEACON } from "../lock/held.ts";
 import { removeBeacon, takeBeacon } from "./beacon.ts";
 import { begin, fileExists, immediate, rollback } from "./connect.ts";
 import { guarded, storeFailure } from "./failure.ts";
@@ -50,8 +51,11 @@ export class SqliteStore extends StoreBase<DatabaseSync, LockBeacon> implements 
   readonly #write: DatabaseSync;
   readonly #read: DatabaseSync;
 
-  private constructor(path: string, opened: Opened, now: () => Date, sealer: Sealer) {
-    super({ location: { backend: "sqlite", path }, now, sealer, ...opened });
+  private constructor(
+    path: string,
+    opened: Opened & { now: () => Date; sealer: Sealer; hold?: HoldFor },
+  ) {
+    super({ location: { backend: "sqlite", path }, ...opened });
     this.#write = opened.write;
     this.#read = opened.read;
     this.created = opened.created;
@@ -65,16 +69,21 @@ export class SqliteStore extends StoreBase<DatabaseSync, LockBeacon> implements 
   static async open(path: string, opts: SqliteOptions = {}): Promise<SqliteStore> {
     try {
       const now = opts.now ?? (() => new Date());
-      const sealer = new Sealer(opts.key ?? defaultKeySource(), `"${path}"`);
+      const sealer = new Sealer(opts.key ?? defaultKeySource(), {
+        where: `"${path}"`,
+        types: opts.types ?? BUILTIN_REGISTRY.findType,
+      });
       if (opts.readOnly && !opts.create && fileExists(path)) {
         const opened = openReadOnly(path, opts);
-        if (opened) return guarded(new SqliteStore(path, opened, now, sealer), path);
+        if (opened) {
+          return guarded(new SqliteStore(path, { ...opened, now, sealer, hold: opts.hold }), path);
+        }
         // An older schema: migrated by a writing connection first, as any command would.
       }
       // A writer may seal (a new state's redaction key, the values of an older state).
       await loadCrypto();
       const opened = openWriting(path, { ...opts, now, sealer });
-      return guarded(new SqliteStore(path, opened, now, sealer), path);
+      return guarded(new SqliteStore(path, { ...opened, now, sealer, hold: opts.hold }), path);
     } catch (e) {
       throw storeFailure(e, path, "opening");
     }
