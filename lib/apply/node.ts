@@ -13,10 +13,9 @@ import type { Attrs as ProviderAttrs } from "../providers/runtime.ts";
 import type { ResourceProvider, StoredObject } from "../providers/resource_provider.ts";
 import type { ProviderSession } from "../providers/session.ts";
 import type { Attrs, Plan, PlannedNode } from "../plan/types.ts";
-import { scrubDiagnostics } from "../plan/document.ts";
 import { digestInputs, nodeDigest, secretSources } from "../plan/digest.ts";
 import type { AttrPath } from "../cue/secrets.ts";
-import { REDACTED, SENSITIVE_TEXT } from "../secrets/paths.ts";
+import { REDACTED, scrubDiagnostics, SENSITIVE_TEXT } from "../secrets/paths.ts";
 import type { ApplyOptions, Evaluated, NodeOutcome, NodeStatus } from "./apply.ts";
 import { resolveConfig, typeOf } from "./apply.ts";
 

@@ -21,13 +21,12 @@ import { evaluateRoot, readRoot, type Sources, type Spec } from "../cue/loader.t
 import { standInTags, tagFlags } from "../cue/missing_tags.ts";
 import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN, type Value } from "../cue/program.ts";
-import { redactOutputs } from "../plan/document.ts";
 import { knownValuesOf } from "../plan/known.ts";
 import { openStore } from "../state/open.ts";
 import type { StateRecord } from "../state/store.ts";
 import { showSensitive, STATE_FORMAT_VERSION } from "../state/view.ts";
 import { type OutputDoc, renderOutputs } from "../render/output.ts";
-import { REDACTED, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
+import { REDACTED, redactOutputs, sensitivePathsOf, sensitiveStrings } from "../secrets/paths.ts";
 import type { AttrPath } from "../cue/secrets.ts";
 
 function hasUnknown(v: Value): boolean {

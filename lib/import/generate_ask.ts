@@ -16,7 +16,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type Diagnostic, DiagnosticsError, error, hasErrors } from "../diag/diag.ts";
 import type { TypeSchema } from "../providers/schema.ts";
 import type { ResourceProvider, StoredObject } from "../providers/resource_provider.ts";
-import { scrubDiagnostics } from "../plan/document.ts";
+import { scrubDiagnostics } from "../secrets/paths.ts";
 import { type Chosen, configOf, type OutField } from "./generate.ts";
 
 type Attrs = Record<string, unknown>;

@@ -35,7 +35,7 @@ import type { TypeSchema } from "../providers/schema.ts";
 import { ProviderSession } from "../providers/session.ts";
 import { instancesOf } from "../plan/session.ts";
 import { evaluateWithState, mustEvaluateWithState } from "../plan/known.ts";
-import { scrubDiagnostics } from "../plan/document.ts";
+import { scrubDiagnostics } from "../secrets/paths.ts";
 import { withoutUnknown } from "../plan/node_values.ts";
 import type { StateStore } from "../state/store.ts";
 import { writeNewFile } from "../files/new_file.ts";

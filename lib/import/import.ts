@@ -28,7 +28,7 @@ import { providerDiagnostics } from "../cue/errors.ts";
 import type { AcquiredLock, StateStore } from "../state/store.ts";
 import { nodeDigest } from "../plan/digest.ts";
 import { reservationError } from "../state/reservation.ts";
-import { scrubDiagnostics } from "../plan/document.ts";
+import { scrubDiagnostics } from "../secrets/paths.ts";
 import { mustEvaluateWithState } from "../plan/known.ts";
 import { inputsOf, providerConfigOf, withoutUnknown } from "../plan/node_values.ts";
 import type { SourcesWorkspace } from "../cue/loader.ts";

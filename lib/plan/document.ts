@@ -7,24 +7,14 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import type { Diagnostic } from "../diag/diag.ts";
-import { REDACTED } from "../secrets/paths.ts";
-import { type Attrs, type Plan, type PlannedNode, summarize } from "./types.ts";
+import { REDACTED, redactNames } from "../secrets/paths.ts";
+import { type Plan, type PlannedNode, summarize } from "./types.ts";
 
 /** The `format` of a plan document: `"pravo-plan"`. */
 export const PLAN_DOCUMENT_FORMAT = "pravo-plan";
 
 /** What stands in a document for a sensitive value: the one of every view (lib/secrets/paths.ts). */
 export { REDACTED };
-
-function redact(attrs: Attrs | null, sensitive: readonly string[]): Attrs | null {
-  if (!attrs) return attrs;
-  const out: Attrs = {};
-  for (const [k, v] of Object.entries(attrs)) {
-    out[k] = sensitive.includes(k) && v !== null ? REDACTED : v;
-  }
-  return out;
-}
 
 /** What names a planned node, and its action: the head of its document (and of its node in `pravo graph --plan`). */
 export function nodeHead(
@@ -43,8 +33,8 @@ export function nodeHead(
 export function nodeDocument(n: PlannedNode) {
   return {
     ...nodeHead(n),
-    before: redact(n.before, n.sensitive),
-    after: redact(n.after, n.sensitive),
+    before: redactNames(n.before, n.sensitive),
+    after: redactNames(n.after, n.sensitive),
     after_unknown: n.afterUnknown,
     changed: n.changed,
     replace_because: n.replaceBecause.length ? n.replaceBecause : undefined,
@@ -154,52 +144,4 @@ export function outputChanges(plan: Plan): Record<string, OutputChange> {
     };
   }
   return out;
-}
-
-/** The string values of sensitive attributes of these nodes. */
-export function sensitiveValues(nodes: readonly PlannedNode[]): Set<string> {
-  const out = new Set<string>();
-  for (const n of nodes) {
-    for (const k of n.sensitive) {
-      for (const v of [n.before?.[k], n.after?.[k], n.config[k]]) {
-        if (typeof v === "string" && v.length > 0) out.add(v);
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * Outputs that hold a sensitive value (the value itself, or a string that
- * contains it) are redacted: a value is traced, not declared.
- */
-export function redactOutputs(outputs: Attrs, sensitive: Set<string>): Attrs {
-  const leaks = (v: unknown): boolean => {
-    if (typeof v === "string") return [...sensitive].some((s) => v.includes(s));
-    if (Array.isArray(v)) return v.some(leaks);
-    if (v && typeof v === "object") return Object.values(v).some(leaks);
-    return false;
-  };
-  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, leaks(v) ? REDACTED : v]));
-}
-
-/**
- * Diagnostics with every occurrence of a sensitive string replaced by
- * `(sensitive)`: a provider's message may quote the configuration it was
- * given (a file name computed from a secret). Strings shorter than 4
- * characters are left, as they would garble every message.
- */
-export function scrubDiagnostics(diags: Diagnostic[], values: Iterable<unknown>): Diagnostic[] {
-  const secrets = new Set<string>();
-  const collect = (v: unknown): void => {
-    if (typeof v === "string") {
-      if (v.length >= 4) secrets.add(v);
-    } else if (Array.isArray(v)) v.forEach(collect);
-    else if (v !== null && typeof v === "object") Object.values(v).forEach(collect);
-  };
-  for (const v of values) collect(v);
-  if (secrets.size === 0) return diags;
-  const longest = [...secrets].sort((a, b) => b.length - a.length);
-  const scrub = (t: string) => longest.reduce((acc, x) => acc.split(x).join(REDACTED), t);
-  return diags.map((d) => ({ ...d, summary: scrub(d.summary), detail: scrub(d.detail) }));
 }

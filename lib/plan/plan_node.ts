@@ -18,7 +18,7 @@ import type {
   StoredObject,
 } from "../providers/resource_provider.ts";
 import type { ProviderSession } from "../providers/session.ts";
-import { scrubDiagnostics } from "./document.ts";
+import { scrubDiagnostics } from "../secrets/paths.ts";
 import type { Attrs, PlannedNode } from "./types.ts";
 import { digestInputs, nodeDigest } from "./digest.ts";
 import { isInput } from "./known.ts";

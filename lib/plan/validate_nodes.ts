@@ -13,7 +13,7 @@
 import type { Diagnostic } from "../diag/diag.ts";
 import type { Node, Spec } from "../cue/loader.ts";
 import { handlerFor } from "../providers/runtimes.ts";
-import { scrubDiagnostics } from "./document.ts";
+import { scrubDiagnostics } from "../secrets/paths.ts";
 import { hasUnknown, inputsOf, providerConfigOf, withoutUnknown } from "./node_values.ts";
 
 /** The attribute a diagnostic is about: the one it names, else the one its summary quotes. */

@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { Diagnostic } from "../diag/diag.ts";
 import type { TypeLookup } from "../providers/registry.ts";
 import type { Mode } from "../providers/schema.ts";
 
@@ -131,4 +132,78 @@ export function traceSecrets(v: unknown, secrets: ReadonlySet<string>): unknown 
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, traceSecrets(x, secrets)]));
   }
   return v;
+}
+
+/**
+ * A copy of `attrs` with each attribute named in `sensitive` (and set)
+ * replaced by `"(sensitive)"`: a planned node's values in the plan document.
+ */
+export function redactNames(
+  attrs: Record<string, unknown> | null,
+  sensitive: readonly string[],
+): Record<string, unknown> | null {
+  if (!attrs) return attrs;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    out[k] = sensitive.includes(k) && v !== null ? REDACTED : v;
+  }
+  return out;
+}
+
+/** The string values of the sensitive attributes of planned nodes, before, after and as configured. */
+export function sensitiveValues(
+  nodes: readonly {
+    sensitive: readonly string[];
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+    config: Record<string, unknown>;
+  }[],
+): Set<string> {
+  const out = new Set<string>();
+  for (const n of nodes) {
+    for (const k of n.sensitive) {
+      for (const v of [n.before?.[k], n.after?.[k], n.config[k]]) {
+        if (typeof v === "string" && v.length > 0) out.add(v);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Outputs that hold a sensitive value (the value itself, or a string that
+ * contains it) are redacted: a value is traced, not declared.
+ */
+export function redactOutputs(
+  outputs: Record<string, unknown>,
+  sensitive: ReadonlySet<string>,
+): Record<string, unknown> {
+  const leaks = (v: unknown): boolean => {
+    if (typeof v === "string") return [...sensitive].some((s) => v.includes(s));
+    if (Array.isArray(v)) return v.some(leaks);
+    if (v && typeof v === "object") return Object.values(v).some(leaks);
+    return false;
+  };
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, leaks(v) ? REDACTED : v]));
+}
+
+/**
+ * Diagnostics with every occurrence of a sensitive string replaced by
+ * `(sensitive)`: a provider's message may quote the configuration it was
+ * given (a file name computed from a secret). Strings shorter than 4
+ * characters are left, as they would garble every message.
+ */
+export function scrubDiagnostics(diags: Diagnostic[], values: Iterable<unknown>): Diagnostic[] {
+  const secrets = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (v.length >= 4) secrets.add(v);
+    } else if (Array.isArray(v)) v.forEach(collect);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(collect);
+  };
+  for (const v of values) collect(v);
+  if (secrets.size === 0) return diags;
+  const longest = [...secrets].sort((a, b) => b.length - a.length);
+  const scrub = (t: string) => longest.reduce((acc, x) => acc.split(x).join(REDACTED), t);
+  return diags.map((d) => ({ ...d, summary: scrub(d.summary), detail: scrub(d.detail) }));
 }

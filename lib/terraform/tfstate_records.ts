@@ -26,7 +26,7 @@ import type { AttrPath } from "../secrets/paths.ts";
 import { isInput } from "../plan/known.ts";
 import { nodeDigest } from "../plan/digest.ts";
 import { inputsOf, providerConfigOf, sensitiveOf } from "../plan/node_values.ts";
-import { scrubDiagnostics } from "../plan/document.ts";
+import { scrubDiagnostics } from "../secrets/paths.ts";
 import type { Takeover } from "./tfstate_check.ts";
 import { builtinObject } from "./tfstate_builtin.ts";
 

@@ -8,7 +8,7 @@
  */
 
 import type { Spec } from "../../cue/loader.ts";
-import { REDACTED, redactOutputs, sensitiveValues } from "../document.ts";
+import { REDACTED, redactOutputs, sensitiveValues } from "../../secrets/paths.ts";
 import { hasUnknown } from "../node_values.ts";
 import type { Attrs, Plan, PlannedNode } from "../types.ts";
 

@@ -12,7 +12,7 @@ import { type Diagnostic, DiagnosticsError } from "../../diag/diag.ts";
 import type { Spec } from "../../cue/loader.ts";
 import type { AttrPath } from "../../cue/secrets.ts";
 import type { ProviderSession } from "../../providers/session.ts";
-import { scrubDiagnostics } from "../document.ts";
+import { scrubDiagnostics } from "../../secrets/paths.ts";
 import type { Locatable } from "../located.ts";
 import {
   dataSensitive,
