@@ -5,8 +5,10 @@
  * plan file and the log.
  *
  * Needs `PRAVO_TEST_PG` (a server; `.ci/run` starts one); the server-stop
- * test also needs `PRAVO_TEST_PG_CTL` (a pg_ctl wrapper for that server:
- * `$PRAVO_TEST_PG_CTL stop -m immediate`, `$PRAVO_TEST_PG_CTL start`).
+ * test needs a server of its own, which no other test uses while it is
+ * stopped: `PRAVO_TEST_PG_STOPPABLE` (its URL) and `PRAVO_TEST_PG_CTL` (a
+ * pg_ctl wrapper for it: `$PRAVO_TEST_PG_CTL stop -m immediate`,
+ * `$PRAVO_TEST_PG_CTL start`). `.ci/run` starts both servers.
  */
 
 import assert from "node:assert/strict";
@@ -16,19 +18,21 @@ import { PostgresStore } from "../lib/state/postgres/store.ts";
 import { postgresLocation } from "../lib/state/open.ts";
 
 const PG = Deno.env.get("PRAVO_TEST_PG") ?? "";
+const STOPPABLE = Deno.env.get("PRAVO_TEST_PG_STOPPABLE") ?? "";
 const PG_CTL = Deno.env.get("PRAVO_TEST_PG_CTL") ?? "";
 if (PG === "") {
   console.log("tests/pg_apply_test.ts: skipped: PRAVO_TEST_PG names no PostgreSQL server");
-} else if (PG_CTL === "") {
+} else if (STOPPABLE === "" || PG_CTL === "") {
   console.log(
-    "tests/pg_apply_test.ts: the server-stop test skipped: PRAVO_TEST_PG_CTL names no pg_ctl",
+    "tests/pg_apply_test.ts: the server-stop test skipped: PRAVO_TEST_PG_STOPPABLE and " +
+      "PRAVO_TEST_PG_CTL name no server of its own to stop",
   );
 }
 const PASSWORD = PG ? decodeURIComponent(new URL(PG).password) : "";
 
-/** A state URL for a new root key in the test database. */
-function stateUrl(what: string): string {
-  return `${PG}${PG.includes("?") ? "&" : "?"}root=test/${what}/${crypto.randomUUID()}`;
+/** A state URL for a new root key in the test database (of `server`: the shared one by default). */
+function stateUrl(what: string, server = PG): string {
+  return `${server}${server.includes("?") ? "&" : "?"}root=test/${what}/${crypto.randomUUID()}`;
 }
 
 function randomSpec(n: number): string {
@@ -46,9 +50,12 @@ function randomSpec(n: number): string {
   return lines.join("\n") + "\n";
 }
 
+/** Neither server's password (the shared one's, and the stoppable one's when set) is in `text`. */
 function noPassword(text: string, where: string): void {
   assert.ok(PASSWORD !== "", "PRAVO_TEST_PG has a password to look for");
-  assert.ok(!text.includes(PASSWORD), `the password appears in ${where}`);
+  const passwords = [PASSWORD];
+  if (STOPPABLE) passwords.push(decodeURIComponent(new URL(STOPPABLE).password));
+  for (const p of passwords) assert.ok(!text.includes(p), `a password appears in ${where}`);
 }
 
 const pgTest = (name: string, fn: () => Promise<void>, ignore = PG === "") =>
@@ -209,7 +216,8 @@ pgTest(
   async () => {
     const N = 200;
     const root = await makeRoot({ "main.cue": fileSpec(N) });
-    const url = stateUrl("crash");
+    // The server this test stops is its own: the other test files use PG meanwhile.
+    const url = stateUrl("crash", STOPPABLE);
     const env = { PRAVO_STATE: url };
     let stopped = false;
     try {
@@ -251,7 +259,7 @@ pgTest(
       await Deno.remove(root, { recursive: true });
     }
   },
-  PG === "" || PG_CTL === "",
+  PG === "" || STOPPABLE === "" || PG_CTL === "",
 );
 
 pgTest(
